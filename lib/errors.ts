@@ -1,0 +1,50 @@
+/**
+ * Domain errors. `lib/` throws these; `routes/errors.ts` is the one place that maps them to HTTP
+ * statuses. The messages are written for the caller: they say what was attempted, the value, and why.
+ *
+ * @module
+ */
+
+/** Base class of every error that `lib/` throws on purpose. */
+export class DomainError extends Error {
+  constructor(message: string, options?: ErrorOptions) {
+    super(message, options);
+    this.name = new.target.name;
+  }
+}
+
+/** A requested thing (file, entry) does not exist. */
+export class NotFoundError extends DomainError {}
+
+/** A path resolves outside every configured catalogue root (symlinks included). */
+export class OutsideRootsError extends DomainError {}
+
+/** A path or argument is malformed: relative, wrong extension, NUL byte, a directory, … */
+export class InvalidInputError extends DomainError {}
+
+/** Input larger than a configured limit. */
+export class TooLargeError extends DomainError {}
+
+/**
+ * A PO file that cannot be read (the same inputs `msgcat` rejects).
+ *
+ * @example
+ * ```ts
+ * throw new PoSyntaxError("unterminated string", 12, 8);
+ * // message: "unterminated string at line 12, column 8"
+ * ```
+ */
+export class PoSyntaxError extends DomainError {
+  readonly reason: string;
+  readonly line: number;
+  readonly column: number;
+  constructor(reason: string, line: number, column: number) {
+    super(`${reason} at line ${line}, column ${column}`);
+    this.reason = reason;
+    this.line = line;
+    this.column = column;
+  }
+}
+
+/** A catalogue that can be read but not safely written (e.g. a non-UTF-8 charset). */
+export class UnwritableCatalogError extends DomainError {}
