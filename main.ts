@@ -1,0 +1,96 @@
+/**
+ * The program's one impure edge: reads argv and the environment, then runs one mode.
+ *
+ *   main.ts [serve]            HTTP server (default)
+ *   main.ts mcp                MCP server over stdio
+ *   main.ts wrap [opts] FILE…  powrap-compatible formatter
+ *   main.ts permissions MODE   prints the least-privilege deno flags for MODE (used by deno.json tasks)
+ *
+ * @module
+ */
+import { fileURLToPath } from "node:url";
+import {
+  type Config,
+  CONFIG_ENV_NAMES,
+  ConfigError,
+  isLoopbackHost,
+  parseConfig,
+  PERMISSION_ENV_NAMES,
+  permissionFlags,
+} from "./lib/config.ts";
+import { createApp } from "./routes/mod.ts";
+
+const DEFAULT_PO_ROOTS = [fileURLToPath(new URL("./examples/", import.meta.url)).replace(/\/$/, "")];
+
+function log(line: string): void {
+  console.error(line);
+}
+
+/** Reads the variables this process is allowed to read (the rest count as unset). */
+function readEnv(names: readonly string[]): Record<string, string | undefined> {
+  const env: Record<string, string | undefined> = {};
+  for (const name of names) {
+    if (Deno.permissions.querySync({ name: "env", variable: name }).state === "granted") {
+      env[name] = Deno.env.get(name);
+    }
+  }
+  return env;
+}
+
+function loadConfig(names: readonly string[]): Config {
+  try {
+    return parseConfig(readEnv(names), { defaultPoRoots: DEFAULT_PO_ROOTS, cwd: Deno.cwd() });
+  } catch (error) {
+    if (!(error instanceof ConfigError)) throw error;
+    console.error(`configuration error: ${error.message}`);
+    Deno.exit(2);
+  }
+}
+
+function serve(config: Config): void {
+  if (!isLoopbackHost(config.host) && config.apiToken === undefined) {
+    log(
+      `warning: listening on ${config.host} without API_TOKEN: anyone who can reach this port can use the API`,
+    );
+  }
+  const app = createApp({ config, log });
+  Deno.serve({
+    hostname: config.host,
+    port: config.port,
+    onListen: ({ hostname, port }) =>
+      log(`listening on http://${hostname}:${port} (catalogue roots: ${config.poRoots.join(", ")})`),
+  }, app.fetch);
+}
+
+function main(args: string[]): void {
+  const [mode = "serve", ...rest] = args;
+  switch (mode) {
+    case "serve":
+      return serve(loadConfig(CONFIG_ENV_NAMES));
+    case "permissions": {
+      const target = rest[0] === "mcp" ? "mcp" : "serve";
+      // An invalid configuration prints no flags: the real run then reports it once, clearly.
+      try {
+        const config = parseConfig(readEnv(PERMISSION_ENV_NAMES), {
+          defaultPoRoots: DEFAULT_PO_ROOTS,
+          cwd: Deno.cwd(),
+        });
+        console.log(permissionFlags(config, target).join(" "));
+      } catch (error) {
+        if (!(error instanceof ConfigError)) throw error;
+        console.log(`--allow-env=${CONFIG_ENV_NAMES.join(",")}`);
+      }
+      return;
+    }
+    case "mcp":
+    case "wrap":
+      console.error(`main.ts ${mode}: not yet available in this build`);
+      Deno.exit(2);
+      break;
+    default:
+      console.error(`unknown mode ${JSON.stringify(mode)}; usage: main.ts [serve|mcp|wrap|permissions]`);
+      Deno.exit(2);
+  }
+}
+
+if (import.meta.main) main(Deno.args);

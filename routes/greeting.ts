@@ -1,0 +1,29 @@
+/**
+ * `POST /new/endpoint/`: the greeting tool, the template for adding a tool.
+ *
+ * @module
+ */
+import { z } from "zod";
+import { greet } from "../lib/greeting.ts";
+import { defineTool } from "./tool.ts";
+
+export const NewEndpointRequest = z.object({
+  name: z.string().meta({ description: "The name to include in the message.", example: "Ada" }),
+}).meta({ id: "NewEndpointRequest" });
+
+export const NewEndpointResponse = z.object({
+  message: z.string().meta({ description: "A welcome message.", example: "Hello, Ada!" }),
+}).meta({ id: "NewEndpointResponse" });
+
+export const greetingTools = [
+  defineTool({
+    name: "new_endpoint",
+    path: "/new/endpoint/",
+    summary: "Greet someone by name",
+    description:
+      'Returns a welcome message for `name`. Example: {"name": "Ada"} → {"message": "Hello, Ada!"}.',
+    input: NewEndpointRequest,
+    output: NewEndpointResponse,
+    handle: ({ name }) => ({ message: greet(name) }),
+  }),
+];

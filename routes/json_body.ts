@@ -1,0 +1,220 @@
+/**
+ * Reading a JSON request body the way FastAPI does, so existing clients see the same answers.
+ *
+ * FastAPI (`fastapi/routing.py`): an empty body counts as absent; a body with no `Content-Type` or
+ * with `application/json` / `application/*+json` is decoded as JSON; any other content type is
+ * passed on as raw text (and then fails model validation). A JSON syntax error becomes a 422
+ * `json_invalid` item whose `loc` holds the character offset and whose `ctx.error` is Python's
+ * `json` message ("Expecting value", …), reproduced here by {@link pythonJsonError}.
+ *
+ * @module
+ */
+import { TooLargeError } from "../lib/errors.ts";
+
+/** What the body turned into before model validation. */
+export type RawBody =
+  | { kind: "absent" }
+  | { kind: "json"; value: unknown }
+  | { kind: "text"; value: string }
+  | { kind: "json_invalid"; position: number; error: string }
+  | { kind: "undecodable" };
+
+function isJsonContentType(header: string | null): boolean {
+  if (header === null) return true;
+  const mime = header.split(";")[0].trim().toLowerCase();
+  const [type, subtype = ""] = mime.split("/");
+  return type === "application" && (subtype === "json" || subtype.endsWith("+json"));
+}
+
+/**
+ * Reads at most `limit` bytes of a request body.
+ *
+ * @throws {TooLargeError} when `Content-Length` or the bytes received exceed `limit` (checked
+ * before anything is parsed, and while streaming, so a lying or absent length cannot bypass it).
+ */
+export async function readBodyBytes(request: Request, limit: number): Promise<Uint8Array> {
+  const declared = request.headers.get("content-length");
+  if (declared !== null && Number(declared) > limit) throw tooLarge(limit);
+  if (request.body === null) return new Uint8Array();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  const reader = request.body.getReader();
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > limit) {
+      await reader.cancel();
+      throw tooLarge(limit);
+    }
+    chunks.push(value);
+  }
+  if (chunks.length === 1) return chunks[0];
+  const out = new Uint8Array(size);
+  let offset = 0;
+  for (const chunk of chunks) {
+    out.set(chunk, offset);
+    offset += chunk.byteLength;
+  }
+  return out;
+}
+
+function tooLarge(limit: number): TooLargeError {
+  return new TooLargeError(`Request body too large: the limit is ${limit} bytes`);
+}
+
+const utf8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: false });
+
+/**
+ * Decodes a request body into a {@link RawBody} following FastAPI's rules.
+ *
+ * @example
+ * ```ts
+ * decodeBody(new TextEncoder().encode("{"), "application/json");
+ * // { kind: "json_invalid", position: 1, error: "Expecting property name enclosed in double quotes" }
+ * ```
+ */
+export function decodeBody(bytes: Uint8Array, contentType: string | null): RawBody {
+  if (bytes.byteLength === 0) return { kind: "absent" };
+  let text: string;
+  try {
+    text = utf8.decode(bytes);
+  } catch {
+    return { kind: "undecodable" };
+  }
+  if (!isJsonContentType(contentType)) return { kind: "text", value: text };
+  try {
+    return { kind: "json", value: JSON.parse(text) };
+  } catch {
+    const { position, error } = pythonJsonError(text);
+    return { kind: "json_invalid", position, error };
+  }
+}
+
+/** A Python `json.JSONDecodeError`: message and character (code point) offset. */
+export interface PythonJsonError {
+  error: string;
+  position: number;
+}
+
+const WS = new Set([" ", "\t", "\n", "\r"]);
+
+/**
+ * Finds where and why CPython's `json.loads` (C scanner, Python 3.12 wording) rejects `text`.
+ * Only called after `JSON.parse` failed; it re-scans the text to produce Python's message and
+ * the position counted in code points, as Python strings count.
+ */
+export function pythonJsonError(text: string): PythonJsonError {
+  const chars = Array.from(text);
+  let i = 0;
+  const fail = (error: string, at: number): never => {
+    throw { error, position: at } satisfies PythonJsonError;
+  };
+  const skipWs = () => {
+    while (i < chars.length && WS.has(chars[i])) i++;
+  };
+  const parseString = () => {
+    const start = i;
+    i++;
+    for (;;) {
+      if (i >= chars.length) fail("Unterminated string starting at", start);
+      const ch = chars[i];
+      if (ch === '"') {
+        i++;
+        return;
+      }
+      if (ch === "\\") {
+        const esc = chars[i + 1];
+        if (esc === undefined) fail("Unterminated string starting at", start);
+        if (esc === "u") {
+          const hex = chars.slice(i + 2, i + 6).join("");
+          if (!/^[0-9a-fA-F]{4}$/.test(hex)) fail("Invalid \\uXXXX escape", i + 1);
+          i += 6;
+          continue;
+        }
+        if (!'"\\/bfnrt'.includes(esc)) fail("Invalid \\escape", i);
+        i += 2;
+        continue;
+      }
+      if (ch.codePointAt(0)! < 0x20) fail("Invalid control character at", i);
+      i++;
+    }
+  };
+  const parseNumber = (): boolean => {
+    const rest = chars.slice(i, i + 400).join("");
+    const m = /^-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][-+]?\d+)?/.exec(rest);
+    if (!m) return false;
+    i += m[0].length;
+    return true;
+  };
+  const parseValue = (depth: number): void => {
+    if (depth > 1000) fail("Maximum recursion depth exceeded", i);
+    const ch = chars[i];
+    if (ch === '"') return parseString();
+    if (ch === "{") return parseObject(depth);
+    if (ch === "[") return parseArray(depth);
+    for (const word of ["null", "true", "false", "NaN", "Infinity", "-Infinity"]) {
+      if (chars.slice(i, i + word.length).join("") === word) {
+        i += word.length;
+        return;
+      }
+    }
+    if (ch !== undefined && (ch === "-" || (ch >= "0" && ch <= "9")) && parseNumber()) return;
+    fail("Expecting value", i);
+  };
+  const parseObject = (depth: number) => {
+    i++;
+    skipWs();
+    if (chars[i] === "}") {
+      i++;
+      return;
+    }
+    for (;;) {
+      if (chars[i] !== '"') fail("Expecting property name enclosed in double quotes", i);
+      parseString();
+      skipWs();
+      if (chars[i] !== ":") fail("Expecting ':' delimiter", i);
+      i++;
+      skipWs();
+      parseValue(depth + 1);
+      skipWs();
+      if (chars[i] === "}") {
+        i++;
+        return;
+      }
+      if (chars[i] !== ",") fail("Expecting ',' delimiter", i);
+      i++;
+      skipWs();
+    }
+  };
+  const parseArray = (depth: number) => {
+    i++;
+    skipWs();
+    if (chars[i] === "]") {
+      i++;
+      return;
+    }
+    for (;;) {
+      skipWs();
+      parseValue(depth + 1);
+      skipWs();
+      if (chars[i] === "]") {
+        i++;
+        return;
+      }
+      if (chars[i] !== ",") fail("Expecting ',' delimiter", i);
+      i++;
+    }
+  };
+  try {
+    skipWs();
+    parseValue(0);
+    skipWs();
+    if (i < chars.length) fail("Extra data", i);
+  } catch (e) {
+    if (e && typeof e === "object" && "error" in e) return e as PythonJsonError;
+    throw e;
+  }
+  // JSON.parse rejected something Python accepts (NaN/Infinity, a lone surrogate escape, …).
+  return { error: "Expecting value", position: 0 };
+}
