@@ -47,13 +47,16 @@ export class BodyParseError extends Error {
  * pydantic v2's lax `int`: integers, floats without a fractional part, integer strings and
  * booleans are accepted (as JSON-mode pydantic does); anything else fails with pydantic's codes.
  */
-export function pyInt() {
+export function pyInt(bounds: { ge?: number; le?: number } = {}) {
+  let int = z.int();
+  if (bounds.ge !== undefined) int = int.min(bounds.ge);
+  if (bounds.le !== undefined) int = int.max(bounds.le);
   return z.preprocess((v) => {
     if (typeof v === "number" && Number.isInteger(v)) return v;
     if (typeof v === "boolean") return v ? 1 : 0;
     if (typeof v === "string" && /^\s*[-+]?\d+(_\d+)*\s*$/.test(v)) return Number(v.replaceAll("_", ""));
     return v;
-  }, z.int());
+  }, int);
 }
 
 /** Quotes values the way pydantic's literal errors do: `'a', 'b' or 'c'`. */

@@ -1,0 +1,49 @@
+/**
+ * Test helpers: an app per test, temp catalogue directories, the corpus location.
+ *
+ * @module
+ */
+import { createApp } from "../routes/mod.ts";
+import type { AppDeps } from "../routes/deps.ts";
+import type { Tool } from "../routes/tool.ts";
+
+/** The repository root. */
+export const REPO_ROOT = new URL("../", import.meta.url);
+
+/** `../shared` beside the repository (present on CI and developer machines, absent on a user's clone). */
+export const SHARED_DIR = new URL("../../shared/", import.meta.url);
+
+/** True when `../shared` exists. */
+export function sharedAvailable(): boolean {
+  try {
+    return Deno.statSync(SHARED_DIR).isDirectory;
+  } catch {
+    return false;
+  }
+}
+
+/** Builds a fresh app with test defaults; `lines` collects what it logs. */
+export function testApp(overrides: Partial<AppDeps> = {}, tools?: readonly Tool[]) {
+  const lines: string[] = [];
+  const deps: AppDeps = {
+    config: { apiToken: undefined, maxBodyBytes: 1024 * 1024 },
+    log: (line) => lines.push(line),
+    ...overrides,
+  };
+  return { app: createApp(deps, tools), lines, deps };
+}
+
+/** POSTs a JSON value (or a raw string body) to an in-process app. */
+export function postJson(
+  app: { request: (path: string, init: RequestInit) => Response | Promise<Response> },
+  path: string,
+  body: unknown,
+  headers: Record<string, string> = { "content-type": "application/json" },
+): Promise<Response> {
+  return Promise.resolve(app.request(path, {
+    method: "POST",
+    headers,
+    // Bytes, not a string: a string body would make fetch add "text/plain" when no type is given.
+    body: new TextEncoder().encode(typeof body === "string" ? body : JSON.stringify(body)),
+  }));
+}
