@@ -18,7 +18,10 @@ import {
   PERMISSION_ENV_NAMES,
   permissionFlags,
 } from "./lib/config.ts";
-import { createApp } from "./routes/mod.ts";
+import { serveStdio } from "@modelcontextprotocol/server/stdio";
+import { buildMcpServer } from "./routes/mcp.ts";
+import { allTools, createApp } from "./routes/mod.ts";
+import type { AppDeps } from "./routes/deps.ts";
 
 const DEFAULT_PO_ROOTS = [fileURLToPath(new URL("./examples/", import.meta.url)).replace(/\/$/, "")];
 
@@ -47,13 +50,23 @@ function loadConfig(names: readonly string[]): Config {
   }
 }
 
+function buildDeps(config: Config): AppDeps {
+  return { config, log };
+}
+
+function mcpStdio(config: Config): void {
+  // stdout carries protocol messages only; every log line goes to stderr.
+  const deps = buildDeps(config);
+  serveStdio(() => buildMcpServer(allTools(), deps), { onerror: (error) => log(`MCP: ${error.message}`) });
+}
+
 function serve(config: Config): void {
   if (!isLoopbackHost(config.host) && config.apiToken === undefined) {
     log(
       `warning: listening on ${config.host} without API_TOKEN: anyone who can reach this port can use the API`,
     );
   }
-  const app = createApp({ config, log });
+  const app = createApp(buildDeps(config));
   Deno.serve({
     hostname: config.host,
     port: config.port,
@@ -83,6 +96,7 @@ function main(args: string[]): void {
       return;
     }
     case "mcp":
+      return mcpStdio(loadConfig(CONFIG_ENV_NAMES));
     case "wrap":
       console.error(`main.ts ${mode}: not yet available in this build`);
       Deno.exit(2);

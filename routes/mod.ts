@@ -15,6 +15,7 @@ import type { AppDeps } from "./deps.ts";
 import { mountDocs } from "./docs.ts";
 import { handleError } from "./errors.ts";
 import { greetingTools } from "./greeting.ts";
+import { mcpHttpHandler } from "./mcp.ts";
 import { mountTools, type Tool } from "./tool.ts";
 
 export type { AppDeps } from "./deps.ts";
@@ -98,6 +99,8 @@ export function createApp(deps: AppDeps, tools: readonly Tool[] = allTools()): O
   if (deps.config.apiToken !== undefined) app.use("*", bearerAuth(deps.config.apiToken));
 
   mountTools(app, tools, deps);
+  const mcp = mcpHttpHandler(tools, deps);
+  app.on(["GET", "POST", "DELETE"], "/mcp", (c) => mcp(c.req.raw));
 
   app.openAPIRegistry.registerComponent("schemas", "HTTPValidationError", {
     type: "object",

@@ -1,0 +1,141 @@
+import assert from "node:assert/strict";
+import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
+import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
+import { testApp } from "./_helpers.ts";
+
+const MAIN = new URL("../main.ts", import.meta.url).pathname;
+
+function inProcessClient(
+  app: { request: (input: string | Request, init?: RequestInit) => Response | Promise<Response> },
+) {
+  const transport = new StreamableHTTPClientTransport(new URL("http://in-process/mcp"), {
+    fetch: (url, init) => Promise.resolve(app.request(url instanceof Request ? url : String(url), init)),
+  });
+  return { client: new Client({ name: "test", version: "1.0.0" }), transport };
+}
+
+/** Environment a child deno needs to find its caches (and the registry's CA on this machine). */
+function childEnv(extra: Record<string, string>): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const name of ["PATH", "HOME", "DENO_DIR", "NODE_EXTRA_CA_CERTS", "XDG_CACHE_HOME"]) {
+    const v = Deno.env.get(name);
+    if (v !== undefined) env[name] = v;
+  }
+  return { ...env, NO_COLOR: "1", ...extra };
+}
+
+Deno.test("MCP over Streamable HTTP: initialize, list and call the greeting tool", async () => {
+  const { app } = testApp();
+  const { client, transport } = inProcessClient(app);
+  await client.connect(transport);
+  try {
+    const { tools } = await client.listTools();
+    const greet = tools.find((t) => t.name === "new_endpoint");
+    assert.ok(greet);
+    assert.equal(greet.inputSchema.type, "object");
+    assert.deepEqual(greet.inputSchema.required, ["name"]);
+    const ok = await client.callTool({ name: "new_endpoint", arguments: { name: "Ada" } });
+    assert.deepEqual(ok.structuredContent, { message: "Hello, Ada!" });
+    assert.equal(ok.isError, undefined);
+    const bad = await client.callTool({ name: "new_endpoint", arguments: { name: 5 } });
+    assert.equal(bad.isError, true);
+    const detail = [{
+      type: "string_type",
+      loc: ["body", "name"],
+      msg: "Input should be a valid string",
+      input: 5,
+    }];
+    assert.deepEqual(bad.structuredContent, { detail });
+    assert.deepEqual(JSON.parse((bad.content as { text: string }[])[0].text), detail);
+  } finally {
+    await client.close();
+  }
+});
+
+Deno.test("MCP over HTTP answers GET and DELETE with 405 and needs the bearer token when set", async () => {
+  const { app } = testApp();
+  for (const method of ["GET", "DELETE"]) {
+    const res = await app.request("/mcp", { method });
+    assert.equal(res.status, 405, method);
+    await res.body?.cancel();
+  }
+  const token = "mcp-token-0123456789abcdef";
+  const secured = testApp({ config: { apiToken: token, maxBodyBytes: 1 << 20 } }).app;
+  const { client, transport } = inProcessClient(secured);
+  await assert.rejects(client.connect(transport));
+  const authed = new StreamableHTTPClientTransport(new URL("http://in-process/mcp"), {
+    fetch: (url, init) => Promise.resolve(secured.request(url instanceof Request ? url : String(url), init)),
+    requestInit: { headers: { Authorization: `Bearer ${token}` } },
+  });
+  const c2 = new Client({ name: "test", version: "1.0.0" });
+  await c2.connect(authed);
+  assert.ok((await c2.listTools()).tools.length > 0);
+  await c2.close();
+});
+
+Deno.test("MCP over stdio: the SDK client drives a spawned `main.ts mcp`", async () => {
+  const roots = await Deno.makeTempDir();
+  const transport = new StdioClientTransport({
+    command: Deno.execPath(),
+    args: [
+      "run",
+      "--quiet",
+      "--no-prompt",
+      `--allow-read=${roots}`,
+      `--allow-write=${roots}`,
+      "--allow-net=127.0.0.1",
+      "--allow-env=PORT,HOST,PO_ROOTS,USER_CODE,GPSS_API_URL,GPSS_TIMEOUT_MS,GPSS_CACHE_TTL_S,API_TOKEN,PO_MAX_FILE_BYTES,MAX_BODY_BYTES,INIT_CWD",
+      MAIN,
+      "mcp",
+    ],
+    env: childEnv({ PO_ROOTS: roots }),
+    stderr: "pipe",
+  });
+  const client = new Client({ name: "test", version: "1.0.0" });
+  await client.connect(transport);
+  try {
+    const { tools } = await client.listTools();
+    assert.ok(tools.some((t) => t.name === "new_endpoint"));
+    const r = await client.callTool({ name: "new_endpoint", arguments: { name: "stdio" } });
+    assert.deepEqual(r.structuredContent, { message: "Hello, stdio!" });
+  } finally {
+    await client.close();
+    await Deno.remove(roots, { recursive: true });
+  }
+});
+
+Deno.test("`main.ts mcp` writes only protocol messages on stdout and exits 0 when stdin closes", async () => {
+  const roots = await Deno.makeTempDir();
+  const child = new Deno.Command(Deno.execPath(), {
+    args: [
+      "run",
+      "--quiet",
+      "--no-prompt",
+      `--allow-read=${roots}`,
+      `--allow-write=${roots}`,
+      "--allow-env",
+      MAIN,
+      "mcp",
+    ],
+    env: childEnv({ PO_ROOTS: roots }),
+    stdin: "piped",
+    stdout: "piped",
+    stderr: "piped",
+  }).spawn();
+  const writer = child.stdin.getWriter();
+  const init = {
+    jsonrpc: "2.0",
+    id: 1,
+    method: "initialize",
+    params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "raw", version: "1" } },
+  };
+  await writer.write(new TextEncoder().encode(JSON.stringify(init) + "\n"));
+  await writer.close();
+  const out = await child.output();
+  await Deno.remove(roots, { recursive: true });
+  assert.equal(out.code, 0);
+  const lines = new TextDecoder().decode(out.stdout).split("\n").filter((l) => l !== "");
+  assert.ok(lines.length >= 1);
+  for (const line of lines) assert.equal(JSON.parse(line).jsonrpc, "2.0");
+  assert.equal(JSON.parse(lines[0]).result.serverInfo.name, "po-tools");
+});
