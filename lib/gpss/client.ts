@@ -1,0 +1,337 @@
+/**
+ * The GPSS client: one upstream GET per search, with a timeout, one retry on a fresh connection,
+ * in-band messages turned into outcomes, a small LRU cache and coalescing of identical in-flight
+ * searches. The user code is never part of anything it returns or throws.
+ *
+ * Section numbers (§) refer to `docs/gpss-upstream.md`.
+ *
+ * @module
+ */
+import {
+  buildQueryFromParams,
+  encodeGpssValue,
+  type RequestParams,
+  requestParams,
+  type SearchRequest,
+} from "./query.ts";
+import {
+  describeGpssMessage,
+  excerpt,
+  GpssResponseError,
+  parseGpssResponse,
+  type PatentRecord,
+} from "./response.ts";
+
+/** The records of a successful search. `returned_count` counts `records` (not GPSS's `qty-rec`). */
+export interface SearchData {
+  total_count: number;
+  returned_count: number;
+  records: PatentRecord[];
+}
+
+/** A successful search (zero records included: GPSS's `No record found`). */
+export interface SearchSuccess {
+  success: true;
+  data: SearchData;
+  request_params: RequestParams;
+  error: null;
+}
+
+/** A search that failed for a known reason (configuration, upstream message, transport). */
+export interface SearchFailure {
+  success: false;
+  data: null;
+  request_params: RequestParams;
+  error: string;
+}
+
+/** What {@link GpssClient.search} resolves to. */
+export type SearchOutcome = SearchSuccess | SearchFailure;
+
+/** Options of {@link GpssClient}. */
+export interface GpssClientOptions {
+  /** The GPSS endpoint, e.g. `https://tiponet.tipo.gov.tw/gpss1/gpsskmc/gpss_api`. */
+  baseUrl: string | URL;
+  /** The GPSS API code (`userCode`); `undefined` or `""` makes every search fail without a call. */
+  userCode: string | undefined;
+  /** The fetch to use; default `globalThis.fetch`. */
+  fetch?: typeof fetch;
+  /** Time allowed per attempt (headers and body), default 30,000 ms. */
+  timeoutMs?: number;
+  /** How long a successful answer is reused, default 300,000 ms; `0` disables the cache. */
+  cacheTtlMs?: number;
+  /** Most answers kept (least recently used dropped first), default 500. */
+  cacheMaxEntries?: number;
+  /** The clock for the cache (ms), default `Date.now`. */
+  now?: () => number;
+  /**
+   * Makes the HTTP client of a retry, so it goes out on a new connection (GPSS sits behind
+   * Cloudflare, and reused keep-alive connections gave truncated bodies: §1). Default:
+   * `Deno.createHttpClient({})` when available; `null` = retry with the plain fetch.
+   */
+  createHttpClient?: (() => Deno.HttpClient) | null;
+}
+
+/** The error when no user code is configured. */
+export const MISSING_USER_CODE_ERROR = "GPSS API authentication error: no GPSS user code is configured. " +
+  "set USER_CODE in the service's environment to the API code TIPO issued " +
+  "(apply at https://tiponet.tipo.gov.tw/gpss1/gpsskmc/gpssapi); no request was sent.";
+
+/** A failed attempt: its message and whether one more attempt on a fresh connection may help. */
+interface AttemptFailure {
+  error: string;
+  retry: boolean;
+}
+
+function isTimeout(err: unknown, signal: AbortSignal): boolean {
+  return signal.aborted ||
+    (err instanceof DOMException && (err.name === "TimeoutError" || err.name === "AbortError"));
+}
+
+function defaultCreateHttpClient(): (() => Deno.HttpClient) | null {
+  return typeof Deno !== "undefined" && typeof Deno.createHttpClient === "function"
+    ? () => Deno.createHttpClient({})
+    : null;
+}
+
+/**
+ * A GPSS search client. Each {@link GpssClient.search} sends at most two GET requests (the second
+ * only after a network error, a truncated body or a 5xx, on a fresh connection); answers come back
+ * as {@link SearchOutcome}s, never as exceptions, for every known failure. Invalid requests throw
+ * `InvalidInputError`; anything else thrown is a bug and propagates.
+ *
+ * @example
+ * ```ts
+ * const gpss = new GpssClient({ baseUrl: config.gpssApiUrl, userCode: config.userCode });
+ * const outcome = await gpss.search({ keywords: "lithium battery", searchFields: ["title", "abstract"] });
+ * if (outcome.success) console.log(outcome.data.total_count);
+ * ```
+ */
+export class GpssClient {
+  readonly #baseUrl: string;
+  readonly #userCode: string | undefined;
+  readonly #fetch: typeof fetch;
+  readonly #timeoutMs: number;
+  readonly #ttlMs: number;
+  readonly #maxEntries: number;
+  readonly #now: () => number;
+  readonly #createHttpClient: (() => Deno.HttpClient) | null;
+  readonly #cache = new Map<string, { expires: number; outcome: SearchSuccess }>();
+  readonly #inFlight = new Map<string, Promise<SearchOutcome>>();
+  #upstreamCalls = 0;
+
+  constructor(options: GpssClientOptions) {
+    this.#baseUrl = String(options.baseUrl);
+    this.#userCode = options.userCode === "" ? undefined : options.userCode;
+    this.#fetch = options.fetch ?? globalThis.fetch;
+    this.#timeoutMs = options.timeoutMs ?? 30_000;
+    this.#ttlMs = options.cacheTtlMs ?? 300_000;
+    this.#maxEntries = Math.max(1, options.cacheMaxEntries ?? 500);
+    this.#now = options.now ?? Date.now;
+    this.#createHttpClient = options.createHttpClient === undefined
+      ? defaultCreateHttpClient()
+      : options.createHttpClient;
+  }
+
+  /** Upstream requests sent so far (retries included). */
+  get upstreamCalls(): number {
+    return this.#upstreamCalls;
+  }
+
+  /** Answers currently cached. */
+  get cacheSize(): number {
+    return this.#cache.size;
+  }
+
+  /**
+   * Runs a search. Identical searches within the cache TTL are answered from the cache (successes
+   * only); identical searches running at the same time share one upstream request.
+   *
+   * @throws {InvalidInputError} for an invalid request (see `normalizeSearchRequest`).
+   */
+  async search(req: SearchRequest): Promise<SearchOutcome> {
+    const params = requestParams(req);
+    if (this.#userCode === undefined) {
+      return { success: false, data: null, request_params: params, error: MISSING_USER_CODE_ERROR };
+    }
+    const key = JSON.stringify(Object.entries(params));
+    const cached = this.#cache.get(key);
+    if (cached !== undefined) {
+      this.#cache.delete(key);
+      if (this.#now() < cached.expires) {
+        this.#cache.set(key, cached); // most recently used
+        return structuredClone(cached.outcome);
+      }
+    }
+    let pending = this.#inFlight.get(key);
+    if (pending === undefined) {
+      pending = this.#fetchOutcome(params).then((outcome) => {
+        if (outcome.success) this.#remember(key, outcome);
+        return outcome;
+      }).finally(() => this.#inFlight.delete(key));
+      this.#inFlight.set(key, pending);
+    }
+    return structuredClone(await pending);
+  }
+
+  #remember(key: string, outcome: SearchSuccess): void {
+    if (this.#ttlMs <= 0) return;
+    this.#cache.set(key, { expires: this.#now() + this.#ttlMs, outcome: structuredClone(outcome) });
+    while (this.#cache.size > this.#maxEntries) {
+      const oldest = this.#cache.keys().next().value!;
+      this.#cache.delete(oldest);
+    }
+  }
+
+  /** Replaces every spelling of the user code in a text by `***`. */
+  #scrub(text: string): string {
+    const code = this.#userCode;
+    if (code === undefined) return text;
+    let out = text;
+    for (const form of new Set([code, encodeGpssValue(code), encodeURIComponent(code)])) {
+      out = out.split(form).join("***");
+    }
+    return out;
+  }
+
+  async #fetchOutcome(params: RequestParams): Promise<SearchOutcome> {
+    const query = buildQueryFromParams(params, this.#userCode!);
+    const url = `${this.#baseUrl}${this.#baseUrl.includes("?") ? "&" : "?"}${query}`;
+    const first = await this.#attempt(url, false, params);
+    if (!("retry" in first) || !first.retry) return this.#finish(first, params);
+    const second = await this.#attempt(url, true, params);
+    return this.#finish(second, params);
+  }
+
+  #finish(result: SearchOutcome | AttemptFailure, params: RequestParams): SearchOutcome {
+    if ("success" in result) return result;
+    return { success: false, data: null, request_params: params, error: this.#scrub(result.error) };
+  }
+
+  /** Describes a transport error with its cause (Deno puts the URL, user code included, there). */
+  #describe(err: unknown): string {
+    const parts: string[] = [];
+    let e: unknown = err;
+    for (let depth = 0; e !== undefined && e !== null && depth < 3; depth++) {
+      parts.push(e instanceof Error ? e.message : String(e));
+      e = e instanceof Error ? e.cause : undefined;
+    }
+    return this.#scrub(parts.filter((p) => p !== "").join(": "));
+  }
+
+  /** Rethrows a bug with the user code removed from its message and stack. */
+  #rethrow(err: unknown): never {
+    if (err instanceof Error) {
+      err.message = this.#scrub(err.message);
+      if (typeof err.stack === "string") err.stack = this.#scrub(err.stack);
+    }
+    throw err;
+  }
+
+  async #attempt(
+    url: string,
+    fresh: boolean,
+    params: RequestParams,
+  ): Promise<SearchOutcome | AttemptFailure> {
+    const signal = AbortSignal.timeout(this.#timeoutMs);
+    const client = fresh && this.#createHttpClient ? this.#createHttpClient() : undefined;
+    const timedOut = (): AttemptFailure => ({
+      error: `GPSS API did not answer within ${this.#timeoutMs} ms`,
+      retry: false,
+    });
+    try {
+      this.#upstreamCalls++;
+      let res: Response;
+      try {
+        res = await this.#fetch(url, {
+          method: "GET",
+          signal,
+          headers: { accept: "application/json, text/xml;q=0.9, */*;q=0.1" },
+          ...(client ? { client } : {}),
+        });
+      } catch (err) {
+        if (isTimeout(err, signal)) return timedOut();
+        if (err instanceof TypeError) {
+          return { error: `GPSS API request failed: ${this.#describe(err)}`, retry: true };
+        }
+        return this.#rethrow(err);
+      }
+      let body: string;
+      try {
+        body = await res.text();
+      } catch (err) {
+        if (isTimeout(err, signal)) return timedOut();
+        if (err instanceof TypeError) {
+          return {
+            error: `GPSS API connection broke while reading the response (HTTP ${res.status}): ${
+              this.#describe(err)
+            }`,
+            retry: true,
+          };
+        }
+        return this.#rethrow(err);
+      }
+      if (res.status !== 200) {
+        return {
+          error: `GPSS API returned HTTP status ${res.status}: ${JSON.stringify(excerpt(this.#scrub(body)))}`,
+          retry: res.status >= 500,
+        };
+      }
+      return this.#interpret(body, params);
+    } finally {
+      client?.close();
+    }
+  }
+
+  #interpret(body: string, params: RequestParams): SearchOutcome | AttemptFailure {
+    let parsed;
+    try {
+      parsed = parseGpssResponse(body);
+    } catch (err) {
+      if (!(err instanceof GpssResponseError)) throw err;
+      const shown = JSON.stringify(excerpt(this.#scrub(body)));
+      switch (err.kind) {
+        case "empty":
+          return { error: "GPSS API returned an empty response", retry: true };
+        case "truncated":
+          return {
+            error: `GPSS API response was cut off (${body.length} characters received): ${
+              JSON.stringify(excerpt(this.#scrub(body.slice(-120)), 120))
+            }`,
+            retry: true,
+          };
+        case "malformed":
+          return { error: `GPSS API response could not be parsed (${err.message}): ${shown}`, retry: false };
+        case "unrecognized":
+          return {
+            error: body.trimStart().toLowerCase().startsWith("usage:")
+              ? `GPSS API answered with its usage text instead of results (HTTP 200): ${shown}`
+              : `GPSS API returned a body that is neither GPSS JSON nor XML (HTTP 200): ${shown}`,
+            retry: false,
+          };
+      }
+    }
+    if (parsed.kind === "message") {
+      const info = describeGpssMessage(parsed.message, parsed.status);
+      if (info.kind === "no_record") {
+        return {
+          success: true,
+          data: { total_count: 0, returned_count: 0, records: [] },
+          request_params: params,
+          error: null,
+        };
+      }
+      return { error: info.error!, retry: false };
+    }
+    return {
+      success: true,
+      data: {
+        total_count: Math.max(parsed.totalCount, parsed.records.length),
+        returned_count: parsed.records.length,
+        records: parsed.records,
+      },
+      request_params: params,
+      error: null,
+    };
+  }
+}

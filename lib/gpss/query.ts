@@ -1,0 +1,272 @@
+/**
+ * The outgoing GPSS query string, built by hand.
+ *
+ * A generic encoder cannot be used: `URLSearchParams` turns the key `+AB` into `%2BAB` (which GPSS
+ * silently ignores, so a cross-field OR becomes a no-op), `TI/AB` into `TI%2FAB` and `2020:2021`
+ * into `2020%3A2021` (docs/gpss-upstream.md §2.7). Keys are therefore written literally and only
+ * values are percent-encoded (UTF-8, space as `%20`, `,` and `:` kept as the doc's examples show).
+ *
+ * @module
+ */
+import { InvalidInputError } from "../errors.ts";
+import {
+  APPLICATION_TYPE_CODES,
+  DATABASE_CODES,
+  PATENT_TYPE_CODES,
+  REQUESTED_OUTPUT_FIELDS,
+  SEARCH_FIELD_ALIASES,
+  type SearchField,
+} from "./codes.ts";
+
+/** A patent search, in the library's terms (the HTTP layer maps its snake_case body onto this). */
+export interface SearchRequest {
+  /** The search expression; GPSS boolean syntax (`and`/`or`/`not`, parentheses) is passed through. */
+  keywords: string;
+  /** Fields searched for `keywords`, OR-ed together; default `["title"]`. Duplicates are dropped. */
+  searchFields?: readonly SearchField[];
+  /** `patDB` codes; omitted or empty = every database (GPSS default). */
+  databases?: readonly string[];
+  /** `patAG` codes (`A`, `B`); omitted or empty = both. */
+  applicationTypes?: readonly string[];
+  /** `patTY` codes (`I`, `M`, `D`); omitted or empty = all. */
+  patentTypes?: readonly string[];
+  /** Earliest publication date, `YYYYMMDD` (GPSS also accepts `YYYY` and `YYYYMM`). */
+  publicationDateFrom?: string;
+  /** Latest publication date, `YYYYMMDD` (GPSS also accepts `YYYY` and `YYYYMM`). */
+  publicationDateTo?: string;
+  /** Records to return, 1–500; default 30. */
+  maxResults?: number;
+}
+
+/** The output format requested from GPSS (see {@link RESPONSE_FORMAT}). */
+export type ResponseFormat = "json" | "xml";
+
+/**
+ * The format this client asks GPSS for: **JSON**.
+ *
+ * Why JSON although XML is the upstream default: JSON is what every public client that ran
+ * against the live API uses (RAW, SANDY, NOTIFY, TRANS, COUNT, IPW: §3.1, all [OBS]), so its
+ * envelope and record shapes are observed, while the XML layout is reconstructed from a single
+ * crawler and partly inferred (§3.2, §3.8). Its known defects are few and repairable: single
+ * items collapsing to objects (also true of XML), unescaped backslashes and a missing comma before
+ * `"f-term"` (§3.4) — the parser repairs both, and `FT` is not requested anyway. A truncated
+ * JSON body is detectable (it ends inside a value) and retried. XML answers are still parsed into
+ * the same records, in case GPSS answers XML regardless of `expFmt` (a claim made in MCP).
+ */
+export const RESPONSE_FORMAT: ResponseFormat = "json";
+
+/** Upper bound of `maxResults` (the original service's limit; GPSS itself allows 10,000). */
+export const MAX_RESULTS_LIMIT = 500;
+
+/** Default `maxResults`. */
+export const DEFAULT_MAX_RESULTS = 30;
+
+/** A search request with defaults applied and every code checked. */
+export interface NormalizedSearchRequest {
+  keywords: string;
+  searchFields: SearchField[];
+  databases: string[];
+  applicationTypes: string[];
+  patentTypes: string[];
+  publicationDateFrom: string | undefined;
+  publicationDateTo: string | undefined;
+  maxResults: number;
+}
+
+/**
+ * The query parameters in the order they are sent, WITHOUT `userCode` (safe to show a caller).
+ * `expQty` and `expSkip` are numbers, everything else the decoded string value.
+ */
+export type RequestParams = Record<string, string | number>;
+
+const DATE_RE = /^\d{4}(?:\d{2}(?:\d{2})?)?$/;
+
+function checkCodes(
+  label: string,
+  values: readonly string[] | undefined,
+  allowed: readonly string[],
+): string[] {
+  const out: string[] = [];
+  for (const v of values ?? []) {
+    if (!allowed.includes(v)) {
+      throw new InvalidInputError(
+        `Invalid ${label}: ${JSON.stringify(v)} is not one of ${allowed.join(", ")}`,
+      );
+    }
+    if (!out.includes(v)) out.push(v);
+  }
+  return out;
+}
+
+function checkDate(label: string, value: string | undefined): string | undefined {
+  if (value === undefined || value === "") return undefined;
+  if (!DATE_RE.test(value)) {
+    throw new InvalidInputError(
+      `Invalid ${label}: ${JSON.stringify(value)} is not a date of the form YYYYMMDD (or YYYY, YYYYMM)`,
+    );
+  }
+  return value;
+}
+
+/**
+ * Applies the defaults (`searchFields` `["title"]`, `maxResults` 30), drops duplicate fields and
+ * codes (first occurrence wins) and checks every value.
+ *
+ * @throws {InvalidInputError} for an unknown search field / database / application type / patent
+ * type, an empty `searchFields`, a malformed date, `maxResults` outside 1–500, or
+ * `publication_date` used both as a search field and as the date range (GPSS would get two `ID`
+ * conditions).
+ * @example
+ * ```ts
+ * normalizeSearchRequest({ keywords: "battery" }).searchFields; // ["title"]
+ * ```
+ */
+export function normalizeSearchRequest(req: SearchRequest): NormalizedSearchRequest {
+  if (typeof req.keywords !== "string") throw new InvalidInputError("keywords must be a string");
+  const fields: SearchField[] = [];
+  for (const f of req.searchFields ?? ["title"]) {
+    if (!Object.hasOwn(SEARCH_FIELD_ALIASES, f)) {
+      throw new InvalidInputError(
+        `Invalid search field: ${JSON.stringify(f)} is not one of ${
+          Object.keys(SEARCH_FIELD_ALIASES).join(", ")
+        }`,
+      );
+    }
+    if (!fields.includes(f)) fields.push(f);
+  }
+  if (fields.length === 0) throw new InvalidInputError("search_field must contain at least one value.");
+  const maxResults = req.maxResults ?? DEFAULT_MAX_RESULTS;
+  if (!Number.isInteger(maxResults) || maxResults < 1 || maxResults > MAX_RESULTS_LIMIT) {
+    throw new InvalidInputError(
+      `Invalid max_results: ${maxResults} is not a whole number between 1 and ${MAX_RESULTS_LIMIT}`,
+    );
+  }
+  const from = checkDate("publication_date_from", req.publicationDateFrom);
+  const to = checkDate("publication_date_to", req.publicationDateTo);
+  if (fields[0] === "publication_date" && (from !== undefined || to !== undefined)) {
+    throw new InvalidInputError(
+      "publication_date cannot be both the first search field and a publication date range: " +
+        "put the range in the keywords (e.g. 20200101:20231231) or drop publication_date_from/to",
+    );
+  }
+  return {
+    keywords: req.keywords,
+    searchFields: fields,
+    databases: checkCodes("database", req.databases, DATABASE_CODES),
+    applicationTypes: checkCodes("application type", req.applicationTypes, APPLICATION_TYPE_CODES),
+    patentTypes: checkCodes("patent type", req.patentTypes, PATENT_TYPE_CODES),
+    publicationDateFrom: from,
+    publicationDateTo: to,
+    maxResults,
+  };
+}
+
+/**
+ * The parameters in sending order, without `userCode`:
+ * search conditions (first field = keywords, each further field as `+FIELD` = cross-field OR,
+ * then `ID=from:to`), then `patDB`, `patAG`, `patTY`, then `expFld`, `expFmt`, `expQty`, `expSkip`.
+ *
+ * The `+` fields come right after the first one because GPSS applies a `+`/`-` prefix to the
+ * condition before it (RAW's model, §2.3): `TI=x&+AB=x&ID=…` reads (TI or AB) and ID.
+ *
+ * @throws {InvalidInputError} as {@link normalizeSearchRequest}.
+ * @example
+ * ```ts
+ * requestParams({ keywords: "battery", searchFields: ["title", "abstract"] });
+ * // { TI: "battery", "+AB": "battery", expFld: "PN,ID,…", expFmt: "json", expQty: 30, expSkip: 0 }
+ * ```
+ */
+export function requestParams(req: SearchRequest): RequestParams {
+  const n = normalizeSearchRequest(req);
+  const params: RequestParams = {};
+  n.searchFields.forEach((field, i) => {
+    params[(i === 0 ? "" : "+") + SEARCH_FIELD_ALIASES[field]] = n.keywords;
+  });
+  if (n.publicationDateFrom !== undefined || n.publicationDateTo !== undefined) {
+    params.ID = `${n.publicationDateFrom ?? ""}:${n.publicationDateTo ?? ""}`;
+  }
+  if (n.databases.length > 0) params.patDB = n.databases.join(",");
+  if (n.applicationTypes.length > 0) params.patAG = n.applicationTypes.join(",");
+  if (n.patentTypes.length > 0) params.patTY = n.patentTypes.join(",");
+  params.expFld = REQUESTED_OUTPUT_FIELDS.join(",");
+  params.expFmt = RESPONSE_FORMAT;
+  params.expQty = n.maxResults;
+  params.expSkip = 0;
+  return params;
+}
+
+/**
+ * Percent-encodes a query value the way GPSS's documented examples expect: UTF-8, space as `%20`
+ * (never `+`, whose meaning in a value is unknown), `,` and `:` literal. Lone surrogates become
+ * U+FFFD instead of throwing.
+ *
+ * @example
+ * ```ts
+ * encodeGpssValue("雲端 AND 2020:2021"); // "%E9%9B%B2%E7%AB%AF%20AND%202020:2021"
+ * ```
+ */
+export function encodeGpssValue(value: string): string {
+  return encodeURIComponent(value.toWellFormed()).replace(/%2C/g, ",").replace(/%3A/g, ":");
+}
+
+/**
+ * The full query string (no leading `?`) for a search: `userCode` first, then
+ * {@link requestParams} in order. Keys are written literally (`+AB`, never `%2BAB`).
+ *
+ * @throws {InvalidInputError} as {@link normalizeSearchRequest}.
+ * @example
+ * ```ts
+ * buildQuery({ keywords: "雲端", searchFields: ["title", "abstract"], databases: ["TWA"] }, "CODE");
+ * // "userCode=CODE&TI=%E9%9B%B2%E7%AB%AF&+AB=%E9%9B%B2%E7%AB%AF&patDB=TWA&expFld=…&expFmt=json&expQty=30&expSkip=0"
+ * ```
+ */
+export function buildQuery(req: SearchRequest, userCode: string): string {
+  return buildQueryFromParams(requestParams(req), userCode);
+}
+
+/**
+ * The query string for already-built {@link RequestParams} (what {@link buildQuery} does after
+ * {@link requestParams}).
+ */
+export function buildQueryFromParams(params: RequestParams, userCode: string): string {
+  const parts = [`userCode=${encodeGpssValue(userCode)}`];
+  for (const [key, value] of Object.entries(params)) parts.push(`${key}=${encodeGpssValue(String(value))}`);
+  return parts.join("&");
+}
+
+/**
+ * A search request in the HTTP JSON shape (snake_case, as the original service's
+ * `SearchPatentsRequest`): `search_field` is one field name or a list of them.
+ */
+export interface SearchBody {
+  keywords: string;
+  search_field?: SearchField | readonly SearchField[];
+  databases?: readonly string[] | null;
+  application_types?: readonly string[] | null;
+  patent_types?: readonly string[] | null;
+  publication_date_from?: string | null;
+  publication_date_to?: string | null;
+  max_results?: number;
+}
+
+/**
+ * Maps an HTTP-shaped body onto a {@link SearchRequest} (no checks: {@link requestParams} makes them).
+ *
+ * @example
+ * ```ts
+ * searchRequestFromBody({ keywords: "x", search_field: "abstract" }).searchFields; // ["abstract"]
+ * ```
+ */
+export function searchRequestFromBody(body: SearchBody): SearchRequest {
+  const field = body.search_field ?? "title";
+  return {
+    keywords: body.keywords,
+    searchFields: typeof field === "string" ? [field as SearchField] : [...field],
+    databases: body.databases ?? undefined,
+    applicationTypes: body.application_types ?? undefined,
+    patentTypes: body.patent_types ?? undefined,
+    publicationDateFrom: body.publication_date_from ?? undefined,
+    publicationDateTo: body.publication_date_to ?? undefined,
+    maxResults: body.max_results,
+  };
+}
