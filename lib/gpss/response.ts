@@ -414,7 +414,7 @@ export function parseXml(text: string): XmlElement {
       if (open === undefined) fail(`closing tag </${closing}> without an open element`);
       if (open!.name !== closing) fail(`</${closing}> closes <${open!.name}>`);
     } else {
-      i++;
+      const tagStart = i++;
       const el: XmlElement = { name: name(), attributes: {}, children: [] };
       for (;;) {
         const before = i;
@@ -451,8 +451,10 @@ export function parseXml(text: string): XmlElement {
       }
       i++;
       if (stack.length > 0) stack[stack.length - 1].children.push(el);
-      else if (root !== null) fail("a second root element");
-      else root = el;
+      else if (root !== null) {
+        i = tagStart;
+        fail("a second root element");
+      } else root = el;
       if (!selfClosing) {
         if (stack.length >= MAX_NESTING_DEPTH) {
           throw new GpssResponseError("malformed", `XML nested deeper than ${MAX_NESTING_DEPTH} levels`, i);
@@ -497,8 +499,8 @@ export function xmlToJsonShape(el: XmlElement): unknown {
     else groups.set(child.name, [xmlToJsonShape(child)]);
   }
   for (const [key, values] of groups) put(key, values.length === 1 ? values[0] : values);
-  const text = textContent(el);
-  if (text.trim() !== "") put("#text", text);
+  // Mixed content (`<p>H<sub>2</sub>O</p>`): keep the element's whole text.
+  if (el.children.some((c) => typeof c === "string" && c.trim() !== "")) put("#text", textContent(el));
   return out;
 }
 
@@ -666,7 +668,7 @@ export function parseGpssResponse(body: string): GpssResponse {
   if (trimmed[0] === "{" || trimmed[0] === "[") {
     format = "json";
     doc = parseGpssJson(trimmed);
-  } else if (trimmed[0] === "<") {
+  } else if (trimmed[0] === "<" && !/^<(?:!doctype\s+html|html[\s>])/i.test(trimmed)) {
     format = "xml";
     const root = parseXml(trimmed);
     doc = { [root.name]: xmlToJsonShape(root) };

@@ -1,0 +1,774 @@
+/**
+ * A fake GPSS upstream for tests: a `Deno.serve` on 127.0.0.1 that behaves like TIPO's
+ * `gpss_api` as `docs/gpss-upstream.md` describes it (section numbers § below), over a small
+ * corpus, with switchable faults. It deliberately does NOT import `lib/gpss`: its tables come from
+ * the document, so a wrong alias or code in the library shows up as a failing test.
+ *
+ * What it reproduces:
+ * - GET (and POST, whose body is ignored: §1); only the RAW query string is read, split on `&` and
+ *   the first `=`; keys are taken literally (`+AB` is an OR, `%2BAB` an unknown key that is
+ *   silently dropped: §2.2, §2.7), values are `%XX`-decoded (a `+` stays a `+`).
+ * - No parameters at all → a 38-byte `text/plain` `usage:` stub (§1).
+ * - `userCode` checked against known / expired codes; after `blockAfterInvalid` bad codes every
+ *   request gets `IP blocked` (§4.1).
+ * - Search conditions: the field codes of §2.2 with `+` (OR) / `-` (NOT) prefixes, applied left to
+ *   right to the result so far; unknown keys ignored; none left → `No search command`; `*`, `?` or
+ *   `[n,m]` → `Cannot use truncated and kerning`; values longer than `maxConditionLength` in total →
+ *   `Exceeded search condition length`. Within a field: `and` / `or` / `not`, parentheses, quoted
+ *   phrases; adjacent words form a phrase (§2.3). Dates: `YYYY[MM[DD]]`, `from:to`, open ends (§2.4).
+ * - `patDB` / `patAG` / `patTY` filters; `expFld` (the 20 output codes of §2.6, others →
+ *   `Unknow field`; default `PN,ID,AN,AD,TI`); `expFmt` json | xml (default xml); `expQty`
+ *   (default 30, 1..10000); `expSkip` (≥ total → `expSkip too much`).
+ * - Zero hits → `status success` + `No record found`; an optional record quota →
+ *   `Over download quantity` (§4.3).
+ * - JSON envelope `gpss-API` with `total-rec` as a string, `qty-rec` echoing expQty (or counting),
+ *   `patent.patentcontent`, and every one-item list collapsed to the bare item (§3.4). XML with the
+ *   same names, `@x` keys as attributes (§3.2, §3.8).
+ *
+ * @module
+ */
+
+/** A person or organisation on a fake patent. */
+export interface FakeParty {
+  name: string;
+  englishName?: string;
+  country: string;
+}
+
+/** One patent of the fake corpus. */
+export interface FakePatent {
+  database: string;
+  /** patAG: A published application, B granted. */
+  ag: "A" | "B";
+  /** patTY: I invention, M utility model, D design. */
+  ty: "I" | "M" | "D";
+  pn: string;
+  pubDate: string;
+  an: string;
+  appDate: string;
+  title: string;
+  englishTitle?: string | string[];
+  abstract?: string[];
+  applicants: FakeParty[];
+  inventors: FakeParty[];
+  agents?: string[];
+  ipc?: string[];
+  cpc?: string[];
+  fterm?: string[];
+  claims?: string[];
+  citations?: string[];
+}
+
+/** A valid user code of the fake (16 mixed-case hex characters, like real codes: §1). */
+export const FAKE_USER_CODE = "9fA3c27BdE41b6C0";
+/** An expired user code of the fake. */
+export const FAKE_EXPIRED_CODE = "0aB1c2D3e4F5a6B7";
+
+/** The default corpus: 12 patents across TW/US/JP/CN/EP/KP/WO, A/B, I/M/D, 2012–2024. */
+export const FAKE_CORPUS: readonly FakePatent[] = [
+  {
+    database: "TWA",
+    ag: "A",
+    ty: "I",
+    pn: "TW202300001A",
+    pubDate: "20230101",
+    an: "TW111100001",
+    appDate: "20220103",
+    title: "快速充電方法",
+    englishTitle: "FAST CHARGING METHOD",
+    abstract: [
+      "一種鋰電池快速充電方法，包含定電流與定電壓階段。",
+      "A fast charging method for a lithium battery comprising ...",
+    ],
+    applicants: [
+      { name: "範例電池股份有限公司", englishName: "EXAMPLE BATTERY CO., LTD.", country: "TW" },
+      { name: "範例大學", englishName: "EXAMPLE UNIVERSITY", country: "TW" },
+    ],
+    inventors: [
+      { name: "王小明", englishName: "WANG, HSIAO-MING", country: "TW" },
+      { name: "林大成", englishName: "LIN, TA-CHENG", country: "TW" },
+    ],
+    agents: ["陳代理"],
+    ipc: ["H01M 10/44", "H02J 7/00"],
+    cpc: ["H01M 10/441"],
+    claims: ["一種快速充電方法，包含：……", "如請求項1所述之快速充電方法，其中……"],
+  },
+  {
+    database: "TWB",
+    ag: "B",
+    ty: "I",
+    pn: "TWI800001B",
+    pubDate: "20230611",
+    an: "TW110140001",
+    appDate: "20211027",
+    title: "毫米波雷達跌倒偵測系統",
+    englishTitle: "MILLIMETER WAVE RADAR FALL DETECTION SYSTEM",
+    abstract: [
+      "一種以毫米波雷達偵測長者跌倒與呼吸之系統。",
+      "A system detecting falls and breathing with millimeter wave radar.",
+    ],
+    applicants: [{ name: "範例科技股份有限公司", englishName: "EXAMPLE TECH CORP.", country: "TW" }],
+    inventors: [{ name: "張雅婷", englishName: "CHANG, YA-TING", country: "TW" }],
+    ipc: ["G01S 13/88"],
+  },
+  {
+    database: "TWB",
+    ag: "B",
+    ty: "M",
+    pn: "TWM640001U",
+    pubDate: "20230421",
+    an: "TW112200001",
+    appDate: "20230105",
+    title: "無線充電座",
+    englishTitle: "WIRELESS CHARGING STAND",
+    abstract: ["一種無線充電座，包含線圈與散熱風扇。"],
+    applicants: [{ name: "範例電子有限公司", country: "TW" }],
+    inventors: [{ name: "李志明", country: "TW" }],
+    ipc: ["H02J 50/10"],
+  },
+  {
+    database: "TWD",
+    ag: "B",
+    ty: "D",
+    pn: "TWD220001S",
+    pubDate: "20220901",
+    an: "TW111300001",
+    appDate: "20220110",
+    title: "行動電源",
+    englishTitle: "POWER BANK",
+    applicants: [{ name: "範例設計股份有限公司", country: "TW" }],
+    inventors: [{ name: "陳美玲", country: "TW" }],
+  },
+  {
+    database: "USA",
+    ag: "A",
+    ty: "I",
+    pn: "US20230012345A1",
+    pubDate: "20230112",
+    an: "US17800001",
+    appDate: "20210712",
+    title: "Fast charging of lithium batteries",
+    englishTitle: "Fast charging of lithium batteries",
+    abstract: ["A method for fast charging a lithium battery using pulsed current."],
+    applicants: [{ name: "EXAMPLE ENERGY INC.", englishName: "EXAMPLE ENERGY INC.", country: "US" }],
+    inventors: [
+      { name: "DOE, JANE", englishName: "DOE, JANE", country: "US" },
+      { name: "ROE, JOHN", englishName: "ROE, JOHN", country: "CA" },
+    ],
+    ipc: ["H01M 10/44", "H02J 7/00"],
+    cpc: ["H01M 10/441", "H02J 7/0071"],
+    claims: ["What is claimed is:", "1. A method of fast charging a lithium battery ..."],
+  },
+  {
+    database: "USB",
+    ag: "B",
+    ty: "I",
+    pn: "US09415051B1",
+    pubDate: "20160816",
+    an: "US14000001",
+    appDate: "20140101",
+    title: "Use of pemirolast",
+    englishTitle: "Use of pemirolast",
+    abstract: ["A method of treating idiopathic pulmonary fibrosis and airway hyperresponsiveness ..."],
+    applicants: [{ name: "EXAMPLE PHARMA INC.", englishName: "EXAMPLE PHARMA INC.", country: "US" }],
+    inventors: [{ name: "DOE, JANE", englishName: "DOE, JANE", country: "US" }],
+    ipc: ["A61K 31/519"],
+    claims: [
+      "What is claimed is:",
+      "1. A method of treating idiopathic pulmonary fibrosis comprising administering pemirolast.",
+    ],
+  },
+  {
+    database: "USD",
+    ag: "B",
+    ty: "D",
+    pn: "USD0987654S",
+    pubDate: "20230530",
+    an: "US29800001",
+    appDate: "20210801",
+    title: "Charging stand",
+    englishTitle: "Charging stand",
+    applicants: [{ name: "EXAMPLE DESIGN LLC", country: "US" }],
+    inventors: [{ name: "SMITH, ANN", country: "US" }],
+  },
+  {
+    database: "JPA",
+    ag: "A",
+    ty: "I",
+    pn: "JP2012224629A",
+    pubDate: "20121115",
+    an: "JP2011091234",
+    appDate: "20110415",
+    title: "無線給電装置",
+    englishTitle: "WIRELESS POWER FEEDING DEVICE",
+    abstract: ["無線で電力を供給する装置を提供する。", "To provide a device supplying power wirelessly."],
+    applicants: [{ name: "株式会社見本", englishName: "MIHON KK", country: "JP" }],
+    inventors: [{ name: "山田太郎", englishName: "YAMADA TARO", country: "JP" }],
+    ipc: ["H02J 50/10", "H02J 7/00"],
+    fterm: ["5G503AA01", "5G503BA01"],
+  },
+  {
+    database: "CNA",
+    ag: "A",
+    ty: "I",
+    pn: "CN115000001A",
+    pubDate: "20220902",
+    an: "CN202210000001",
+    appDate: "20220104",
+    // A backslash in the data: with the "backslash" fault GPSS's unescaped form is sent (§3.4).
+    title: "毫米波\\太赫兹雷达",
+    englishTitle: "MILLIMETER WAVE TERAHERTZ RADAR",
+    // A newline in the data: with the "control-char" fault it is sent raw.
+    abstract: ["一种毫米波\n太赫兹雷达。", "A millimeter wave terahertz radar."],
+    applicants: [{ name: "示例大学", englishName: "EXAMPLE UNIV", country: "CN" }],
+    inventors: [{ name: "刘伟", englishName: "LIU WEI", country: "CN" }],
+    ipc: ["G01S 13/89"],
+  },
+  {
+    database: "EPB",
+    ag: "B",
+    ty: "I",
+    pn: "EP3900001B1",
+    pubDate: "20240103",
+    an: "EP20100001",
+    appDate: "20200115",
+    title: "Quantum computing device with error correction",
+    englishTitle: "Quantum computing device with error correction",
+    abstract: ["A quantum computing device with surface-code error correction."],
+    applicants: [{ name: "EXAMPLE QUANTUM AG", englishName: "EXAMPLE QUANTUM AG", country: "DE" }],
+    inventors: [{ name: "MUELLER, KARL", englishName: "MUELLER, KARL", country: "DE" }],
+    ipc: ["G06N 10/70"],
+    cpc: ["G06N 10/70"],
+    citations: ["US20190012345A1"],
+  },
+  {
+    database: "WO",
+    ag: "A",
+    ty: "I",
+    pn: "WO2021190001A1",
+    pubDate: "20210930",
+    an: "PCT/US2021/020001",
+    appDate: "20210301",
+    title: "Neural network image processing",
+    englishTitle: "Neural network image processing",
+    abstract: ["Image processing with a convolutional neural network."],
+    applicants: [{ name: "EXAMPLE AI CORP.", englishName: "EXAMPLE AI CORP.", country: "US" }],
+    inventors: [{ name: "LEE, MIN", englishName: "LEE, MIN", country: "KR" }],
+    ipc: ["G06N 3/08", "G06T 7/00"],
+    cpc: ["G06N 3/08"],
+  },
+  {
+    database: "KPA",
+    ag: "A",
+    ty: "I",
+    pn: "KR20230001234A",
+    pubDate: "20230105",
+    an: "KR1020210090001",
+    appDate: "20210709",
+    title: "무선 충전 장치",
+    englishTitle: "WIRELESS CHARGING DEVICE",
+    abstract: ["무선 충전 장치가 제공된다.", "A wireless charging device is provided."],
+    applicants: [{ name: "예시전자 주식회사", englishName: "EXAMPLE ELECTRONICS CO., LTD.", country: "KR" }],
+    inventors: [{ name: "김철수", englishName: "KIM, CHUL-SOO", country: "KR" }],
+    ipc: ["H02J 50/10"],
+  },
+];
+
+/** A fault the fake injects into its next answers (see {@link FakeGpss.setFault}). */
+export type FakeFault =
+  /** Wait before answering normally. */
+  | { kind: "slow"; delayMs: number }
+  /** Answer with this HTTP status; `{query}` in the body is replaced by the raw query string. */
+  | { kind: "status"; status: number; body?: string }
+  /** Send only the first `keepBytes` bytes (default: half) of the normal answer, properly framed. */
+  | { kind: "truncate"; keepBytes?: number }
+  /** Send half of the answer, then break the connection. */
+  | { kind: "drop" }
+  /** Answer 200 with a body that is neither JSON nor XML; `{query}` is replaced by the raw query. */
+  | { kind: "garbage"; body?: string }
+  /** Answer with the usage stub, as for a request without parameters. */
+  | { kind: "usage" }
+  /** Answer with this in-band message (in the requested format). */
+  | { kind: "message"; message: string; status?: string }
+  /** Answer in this format whatever `expFmt` says. */
+  | { kind: "format"; format: "json" | "xml" }
+  /** JSON: send backslashes in the data unescaped (`\太`, invalid JSON: §3.4). */
+  | { kind: "backslash" }
+  /** JSON: drop the comma before the member `beforeKey` (default `f-term`, §3.4). */
+  | { kind: "missing-comma"; beforeKey?: string }
+  /** JSON: send newlines in the data as raw control characters. */
+  | { kind: "control-char" };
+
+/** Options of {@link startFakeGpss}. */
+export interface FakeGpssOptions {
+  /** Valid user codes; default `[FAKE_USER_CODE]`. */
+  userCodes?: readonly string[];
+  /** Expired user codes; default `[FAKE_EXPIRED_CODE]`. */
+  expiredCodes?: readonly string[];
+  /** After this many requests with a bad code, every request gets `IP blocked`; default never. */
+  blockAfterInvalid?: number;
+  /** The corpus; default {@link FAKE_CORPUS}. */
+  corpus?: readonly FakePatent[];
+  /** `qty-rec` echoes expQty (default, as the doc's example suggests: §3.1) or counts the records. */
+  qtyRec?: "echo" | "count";
+  /** Send `total-rec` as a JSON number instead of a string. */
+  totalRecAsNumber?: boolean;
+  /** Collapse one-item lists to the bare item, as GPSS does (default true). */
+  collapseSingles?: boolean;
+  /** Records that may be downloaded before `Over download quantity`; default unlimited. */
+  quota?: number;
+  /** `status` sent with `Over download quantity` (disputed: §4.1); default `success`. */
+  quotaStatus?: string;
+  /** Longest total length of the condition values; default 1000 (§2.3). */
+  maxConditionLength?: number;
+  /** Shape of IPC/CPC items: `{keyValue}` objects (default) or plain text. */
+  classificationShape?: "keyValue" | "text";
+}
+
+/** A running fake. */
+export interface FakeGpss {
+  /** The endpoint URL (`http://127.0.0.1:PORT/gpss1/gpsskmc/gpss_api`). */
+  url: string;
+  /** Raw query strings received, in order (one per upstream call). */
+  requests: string[];
+  /** Upstream calls received so far (`requests.length`). */
+  readonly calls: number;
+  /** Records served so far (what the quota counts). */
+  readonly served: number;
+  /** Injects `fault` into the next `times` requests (default: until changed); `null` clears it. */
+  setFault(fault: FakeFault | null, times?: number): void;
+  /** Stops the server (pending slow answers are cut short). */
+  close(): Promise<void>;
+}
+
+const CONDITION_CODES = new Set(
+  "PN ID AN AD AX AF AY AZ IV IY LX EX PR DR IC FC CS TS IQ FI FT IR UC TI AB CL CI TI/AB TI/AB/CL".split(
+    " ",
+  ),
+);
+const DATE_CODES = new Set(["ID", "AD", "DR"]);
+const OUTPUT_CODES = new Set(
+  "PN AN ID AD TI PA IN LX EX PR AB IC IQ CS UC FI FT IR CI CL".split(" "),
+);
+const KNOWN_PARAMS = new Set([
+  "userCode",
+  "patDB",
+  "patAG",
+  "patTY",
+  "expFld",
+  "expFmt",
+  "expQty",
+  "expSkip",
+]);
+/** Exactly 38 bytes, like the real stub (its text is unknown: §1). */
+const USAGE_TEXT = "usage: ?userCode=<code>&<field>=<expr>";
+
+type Json = string | number | Json[] | { [k: string]: Json };
+
+/** The field text(s) a condition code searches. */
+function fieldTexts(p: FakePatent, code: string): string[] {
+  const titles = [p.title, ...[p.englishTitle ?? []].flat()];
+  const names = (parties: FakeParty[]) => parties.flatMap((x) => [x.name, x.englishName ?? ""]);
+  switch (code) {
+    case "TI":
+      return titles;
+    case "AB":
+      return p.abstract ?? [];
+    case "CL":
+      return p.claims ?? [];
+    case "TI/AB":
+      return [...titles, ...(p.abstract ?? [])];
+    case "TI/AB/CL":
+      return [...titles, ...(p.abstract ?? []), ...(p.claims ?? [])];
+    case "PN":
+      return [p.pn];
+    case "AN":
+      return [p.an];
+    case "AX":
+      return names(p.applicants);
+    case "AF":
+      return names(p.applicants.slice(0, 1));
+    case "AY":
+      return p.applicants.map((x) => x.country);
+    case "AZ":
+      return p.applicants.slice(0, 1).map((x) => x.country);
+    case "IV":
+      return names(p.inventors);
+    case "IY":
+      return p.inventors.map((x) => x.country);
+    case "LX":
+      return p.agents ?? [];
+    case "IC":
+      return p.ipc ?? [];
+    case "FC":
+      return (p.ipc ?? []).slice(0, 1);
+    case "CS":
+      return p.cpc ?? [];
+    case "TS":
+      return (p.cpc ?? []).slice(0, 1);
+    case "FT":
+      return p.fterm ?? [];
+    case "CI":
+      return p.citations ?? [];
+    default:
+      return [];
+  }
+}
+
+// ---- boolean expressions inside one field (§2.3) ----
+
+type Expr = { op: "and" | "or" | "not"; a: Expr; b: Expr } | { phrase: string };
+
+function tokenize(value: string): string[] {
+  const out: string[] = [];
+  const re = /\s*(?:(\()|(\))|"([^"]*)"|([^\s()"]+))/y;
+  let m: RegExpExecArray | null;
+  while ((m = re.exec(value)) !== null) out.push(m[1] ?? m[2] ?? (m[3] !== undefined ? `"${m[3]}` : m[4]));
+  return out;
+}
+
+function parseExpr(value: string): Expr | null {
+  const tokens = tokenize(value);
+  let i = 0;
+  const isOp = (t: string | undefined) => t !== undefined && /^(and|or|not)$/i.test(t);
+  const primary = (): Expr | null => {
+    if (tokens[i] === "(") {
+      i++;
+      const e = orExpr();
+      if (tokens[i] === ")") i++;
+      return e;
+    }
+    const words: string[] = [];
+    while (i < tokens.length && tokens[i] !== "(" && tokens[i] !== ")" && !isOp(tokens[i])) {
+      const t = tokens[i++];
+      words.push(t.startsWith('"') ? t.slice(1) : t);
+    }
+    return words.length ? { phrase: words.join(" ").toLowerCase() } : null;
+  };
+  const andExpr = (): Expr | null => {
+    let a = primary();
+    while (a && (tokens[i]?.toLowerCase() === "and" || tokens[i]?.toLowerCase() === "not")) {
+      const op = tokens[i++].toLowerCase() as "and" | "not";
+      const b = primary();
+      if (!b) return null;
+      a = { op, a, b };
+    }
+    return a;
+  };
+  const orExpr = (): Expr | null => {
+    let a = andExpr();
+    while (a && tokens[i]?.toLowerCase() === "or") {
+      i++;
+      const b = andExpr();
+      if (!b) return null;
+      a = { op: "or", a, b };
+    }
+    return a;
+  };
+  const e = orExpr();
+  return i === tokens.length ? e : null;
+}
+
+function evalExpr(e: Expr, texts: string[]): boolean {
+  if ("phrase" in e) return texts.some((t) => t.toLowerCase().includes(e.phrase));
+  if (e.op === "and") return evalExpr(e.a, texts) && evalExpr(e.b, texts);
+  if (e.op === "or") return evalExpr(e.a, texts) || evalExpr(e.b, texts);
+  return evalExpr(e.a, texts) && !evalExpr(e.b, texts);
+}
+
+function dateMatches(value: string, date: string): boolean {
+  const m = /^(\d{4}(?:\d{2}(?:\d{2})?)?)?(:)?(\d{4}(?:\d{2}(?:\d{2})?)?)?$/.exec(value.trim());
+  if (!m || (!m[1] && !m[3])) return false;
+  const from = m[1] ? m[1].padEnd(8, "0") : "00000000";
+  const to = m[2] ? (m[3] ? m[3].padEnd(8, "9") : "99999999") : (m[1] ?? "").padEnd(8, "9");
+  return from <= date && date <= to;
+}
+
+function conditionMatches(p: FakePatent, code: string, value: string): boolean {
+  if (DATE_CODES.has(code)) {
+    const date = code === "ID" ? p.pubDate : code === "AD" ? p.appDate : "";
+    return date !== "" && dateMatches(value, date);
+  }
+  const e = parseExpr(value);
+  return e !== null && evalExpr(e, fieldTexts(p, code));
+}
+
+// ---- output ----
+
+function partiesJson(parties: FakeParty[]): Json[] {
+  return parties.map((x) => ({
+    name: x.name,
+    ...(x.englishName ? { "english-name": x.englishName } : {}),
+    "country-code": x.country,
+  }));
+}
+
+function recordJson(p: FakePatent, fields: Set<string>, classShape: "keyValue" | "text"): Json {
+  const cls = (values: string[]) => values.map((v) => (classShape === "keyValue" ? { keyValue: v } : v));
+  const r: Record<string, Json> = { "@database": p.database };
+  const pub: Record<string, Json> = {};
+  if (fields.has("PN")) pub["doc-number"] = p.pn;
+  if (fields.has("ID")) pub.date = p.pubDate;
+  if (Object.keys(pub).length) r["publication-reference"] = pub;
+  const app: Record<string, Json> = {};
+  if (fields.has("AN")) app["doc-number"] = p.an;
+  if (fields.has("AD")) app.date = p.appDate;
+  if (Object.keys(app).length) r["application-reference"] = app;
+  const parties: Record<string, Json> = {};
+  if (fields.has("PA")) parties.applicants = { applicant: partiesJson(p.applicants) };
+  if (fields.has("IN")) parties.inventors = { inventor: partiesJson(p.inventors) };
+  if (fields.has("LX") && p.agents) parties.agents = { agent: p.agents };
+  if (Object.keys(parties).length) r.parties = parties;
+  if (fields.has("IC") && p.ipc) r["classifications-ipc"] = { ipc: cls(p.ipc) };
+  if (fields.has("CS") && p.cpc) r["classifications-cpc"] = { cpc: cls(p.cpc) };
+  if (fields.has("FT") && p.fterm) r["classifications-national"] = { fi: [], "f-term": p.fterm };
+  if (fields.has("TI")) {
+    r["patent-title"] = {
+      title: p.title,
+      ...(p.englishTitle !== undefined ? { "english-title": p.englishTitle } : {}),
+    };
+  }
+  if (fields.has("AB") && p.abstract) r.abstract = { p: p.abstract };
+  if (fields.has("CL") && p.claims) {
+    r.claims = { claim: p.claims.map((c, i) => ({ "@num": String(i + 1), "claim-text": c })) };
+  }
+  if (fields.has("CI") && p.citations) r["references-cited"] = { citation: p.citations };
+  return r;
+}
+
+/** GPSS sends a one-item list as the bare item (§3.4). */
+function collapse(v: Json): Json {
+  if (Array.isArray(v)) return v.length === 1 ? collapse(v[0]) : v.map(collapse);
+  if (typeof v === "object") return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, collapse(x)]));
+  return v;
+}
+
+function escapeXml(s: string): string {
+  return s.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;");
+}
+
+function toXml(name: string, v: Json): string {
+  if (Array.isArray(v)) return v.map((x) => toXml(name, x)).join("");
+  if (typeof v !== "object") return `<${name}>${escapeXml(String(v))}</${name}>`;
+  let attrs = "";
+  let inner = "";
+  for (const [k, x] of Object.entries(v)) {
+    if (k.startsWith("@")) attrs += ` ${k.slice(1)}="${escapeXml(String(x))}"`;
+    else inner += toXml(k, x);
+  }
+  return `<${name}${attrs}>${inner}</${name}>`;
+}
+
+const XML_DECL = '<?xml version="1.0" encoding="UTF-8"?>';
+
+function render(format: "json" | "xml", envelope: Record<string, Json>): { body: string; type: string } {
+  if (format === "json") {
+    return { body: JSON.stringify({ "gpss-API": envelope }), type: "application/json;charset=utf-8" };
+  }
+  return { body: XML_DECL + toXml("gpss-API", envelope), type: "text/xml;charset=UTF-8" };
+}
+
+/** An in-band message. XML: the doc's 96-byte candidate form (no status) unless a status is given. */
+function messageBody(format: "json" | "xml", message: string, status: string | undefined) {
+  if (format === "json") return render("json", { status: status ?? "fail", message });
+  return render("xml", status === undefined ? { message } : { status, message });
+}
+
+function parseRawQuery(raw: string): [string, string][] {
+  const out: [string, string][] = [];
+  for (const part of raw.split("&")) {
+    if (part === "") continue;
+    const eq = part.indexOf("=");
+    const key = eq < 0 ? part : part.slice(0, eq);
+    const rawValue = eq < 0 ? "" : part.slice(eq + 1);
+    let value: string;
+    try {
+      value = decodeURIComponent(rawValue); // %XX only; a "+" stays "+"
+    } catch {
+      value = rawValue;
+    }
+    out.push([key, value]);
+  }
+  return out;
+}
+
+function sleep(ms: number, signals: AbortSignal[]): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      clearTimeout(timer);
+      for (const s of signals) s.removeEventListener("abort", done);
+      resolve();
+    };
+    const timer = setTimeout(done, ms);
+    for (const s of signals) s.addEventListener("abort", done, { once: true });
+  });
+}
+
+/**
+ * Starts the fake on 127.0.0.1 (a free port). Close it at the end of the test.
+ *
+ * @example
+ * ```ts
+ * const gpss = await startFakeGpss();
+ * try { ... fetch(`${gpss.url}?userCode=${FAKE_USER_CODE}&TI=battery&expFmt=json`) ... }
+ * finally { await gpss.close(); }
+ * ```
+ */
+export function startFakeGpss(options: FakeGpssOptions = {}): Promise<FakeGpss> {
+  const valid = new Set(options.userCodes ?? [FAKE_USER_CODE]);
+  const expired = new Set(options.expiredCodes ?? [FAKE_EXPIRED_CODE]);
+  const corpus = options.corpus ?? FAKE_CORPUS;
+  const maxLen = options.maxConditionLength ?? 1000;
+  const classShape = options.classificationShape ?? "keyValue";
+  const requests: string[] = [];
+  const closing = new AbortController();
+  let fault: FakeFault | null = null;
+  let faultTimes = 0;
+  let invalidCount = 0;
+  let served = 0;
+
+  function answer(
+    rawQuery: string,
+    forced: "json" | "xml" | null,
+    injected: { message: string; status?: string } | null,
+  ): { body: string; type: string } {
+    const params = parseRawQuery(rawQuery);
+    const known = params.filter(([k]) => KNOWN_PARAMS.has(k) || CONDITION_CODES.has(k.replace(/^[+-]/, "")));
+    if (known.length === 0) return { body: USAGE_TEXT, type: "text/plain;charset=UTF-8" };
+    const one = (k: string) => params.find(([key]) => key === k)?.[1];
+    const format = forced ?? (one("expFmt")?.toLowerCase() === "json" ? "json" : "xml");
+    const msg = (m: string, status?: string) => messageBody(format, m, status);
+
+    if (options.blockAfterInvalid !== undefined && invalidCount >= options.blockAfterInvalid) {
+      return msg("IP blocked");
+    }
+    const code = one("userCode") ?? "";
+    if (expired.has(code)) return msg("userCode expired");
+    if (!valid.has(code)) {
+      invalidCount++;
+      return msg("userCode not exist");
+    }
+    if (injected) return msg(injected.message, injected.status);
+
+    const conditions = params
+      .map(([k, v]) => ({ prefix: /^[+-]/.test(k) ? k[0] : "", code: k.replace(/^[+-]/, ""), value: v }))
+      .filter((c) => CONDITION_CODES.has(c.code) && c.value.trim() !== "");
+    if (conditions.length === 0) return msg("No search command");
+    if (conditions.some((c) => /[*?]|\[\d*,\d*\]/.test(c.value))) {
+      return msg("Cannot use truncated and kerning");
+    }
+    if (conditions.reduce((n, c) => n + c.value.length, 0) > maxLen) {
+      return msg("Exceeded search condition length");
+    }
+    const fields = (one("expFld") ?? "PN,ID,AN,AD,TI").split(",").map((f) => f.trim()).filter((f) => f);
+    if (fields.some((f) => !OUTPUT_CODES.has(f))) return msg("Unknow field");
+
+    const list = (k: string) => one(k)?.split(",").map((x) => x.trim()).filter((x) => x);
+    const dbs = list("patDB");
+    const ags = list("patAG");
+    const tys = list("patTY");
+    const hits = corpus.filter((p) => {
+      if (dbs && !dbs.includes(p.database)) return false;
+      if (ags && !ags.includes(p.ag)) return false;
+      if (tys && !tys.includes(p.ty)) return false;
+      let ok = conditionMatches(p, conditions[0].code, conditions[0].value);
+      for (const c of conditions.slice(1)) {
+        const m = conditionMatches(p, c.code, c.value);
+        ok = c.prefix === "+" ? ok || m : c.prefix === "-" ? ok && !m : ok && m;
+      }
+      return ok;
+    });
+    if (hits.length === 0) return msg("No record found", "success");
+    const qty = Math.min(10000, Math.max(1, Number.parseInt(one("expQty") ?? "30", 10) || 30));
+    const skip = Math.max(0, Number.parseInt(one("expSkip") ?? "0", 10) || 0);
+    if (skip >= hits.length) return msg("expSkip too much");
+    const remaining = (options.quota ?? Infinity) - served;
+    if (remaining <= 0) return msg("Over download quantity", options.quotaStatus ?? "success");
+    const page = hits.slice(skip, skip + Math.min(qty, remaining));
+    served += page.length;
+    const outFields = new Set(fields);
+    let patents: Json = page.map((p) => recordJson(p, outFields, classShape));
+    if (options.collapseSingles !== false) patents = collapse(patents);
+    return render(format, {
+      status: "success",
+      "total-rec": options.totalRecAsNumber ? hits.length : String(hits.length),
+      "qty-rec": String(options.qtyRec === "count" ? page.length : qty),
+      patent: { patentcontent: patents },
+    });
+  }
+
+  async function handle(req: Request): Promise<Response> {
+    const url = req.url;
+    const q = url.indexOf("?");
+    const rawQuery = q < 0 ? "" : url.slice(q + 1);
+    requests.push(rawQuery);
+    const f = fault;
+    if (f !== null && --faultTimes <= 0) fault = null;
+    if (f?.kind === "slow") await sleep(f.delayMs, [closing.signal, req.signal]);
+    if (f?.kind === "status") {
+      return new Response((f.body ?? "Internal Server Error").replaceAll("{query}", rawQuery), {
+        status: f.status,
+        headers: { "content-type": "text/plain;charset=UTF-8" },
+      });
+    }
+    if (f?.kind === "garbage") {
+      const body = (f.body ?? "\u0000\u0001\u00ff garbage from the fake upstream").replaceAll(
+        "{query}",
+        rawQuery,
+      );
+      return new Response(body, { headers: { "content-type": "application/octet-stream" } });
+    }
+    if (f?.kind === "usage") return new Response(USAGE_TEXT, { headers: { "content-type": "text/plain" } });
+
+    const out = answer(rawQuery, f?.kind === "format" ? f.format : null, f?.kind === "message" ? f : null);
+    let body = out.body;
+    if (f?.kind === "backslash") body = body.replaceAll("\\\\", "\\");
+    if (f?.kind === "control-char") body = body.replaceAll("\\n", "\n");
+    if (f?.kind === "missing-comma") {
+      body = body.replace(`,"${f.beforeKey ?? "f-term"}"`, `"${f.beforeKey ?? "f-term"}"`);
+    }
+    let bytes = new TextEncoder().encode(body);
+    if (f?.kind === "truncate") bytes = bytes.slice(0, f.keepBytes ?? Math.floor(bytes.length / 2));
+    if (f?.kind === "drop") {
+      const half = bytes.slice(0, Math.floor(bytes.length / 2));
+      const stream = new ReadableStream<Uint8Array>({
+        start(controller) {
+          controller.enqueue(half);
+          const err = new Error("connection dropped (injected fault)");
+          err.stack = "fake GPSS: connection dropped (injected fault)";
+          setTimeout(() => controller.error(err), 5);
+        },
+      });
+      return new Response(stream, { headers: { "content-type": out.type } });
+    }
+    return new Response(bytes, { headers: { "content-type": out.type } });
+  }
+
+  return new Promise((resolve) => {
+    const server = Deno.serve({
+      hostname: "127.0.0.1",
+      port: 0,
+      signal: closing.signal,
+      onListen: ({ port }) => {
+        resolve({
+          url: `http://127.0.0.1:${port}/gpss1/gpsskmc/gpss_api`,
+          requests,
+          get calls() {
+            return requests.length;
+          },
+          get served() {
+            return served;
+          },
+          setFault(next: FakeFault | null, times = Infinity) {
+            fault = next;
+            faultTimes = next === null ? 0 : times;
+          },
+          async close() {
+            closing.abort();
+            await server.finished;
+          },
+        });
+      },
+    }, handle);
+  });
+}
