@@ -730,16 +730,11 @@ export function startFakeGpss(options: FakeGpssOptions = {}): Promise<FakeGpss> 
     let bytes = new TextEncoder().encode(body);
     if (f?.kind === "truncate") bytes = bytes.slice(0, f.keepBytes ?? Math.floor(bytes.length / 2));
     if (f?.kind === "drop") {
+      // Promise the whole length, send half, end: the client sees the connection close mid-body.
       const half = bytes.slice(0, Math.floor(bytes.length / 2));
-      const stream = new ReadableStream<Uint8Array>({
-        start(controller) {
-          controller.enqueue(half);
-          const err = new Error("connection dropped (injected fault)");
-          err.stack = "fake GPSS: connection dropped (injected fault)";
-          setTimeout(() => controller.error(err), 5);
-        },
+      return new Response(half, {
+        headers: { "content-type": out.type, "content-length": String(bytes.length) },
       });
-      return new Response(stream, { headers: { "content-type": out.type } });
     }
     return new Response(bytes, { headers: { "content-type": out.type } });
   }

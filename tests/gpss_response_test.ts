@@ -14,7 +14,8 @@ import {
 const FIXTURES = new URL("./fixtures/gpss/", import.meta.url);
 
 function fixture(name: string): string {
-  return Deno.readTextFileSync(new URL(name, FIXTURES));
+  // Stored as `.body` so that `deno fmt` never "repairs" a deliberately broken body.
+  return Deno.readTextFileSync(new URL(`${name}.body`, FIXTURES));
 }
 
 function records(body: string): PatentRecord[] {

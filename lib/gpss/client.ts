@@ -273,7 +273,7 @@ export class GpssClient {
       }
       if (res.status !== 200) {
         return {
-          error: `GPSS API returned HTTP status ${res.status}: ${JSON.stringify(excerpt(this.#scrub(body)))}`,
+          error: `GPSS API returned HTTP status ${res.status}: ${excerpt(this.#scrub(body))}`,
           retry: res.status >= 500,
         };
       }
@@ -289,15 +289,15 @@ export class GpssClient {
       parsed = parseGpssResponse(body);
     } catch (err) {
       if (!(err instanceof GpssResponseError)) throw err;
-      const shown = JSON.stringify(excerpt(this.#scrub(body)));
+      const shown = excerpt(this.#scrub(body));
       switch (err.kind) {
         case "empty":
           return { error: "GPSS API returned an empty response", retry: true };
         case "truncated":
           return {
-            error: `GPSS API response was cut off (${body.length} characters received): ${
-              JSON.stringify(excerpt(this.#scrub(body.slice(-120)), 120))
-            }`,
+            error: `GPSS API response was cut off after ${body.length} characters (it ends with: ${
+              excerpt(this.#scrub(body), 80, "end")
+            })`,
             retry: true,
           };
         case "malformed":

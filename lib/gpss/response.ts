@@ -640,10 +640,20 @@ function envelopeOf(doc: unknown): Obj | null {
   return null;
 }
 
-/** A short, single-line excerpt of a body for error messages. */
-export function excerpt(body: string, max = 200): string {
-  const flat = body.replace(/\s+/g, " ").trim();
-  return flat.length > max ? `${flat.slice(0, max)}…` : flat;
+/**
+ * A short, single-line excerpt of a body for error messages: whitespace runs collapsed, control
+ * characters replaced by U+FFFD, at most `max` characters from the start (or the end).
+ *
+ * @example
+ * ```ts
+ * excerpt("usage:\n  x", 200); // "usage: x"
+ * ```
+ */
+export function excerpt(body: string, max = 200, from: "start" | "end" = "start"): string {
+  // deno-lint-ignore no-control-regex
+  const flat = body.replace(/\s+/g, " ").replace(/[\u0000-\u001f\u007f]/g, "\uFFFD").trim();
+  if (flat.length <= max) return flat;
+  return from === "start" ? `${flat.slice(0, max)}…` : `…${flat.slice(-max)}`;
 }
 
 /**
