@@ -423,6 +423,23 @@ Deno.test("transport failures: one retry on a fresh connection for 5xx, truncati
   });
 });
 
+Deno.test("a body larger than maxBodyBytes is refused without retry", async () => {
+  await withGpss(
+    async (fake, client) => {
+      const outcome = await client.search({ keywords: "charging" });
+      assert.equal(
+        failure(outcome),
+        "GPSS API response is larger than 1000 bytes (HTTP 200); ask for fewer results",
+      );
+      assert.equal(fake.calls, 1);
+      const small = await client.search({ keywords: "nothingmatches" });
+      assert.equal(small.success, true);
+    },
+    {},
+    { maxBodyBytes: 1000 },
+  );
+});
+
 Deno.test("identical searches are cached for the TTL; failures are not", async (t) => {
   await t.step("second identical search makes no upstream call; a different one does", async () => {
     await withGpss(
@@ -623,12 +640,17 @@ Deno.test("the user code never appears in an outcome or an error, whatever happe
     const client = new GpssClient({
       baseUrl: "http://127.0.0.1:9/gpss_api",
       userCode: SECRET,
-      fetch: (input) => Promise.reject(new RangeError(`bad url ${input}`)),
+      fetch: (input) =>
+        Promise.reject(new RangeError(`bad url ${input}`, { cause: new Error(`inner ${input}`) })),
     });
     await assert.rejects(() => client.search({ keywords: "x" }), (err) => {
       assert.ok(err instanceof RangeError);
       assert.match(err.message, /^bad url http:\/\/127\.0\.0\.1:9\/gpss_api\?userCode=\*\*\*&TI=x/);
       assert.ok(!String(err.stack).includes(SECRET) && !String(err.stack).includes(ENCODED));
+      assert.match(
+        (err.cause as Error).message,
+        /^inner http:\/\/127\.0\.0\.1:9\/gpss_api\?userCode=\*\*\*&/,
+      );
       return true;
     });
   });

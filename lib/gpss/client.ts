@@ -62,6 +62,8 @@ export interface GpssClientOptions {
   cacheTtlMs?: number;
   /** Most answers kept (least recently used dropped first), default 500. */
   cacheMaxEntries?: number;
+  /** Largest response body accepted, default 64 MiB (GPSS sends ~5 KB per record: §1). */
+  maxBodyBytes?: number;
   /** The clock for the cache (ms), default `Date.now`. */
   now?: () => number;
   /**
@@ -73,9 +75,9 @@ export interface GpssClientOptions {
 }
 
 /** The error when no user code is configured. */
-export const MISSING_USER_CODE_ERROR = "GPSS API authentication error: no GPSS user code is configured. " +
-  "set USER_CODE in the service's environment to the API code TIPO issued " +
-  "(apply at https://tiponet.tipo.gov.tw/gpss1/gpsskmc/gpssapi); no request was sent.";
+export const MISSING_USER_CODE_ERROR = "GPSS API authentication error: USER_CODE is not set. To search " +
+  "patents, set USER_CODE in the service's environment to the GPSS API code TIPO issued (apply at " +
+  "https://tiponet.tipo.gov.tw/gpss1/gpsskmc/gpssapi). No request was sent.";
 
 /** A failed attempt: its message and whether one more attempt on a fresh connection may help. */
 interface AttemptFailure {
@@ -86,6 +88,25 @@ interface AttemptFailure {
 function isTimeout(err: unknown, signal: AbortSignal): boolean {
   return signal.aborted ||
     (err instanceof DOMException && (err.name === "TimeoutError" || err.name === "AbortError"));
+}
+
+/** The body as UTF-8 text, or `null` (and the rest discarded) once it exceeds `limit` bytes. */
+async function readText(res: Response, limit: number): Promise<string | null> {
+  if (res.body === null) return "";
+  const reader = res.body.getReader();
+  const decoder = new TextDecoder();
+  let size = 0;
+  let text = "";
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) return text + decoder.decode();
+    size += value.byteLength;
+    if (size > limit) {
+      await reader.cancel().catch(() => {});
+      return null;
+    }
+    text += decoder.decode(value, { stream: true });
+  }
 }
 
 function defaultCreateHttpClient(): (() => Deno.HttpClient) | null {
@@ -115,6 +136,7 @@ export class GpssClient {
   readonly #ttlMs: number;
   readonly #maxEntries: number;
   readonly #now: () => number;
+  readonly #maxBodyBytes: number;
   readonly #createHttpClient: (() => Deno.HttpClient) | null;
   readonly #cache = new Map<string, { expires: number; outcome: SearchSuccess }>();
   readonly #inFlight = new Map<string, Promise<SearchOutcome>>();
@@ -128,6 +150,7 @@ export class GpssClient {
     this.#ttlMs = options.cacheTtlMs ?? 300_000;
     this.#maxEntries = Math.max(1, options.cacheMaxEntries ?? 500);
     this.#now = options.now ?? Date.now;
+    this.#maxBodyBytes = options.maxBodyBytes ?? 64 * 1024 * 1024;
     this.#createHttpClient = options.createHttpClient === undefined
       ? defaultCreateHttpClient()
       : options.createHttpClient;
@@ -221,9 +244,14 @@ export class GpssClient {
 
   /** Rethrows a bug with the user code removed from its message and stack. */
   #rethrow(err: unknown): never {
-    if (err instanceof Error) {
-      err.message = this.#scrub(err.message);
-      if (typeof err.stack === "string") err.stack = this.#scrub(err.stack);
+    let e: unknown = err;
+    for (let depth = 0; e instanceof Error && depth < 3; depth++, e = e.cause) {
+      try {
+        e.message = this.#scrub(e.message);
+        if (typeof e.stack === "string") e.stack = this.#scrub(e.stack);
+      } catch {
+        // A read-only message (DOMException): nothing we can mask.
+      }
     }
     throw err;
   }
@@ -256,9 +284,9 @@ export class GpssClient {
         }
         return this.#rethrow(err);
       }
-      let body: string;
+      let body: string | null;
       try {
-        body = await res.text();
+        body = await readText(res, this.#maxBodyBytes);
       } catch (err) {
         if (isTimeout(err, signal)) return timedOut();
         if (err instanceof TypeError) {
@@ -270,6 +298,13 @@ export class GpssClient {
           };
         }
         return this.#rethrow(err);
+      }
+      if (body === null) {
+        return {
+          error: `GPSS API response is larger than ${this.#maxBodyBytes} bytes (HTTP ${res.status}); ` +
+            "ask for fewer results",
+          retry: false,
+        };
       }
       if (res.status !== 200) {
         return {

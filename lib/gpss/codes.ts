@@ -52,8 +52,8 @@ export const SEARCH_FIELD_ALIASES = {
 export type SearchField = keyof typeof SEARCH_FIELD_ALIASES;
 
 /** The search field names, in schema order (the values a `search_field` enum accepts). */
-export const SEARCH_FIELDS: readonly SearchField[] = Object.freeze(
-  Object.keys(SEARCH_FIELD_ALIASES) as SearchField[],
+export const SEARCH_FIELDS = Object.freeze(
+  Object.keys(SEARCH_FIELD_ALIASES) as [SearchField, ...SearchField[]],
 );
 
 /**
@@ -72,9 +72,19 @@ export const REGIONS = ["TW", "US", "JP", "EP", "KR", "CN", "International"] as 
 /** A database region. */
 export type Region = typeof REGIONS[number];
 
+/** The 23 `patDB` codes, in the API's order (the values a `databases` enum accepts). */
+// deno-fmt-ignore
+export const DATABASE_CODES = [
+  "TWA", "TWB", "TWD", "USA", "USB", "USD", "JPA", "JPB", "JPD", "EPA", "EPB", "EUIPO",
+  "KPA", "KPB", "KPD", "CNA", "CNB", "CND", "WO", "SEAA", "SEAB", "OTA", "OTB",
+] as const;
+
+/** A `patDB` code. */
+export type DatabaseCode = typeof DATABASE_CODES[number];
+
 /** One GPSS database (`patDB` code). */
 export interface DatabaseInfo {
-  readonly code: string;
+  readonly code: DatabaseCode;
   readonly region: Region;
   readonly description: string;
 }
@@ -134,9 +144,6 @@ export const DATABASES: readonly DatabaseInfo[] = Object.freeze([
   { code: "OTB", region: "International", description: "其他國家公告(無全文)，1827 ~" },
 ].map((d) => Object.freeze(d as DatabaseInfo)));
 
-/** The 23 `patDB` codes, in the API's order (the values a `databases` enum accepts). */
-export const DATABASE_CODES: readonly string[] = Object.freeze(DATABASES.map((d) => d.code));
-
 /** `patAG` codes: `A` published applications (公開案), `B` granted / announced (公告案). */
 export const APPLICATION_TYPES: Readonly<Record<"A" | "B", string>> = Object.freeze({
   A: "公開案 (published applications)",
@@ -144,7 +151,7 @@ export const APPLICATION_TYPES: Readonly<Record<"A" | "B", string>> = Object.fre
 });
 
 /** The `patAG` codes (the values an `application_types` enum accepts). */
-export const APPLICATION_TYPE_CODES: readonly string[] = Object.freeze(Object.keys(APPLICATION_TYPES));
+export const APPLICATION_TYPE_CODES = ["A", "B"] as const;
 
 /** `patTY` codes: `I` invention (發明), `M` utility model (新型), `D` design (設計). */
 export const PATENT_TYPES: Readonly<Record<"I" | "M" | "D", string>> = Object.freeze({
@@ -154,7 +161,7 @@ export const PATENT_TYPES: Readonly<Record<"I" | "M" | "D", string>> = Object.fr
 });
 
 /** The `patTY` codes (the values a `patent_types` enum accepts). */
-export const PATENT_TYPE_CODES: readonly string[] = Object.freeze(Object.keys(PATENT_TYPES));
+export const PATENT_TYPE_CODES = ["I", "M", "D"] as const;
 
 /**
  * The 20 documented output codes for `expFld` (API_code.pdf 表2 as quoted in §2.6), with the
