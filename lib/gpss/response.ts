@@ -368,7 +368,11 @@ export function parseXml(text: string): XmlElement {
     return m[0];
   };
   const ws = (): void => {
-    while (i < s.length && /\s/.test(s[i])) i++;
+    for (
+      let c = s.charCodeAt(i);
+      c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09;
+      c = s.charCodeAt(++i)
+    );
   };
   const skipPast = (end: string, what: string): void => {
     const j = s.indexOf(end, i);
