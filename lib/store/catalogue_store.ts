@@ -1,0 +1,299 @@
+/**
+ * The catalogue store: the one way the service reads and writes catalogue files. It checks paths
+ * against the roots ({@link resolveCataloguePath}), caches parsed documents, and performs writes as
+ * locked, atomic read-modify-write. It is generic over a {@link DocumentCodec}, so it knows nothing
+ * about PO syntax.
+ *
+ * Guarantees (between processes that all use this module, {@link atomicUpdateFile}, or `flock(1)` on
+ * the same `.<name>.lock` file):
+ * - **No lost update**: `update` holds the file's lock across read, `fn` and write, and reads the
+ *   current file under the lock (never the cache).
+ * - **Atomic replacement**: a reader or a crash sees the old file or the new one, never a mix.
+ * - **Fresh reads**: a `read` that starts after an `update` (of this or another process) completed
+ *   returns the new document. Cache entries are validated by `fstat` (device, inode, size, mtime,
+ *   ctime); a file whose last change is within `racyWindowMs` of when it was read is re-read (not
+ *   re-parsed) and compared by SHA-256, because timestamps are coarse and inodes are reused.
+ *
+ * Limits: locks are advisory (an editor writing in place is not stopped, though the cache still sees
+ * its change via the stat); see {@link withFileLock} for NFS and {@link atomicReplaceFile} for what a
+ * replacement does not keep (owner, ACLs, hard links). Documents returned by `read` are shared with
+ * the cache and must be treated as read-only; `update` hands `fn` a freshly parsed document it may
+ * mutate. After a write the store caches the document `fn` returned, so the codec must round-trip:
+ * `parse(encode(doc))` must equal `doc`.
+ *
+ * @module
+ */
+import { NotFoundError, OutsideRootsError } from "../errors.ts";
+import {
+  type AtomicUpdateOptions,
+  bytesEqual,
+  readRegularFile,
+  updateFileUnderLock,
+} from "./atomic_write.ts";
+import { DEFAULT_MAX_FILE_BYTES, resolveCataloguePath, type ResolvedCataloguePath } from "./path_policy.ts";
+
+/** Turns file bytes into a document and back. The PO codec is `parsePo`/`encodePo`. */
+export interface DocumentCodec<D> {
+  /** Parse file bytes; throw a DomainError (e.g. PoSyntaxError) on invalid input. `path` is the
+   * caller's spelling, for messages. */
+  parse(bytes: Uint8Array, path: string): D;
+  /** Serialise a document to the bytes to store. */
+  encode(doc: D): Uint8Array;
+}
+
+/** Default bound of the parse cache: 32 MiB of cached files' bytes. */
+export const DEFAULT_CACHE_MAX_BYTES = 32 * 1024 * 1024;
+
+/** Default window within which a file's last change makes its cache entry "racy" (re-read to verify). */
+export const DEFAULT_RACY_WINDOW_MS = 2000;
+
+/** Options of {@link CatalogueStore}. */
+export interface CatalogueStoreOptions<D> {
+  /** Catalogue roots, absolute, as configured (their spelling is the one opened). */
+  roots: readonly string[];
+  codec: DocumentCodec<D>;
+  /** Largest file read or written (default 64 MiB). */
+  maxFileBytes?: number;
+  /** Bound of the parse cache, in bytes of the cached files (default 32 MiB; 0 disables caching).
+   * Least recently used entries are evicted first; a file larger than the bound is not cached. */
+  cacheMaxBytes?: number;
+  /** Permission bits of files the store creates, before the umask (default 0o644). */
+  newFileMode?: number;
+  /** Age after which a stray temp file of a file being updated is removed (default 10 min; null: never). */
+  staleTempAgeMs?: number | null;
+  /** See the module doc (default 2000 ms). */
+  racyWindowMs?: number;
+  /** Clock in ms (default `Date.now`). */
+  now?: () => number;
+}
+
+/** The result of {@link CatalogueStore.read}. */
+export interface CatalogueRead<D> {
+  /** The parsed document. Shared with the cache: do not mutate. */
+  doc: D;
+  /** Where the file was found. */
+  path: ResolvedCataloguePath;
+  /** True when the document came from the cache (no parse). */
+  fromCache: boolean;
+}
+
+/** Counters of the parse cache since the store was made. */
+export interface CatalogueCacheStats {
+  /** Entries and their total file bytes now. */
+  entries: number;
+  bytes: number;
+  /** Reads served from the cache without touching the file's contents. */
+  hits: number;
+  /** Reads of a racy entry that re-read the file, found it unchanged and did not re-parse. */
+  revalidations: number;
+  /** Calls of `codec.parse` (reads and updates). */
+  parses: number;
+  evictions: number;
+}
+
+interface CacheEntry<D> {
+  doc: D;
+  key: string;
+  size: number;
+  /** SHA-256 of the contents while the entry is racy, else null. */
+  hash: Uint8Array | null;
+}
+
+/**
+ * Reads, caches and writes catalogue files under a set of roots.
+ *
+ * @example
+ * ```ts
+ * const store = new CatalogueStore({ roots: ["/srv/po"], codec: { parse: parsePo, encode: encodePo } });
+ * const { doc } = await store.read("/srv/po/fr/app.po");
+ * const added = await store.update("/srv/po/fr/app.po", (catalog) => {
+ *   const next = catalog ?? emptyCatalog();
+ *   next.messages.push(message);
+ *   return { doc: next, result: 1 };
+ * });
+ * ```
+ */
+export class CatalogueStore<D> {
+  readonly roots: readonly string[];
+  readonly #codec: DocumentCodec<D>;
+  readonly #maxFileBytes: number;
+  readonly #cacheMaxBytes: number;
+  readonly #racyWindowMs: number;
+  readonly #now: () => number;
+  readonly #writeOptions: AtomicUpdateOptions;
+  readonly #cache = new Map<string, CacheEntry<D>>();
+  readonly #loading = new Map<string, Promise<D>>();
+  #cachedBytes = 0;
+  #stats = { hits: 0, revalidations: 0, parses: 0, evictions: 0 };
+
+  /** @throws {TypeError} a root is not absolute. */
+  constructor(options: CatalogueStoreOptions<D>) {
+    for (const root of options.roots) {
+      if (!root.startsWith("/")) throw new TypeError(`catalogue root must be absolute: ${root}`);
+    }
+    this.roots = [...options.roots];
+    this.#codec = options.codec;
+    this.#maxFileBytes = options.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES;
+    this.#cacheMaxBytes = options.cacheMaxBytes ?? DEFAULT_CACHE_MAX_BYTES;
+    this.#racyWindowMs = options.racyWindowMs ?? DEFAULT_RACY_WINDOW_MS;
+    this.#now = options.now ?? Date.now;
+    this.#writeOptions = {
+      maxBytes: this.#maxFileBytes,
+      newFileMode: options.newFileMode,
+      staleTempAgeMs: options.staleTempAgeMs,
+    };
+  }
+
+  /**
+   * Applies the path policy with this store's roots and size limit.
+   *
+   * @throws see {@link resolveCataloguePath}.
+   */
+  resolve(userPath: string, options: { mustExist: boolean }): Promise<ResolvedCataloguePath> {
+    return resolveCataloguePath(this.roots, userPath, { ...options, maxBytes: this.#maxFileBytes });
+  }
+
+  /**
+   * Reads and parses a catalogue, from the cache when the file is unchanged (one `stat`, no read, no
+   * parse). Concurrent reads of the same uncached file share one parse.
+   *
+   * @throws {InvalidInputError} malformed path, or not a regular file.
+   * @throws {OutsideRootsError} outside every root (symlinks resolved), or refused by the sandbox.
+   * @throws {NotFoundError} `File not found: PATH`.
+   * @throws {TooLargeError} larger than `maxFileBytes`.
+   * @throws the codec's error (e.g. PoSyntaxError) for an unparsable file.
+   */
+  async read(userPath: string): Promise<CatalogueRead<D>> {
+    try {
+      const path = await this.resolve(userPath, { mustExist: true });
+      const key = statKey(path.stat!);
+      const entry = this.#cache.get(path.realPath);
+      if (entry && entry.key === key && entry.hash === null) {
+        this.#cache.delete(path.realPath);
+        this.#cache.set(path.realPath, entry);
+        this.#stats.hits++;
+        return { doc: entry.doc, path, fromCache: true };
+      }
+      const loadKey = `${path.realPath}\0${key}`;
+      let loading = this.#loading.get(loadKey);
+      if (!loading) {
+        loading = this.#load(path, entry?.key === key ? entry : undefined);
+        this.#loading.set(loadKey, loading);
+        loading.finally(() => this.#loading.delete(loadKey)).catch(() => {});
+      }
+      return { doc: await loading, path, fromCache: false };
+    } catch (error) {
+      throw mapSandboxError(error, userPath);
+    }
+  }
+
+  /**
+   * Locked read-modify-write of one catalogue. Under the file's lock (in-process queue + `flock`), the
+   * current file is read and parsed (null when it does not exist yet; its directory must exist in a
+   * root), `fn` computes the new document and a result, and the encoded document replaces the file
+   * atomically, unless the bytes are unchanged (then nothing is written). Existing files keep their
+   * permission bits; new ones get `newFileMode` minus the umask. The written document is cached.
+   *
+   * @returns what `fn` returned as `result`.
+   * @throws the same path errors as {@link CatalogueStore.read} (a missing file is fine; a missing
+   *   directory is `NotFoundError("Directory not found: DIR")`).
+   * @throws {TooLargeError} the current file or the encoded document exceeds `maxFileBytes`.
+   * @throws whatever `fn` or the codec throws; the file is then untouched.
+   */
+  async update<R>(
+    userPath: string,
+    fn: (doc: D | null) => { doc: D; result: R } | Promise<{ doc: D; result: R }>,
+  ): Promise<R> {
+    try {
+      const path = await this.resolve(userPath, { mustExist: false });
+      let next!: { doc: D; result: R; bytes: Uint8Array };
+      const outcome = await updateFileUnderLock(
+        { openPath: path.lexicalPath, key: path.realPath, displayPath: userPath, followSymlinks: false },
+        async (current) => {
+          const doc = current === null ? null : this.#parse(current.bytes, userPath);
+          const out = await fn(doc);
+          next = { ...out, bytes: this.#codec.encode(out.doc) };
+          return next.bytes;
+        },
+        this.#writeOptions,
+      );
+      const stat = outcome.written ?? outcome.previous?.stat;
+      if (stat) await this.#remember(path.realPath, next.doc, stat, next.bytes, this.#now());
+      return next.result;
+    } catch (error) {
+      throw mapSandboxError(error, userPath);
+    }
+  }
+
+  /** Cache counters (for tests and metrics). */
+  cacheStats(): CatalogueCacheStats {
+    return { entries: this.#cache.size, bytes: this.#cachedBytes, ...this.#stats };
+  }
+
+  /** Drops every cached document. */
+  clearCache(): void {
+    this.#cache.clear();
+    this.#cachedBytes = 0;
+  }
+
+  #parse(bytes: Uint8Array, userPath: string): D {
+    this.#stats.parses++;
+    return this.#codec.parse(bytes, userPath);
+  }
+
+  /** Reads the file; reuses `racy`'s document when the bytes are the ones it was parsed from. */
+  async #load(path: ResolvedCataloguePath, racy: CacheEntry<D> | undefined): Promise<D> {
+    const startedAt = this.#now();
+    const current = await readRegularFile(path.lexicalPath, path.userPath, this.#maxFileBytes, {
+      followSymlinks: false,
+    });
+    if (current === null) throw new NotFoundError(`File not found: ${path.userPath}`);
+    let doc: D;
+    if (racy?.hash && bytesEqual(await sha256(current.bytes), racy.hash)) {
+      this.#stats.revalidations++;
+      doc = racy.doc;
+    } else {
+      doc = this.#parse(current.bytes, path.userPath);
+    }
+    await this.#remember(path.realPath, doc, current.stat, current.bytes, startedAt);
+    return doc;
+  }
+
+  /** Caches `doc` as the parse of `bytes`, whose file had `stat` when read at `readAt`. */
+  async #remember(realPath: string, doc: D, stat: Deno.FileInfo, bytes: Uint8Array, readAt: number) {
+    const lastChange = Math.max(stat.mtime?.getTime() ?? 0, stat.ctime?.getTime() ?? 0);
+    // A change in the same clock tick as the read would leave every stat field as it was: until the
+    // clock has moved on, keep a hash and verify the contents on the next read.
+    const hash = lastChange > readAt - this.#racyWindowMs ? await sha256(bytes) : null;
+    const old = this.#cache.get(realPath);
+    if (old) {
+      this.#cache.delete(realPath);
+      this.#cachedBytes -= old.size;
+    }
+    if (this.#cacheMaxBytes === 0 || stat.size > this.#cacheMaxBytes) return;
+    this.#cache.set(realPath, { doc, key: statKey(stat), size: stat.size, hash });
+    this.#cachedBytes += stat.size;
+    for (const [oldest, entry] of this.#cache) {
+      if (this.#cachedBytes <= this.#cacheMaxBytes) break;
+      this.#cache.delete(oldest);
+      this.#cachedBytes -= entry.size;
+      this.#stats.evictions++;
+    }
+  }
+}
+
+function statKey(stat: Deno.FileInfo): string {
+  return `${stat.dev}:${stat.ino}:${stat.size}:${stat.mtime?.getTime()}:${stat.ctime?.getTime()}`;
+}
+
+async function sha256(bytes: Uint8Array): Promise<Uint8Array> {
+  return new Uint8Array(await crypto.subtle.digest("SHA-256", bytes as Uint8Array<ArrayBuffer>));
+}
+
+/** The sandbox's refusal names absolute paths: answer with the caller's own path instead. */
+function mapSandboxError(error: unknown, userPath: string): unknown {
+  if (error instanceof Deno.errors.NotCapable) {
+    return new OutsideRootsError(`Path is outside the catalogue roots: ${userPath}`);
+  }
+  return error;
+}

@@ -1,0 +1,218 @@
+/**
+ * Path policy for catalogue files: which user-supplied paths the service may open, and under which
+ * spelling.
+ *
+ * A path is accepted when it is an absolute `.po`/`.pot` path whose real location (every symlink
+ * resolved with `Deno.realPath`) lies inside the real location of one of the configured roots. The
+ * file is then opened under the root's *configured* spelling (`lexicalPath`), because Deno's
+ * `--allow-read`/`--allow-write` lists are matched lexically: a root configured as `/srv/po` (a
+ * symlink to `/data/po`) is only readable as `/srv/po/...`.
+ *
+ * Error messages echo only the path the caller gave (never a resolved path or a root), so nothing
+ * about the file system outside the request leaks.
+ *
+ * @module
+ */
+import { basename, dirname, isAbsolute, join, normalize, relative } from "node:path";
+import { InvalidInputError, NotFoundError, OutsideRootsError, TooLargeError } from "../errors.ts";
+
+/** Default largest catalogue file the store reads or writes: 64 MiB. */
+export const DEFAULT_MAX_FILE_BYTES = 64 * 1024 * 1024;
+
+/** File name endings a catalogue path must have. */
+export const CATALOGUE_EXTENSIONS = [".po", ".pot"] as const;
+
+/** Options of {@link resolveCataloguePath}. */
+export interface PathPolicyOptions {
+  /** True for reads: a missing file is a {@link NotFoundError}. False for writes: a missing file is fine
+   * when its directory exists inside a root. */
+  mustExist: boolean;
+  /** Largest accepted file size in bytes (default {@link DEFAULT_MAX_FILE_BYTES}). */
+  maxBytes?: number;
+}
+
+/** A user path that passed the policy. */
+export interface ResolvedCataloguePath {
+  /** The path exactly as the caller gave it (the only spelling used in messages). */
+  userPath: string;
+  /** The path to open: the configured root's spelling joined with the real path below the real root.
+   * It contains no symlink below the root, and the sandbox's lexical allow-list accepts it. */
+  lexicalPath: string;
+  /** The real path (symlinks resolved). For a file that does not exist yet: the real path of its
+   * directory joined with its name. The key for caches and locks. */
+  realPath: string;
+  /** The configured root (as configured) that contains the file. */
+  root: string;
+  /** `Deno.realPath` of that root. */
+  realRoot: string;
+  /** `Deno.stat` of the file, or null when it does not exist (only possible with `mustExist: false`). */
+  stat: Deno.FileInfo | null;
+}
+
+/**
+ * Checks a user-supplied catalogue path against the configured roots and returns where to open it.
+ *
+ * Order of checks: syntax (a string, absolute, no NUL, ends in `.po`/`.pot`), then `..` segments are
+ * normalised lexically, then the real location must lie inside a root (for a missing file, its
+ * nearest existing ancestor decides, so probing paths outside the roots always gives
+ * {@link OutsideRootsError}, never "not found"), then existence, file type and size.
+ *
+ * @param roots configured catalogue roots, absolute, as configured (symlinks allowed).
+ * @param userPath the path from the request.
+ * @throws {InvalidInputError} a malformed path (not a string, relative, NUL byte, wrong extension), or
+ *   not a regular file (directory, FIFO, socket, device).
+ * @throws {OutsideRootsError} the real location is outside every root, or the sandbox refused the path
+ *   (`Deno.errors.NotCapable`).
+ * @throws {NotFoundError} `File not found: PATH` (with `mustExist`), or `Directory not found: DIR` when
+ *   the directory of a file to create does not exist.
+ * @throws {TooLargeError} the file is larger than `maxBytes`.
+ * @example
+ * ```ts
+ * const p = await resolveCataloguePath(["/srv/po"], "/srv/po/fr/app.po", { mustExist: true });
+ * const bytes = await Deno.readFile(p.lexicalPath);
+ * ```
+ */
+export async function resolveCataloguePath(
+  roots: readonly string[],
+  userPath: string,
+  options: PathPolicyOptions,
+): Promise<ResolvedCataloguePath> {
+  const normalised = checkCataloguePathSyntax(userPath);
+  const maxBytes = options.maxBytes ?? DEFAULT_MAX_FILE_BYTES;
+  try {
+    const realRoots = await resolveRoots(roots);
+    const real = await realPathOrNull(normalised);
+    if (real !== null) {
+      const inside = findRoot(realRoots, real);
+      if (!inside) throw outside(userPath);
+      const lexicalPath = join(inside.root, relative(inside.realRoot, real));
+      const stat = await Deno.stat(lexicalPath);
+      checkRegularFile(stat, userPath, maxBytes);
+      return { userPath, lexicalPath, realPath: real, ...inside, stat };
+    }
+    // The file does not exist (or is a dangling symlink, which a write replaces by a regular file).
+    // The nearest existing ancestor decides containment, so a probe outside the roots learns nothing.
+    const parent = dirname(normalised);
+    const anchor = await nearestExistingAncestor(normalised);
+    const inside = anchor && (findRoot(realRoots, anchor.real) ?? exactRoot(realRoots, anchor.real));
+    if (!anchor || !inside) throw outside(userPath);
+    if (options.mustExist) throw new NotFoundError(`File not found: ${userPath}`);
+    const anchorStat = await Deno.stat(join(inside.root, relative(inside.realRoot, anchor.real)));
+    if (!anchorStat.isDirectory) throw new InvalidInputError(`Not a directory: ${anchor.path}`);
+    if (anchor.path !== parent) throw new NotFoundError(`Directory not found: ${parent}`);
+    const realPath = join(anchor.real, basename(normalised));
+    const lexicalPath = join(inside.root, relative(inside.realRoot, realPath));
+    return { userPath, lexicalPath, realPath, ...inside, stat: null };
+  } catch (error) {
+    if (error instanceof Deno.errors.NotCapable) throw outside(userPath);
+    throw error;
+  }
+}
+
+/**
+ * Checks the syntax of a catalogue path and returns it normalised (`.`, `..` and `//` resolved
+ * lexically). Does not touch the file system.
+ *
+ * @throws {InvalidInputError} not a string, empty, contains NUL, relative, or not ending in `.po`/`.pot`.
+ * @example
+ * ```ts
+ * checkCataloguePathSyntax("/srv/po/../po/fr.po"); // "/srv/po/fr.po"
+ * ```
+ */
+export function checkCataloguePathSyntax(userPath: unknown): string {
+  if (typeof userPath !== "string") throw new InvalidInputError("Invalid file path: expected a string");
+  if (userPath === "") throw new InvalidInputError("Invalid file path: must not be empty");
+  if (userPath.includes("\0")) {
+    throw new InvalidInputError(`Invalid file path: contains a NUL byte: ${JSON.stringify(userPath)}`);
+  }
+  if (!isAbsolute(userPath)) {
+    throw new InvalidInputError(`Invalid file path: must be absolute: ${userPath}`);
+  }
+  const normalised = normalize(userPath);
+  const name = basename(normalised);
+  const ext = CATALOGUE_EXTENSIONS.find((e) => name.endsWith(e) && name.length > e.length);
+  if (normalised.endsWith("/") || ext === undefined) {
+    throw new InvalidInputError(`Invalid file path: must end in .po or .pot: ${userPath}`);
+  }
+  return normalised;
+}
+
+/**
+ * Throws unless `stat` describes a regular file of at most `maxBytes` bytes.
+ *
+ * @throws {InvalidInputError} `Not a regular file: PATH` (directory, FIFO, socket, device).
+ * @throws {TooLargeError} larger than `maxBytes`.
+ */
+export function checkRegularFile(stat: Deno.FileInfo, displayPath: string, maxBytes: number): void {
+  if (!stat.isFile) throw new InvalidInputError(`Not a regular file: ${displayPath}`);
+  if (stat.size > maxBytes) {
+    throw new TooLargeError(
+      `File too large: ${displayPath} is ${stat.size} bytes, the limit is ${maxBytes} bytes`,
+    );
+  }
+}
+
+interface RealRoot {
+  root: string;
+  realRoot: string;
+}
+
+function outside(userPath: string): OutsideRootsError {
+  return new OutsideRootsError(`Path is outside the catalogue roots: ${userPath}`);
+}
+
+/** Real paths of the roots that exist now (a missing root contains nothing). Resolved on every call,
+ * so retargeting a root symlink takes effect at once. */
+async function resolveRoots(roots: readonly string[]): Promise<RealRoot[]> {
+  const out: RealRoot[] = [];
+  for (const configured of roots) {
+    if (!isAbsolute(configured)) throw new TypeError(`catalogue root must be absolute: ${configured}`);
+    const root = stripTrailingSlash(normalize(configured));
+    try {
+      out.push({ root, realRoot: await Deno.realPath(root) });
+    } catch (error) {
+      if (!isMissing(error) && !(error instanceof Deno.errors.NotCapable)) throw error;
+    }
+  }
+  return out;
+}
+
+function stripTrailingSlash(p: string): string {
+  return p.length > 1 && p.endsWith("/") ? p.slice(0, -1) : p;
+}
+
+/** The first root strictly containing `real`. */
+function findRoot(realRoots: RealRoot[], real: string): RealRoot | undefined {
+  return realRoots.find(({ realRoot }) =>
+    real.startsWith(realRoot.endsWith("/") ? realRoot : `${realRoot}/`)
+  );
+}
+
+/** The root whose real path is `real` itself (a new file directly in a root). */
+function exactRoot(realRoots: RealRoot[], real: string): RealRoot | undefined {
+  return realRoots.find(({ realRoot }) => realRoot === real);
+}
+
+function isMissing(error: unknown): boolean {
+  return error instanceof Deno.errors.NotFound || error instanceof Deno.errors.NotADirectory;
+}
+
+async function realPathOrNull(p: string): Promise<string | null> {
+  try {
+    return await Deno.realPath(p);
+  } catch (error) {
+    if (isMissing(error)) return null;
+    throw error;
+  }
+}
+
+/** Walks up from a missing path to the first ancestor that exists (its spelling and real path). */
+async function nearestExistingAncestor(missing: string): Promise<{ path: string; real: string } | null> {
+  let p = missing;
+  while (p !== dirname(p)) {
+    p = dirname(p);
+    const real = await realPathOrNull(p);
+    if (real !== null) return { path: p, real };
+  }
+  return null;
+}
