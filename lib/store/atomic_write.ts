@@ -25,7 +25,12 @@ export const DEFAULT_STALE_TEMP_AGE_MS = 10 * 60 * 1000;
 /** Default permission bits of a newly created file, before the process umask. */
 export const DEFAULT_NEW_FILE_MODE = 0o644;
 
-/** A file's contents and the `fstat` of the handle they were read from. */
+/**
+ * A file's contents and its `stat` taken just before it was opened. (Not `fstat` of the handle: Deno
+ * checks `FsFile.stat()` against the file's *real* path, which a sandbox that allows only a symlinked
+ * root's spelling refuses. A stat taken before the read can only be older than the bytes, so a cache
+ * keyed by it is never stale: the next stat differs and forces a reload.)
+ */
 export interface CurrentFile {
   bytes: Uint8Array;
   stat: Deno.FileInfo;
@@ -103,9 +108,10 @@ export async function atomicReplaceFile(
     await writeAll(file, bytes);
     if (options.mode !== undefined) await Deno.chmod(tmp, options.mode);
     await file.sync();
-    written = await file.stat();
     open = false;
     file.close();
+    // Deno.stat by path, not file.stat(): see CurrentFile.
+    written = await Deno.stat(tmp);
     await Deno.rename(tmp, path);
   } catch (error) {
     if (open) file.close();
@@ -212,8 +218,7 @@ export async function atomicUpdateFile(
 }
 
 /**
- * Reads a regular file in full with the `fstat` of the same handle (so bytes and stat belong to one
- * inode). Returns null when the path does not exist. Checks the type before opening, so a FIFO is
+ * Reads a regular file in full, with the stat taken just before opening it. Returns null when the path does not exist. Checks the type before opening, so a FIFO is
  * never opened (opening one would block). With `followSymlinks: false`, a symlink at `path` is
  * refused as not a regular file (the path policy hands out paths without symlinks; one appearing
  * later was planted after the check).
@@ -227,20 +232,18 @@ export async function readRegularFile(
   maxBytes: number,
   options: { followSymlinks?: boolean } = {},
 ): Promise<CurrentFile | null> {
+  let stat: Deno.FileInfo;
   let file: Deno.FsFile;
   try {
-    const follow = options.followSymlinks ?? true;
-    checkRegularFile(await (follow ? Deno.stat(path) : Deno.lstat(path)), displayPath, maxBytes);
+    stat = await (options.followSymlinks ?? true ? Deno.stat(path) : Deno.lstat(path));
+    checkRegularFile(stat, displayPath, maxBytes);
     file = await Deno.open(path, { read: true });
   } catch (error) {
     if (error instanceof Deno.errors.NotFound || error instanceof Deno.errors.NotADirectory) return null;
     throw error;
   }
   try {
-    const stat = await file.stat();
-    checkRegularFile(stat, displayPath, maxBytes);
-    const bytes = await readAllBounded(file, stat.size, maxBytes, displayPath);
-    return { bytes, stat };
+    return { bytes: await readAllBounded(file, stat.size, maxBytes, displayPath), stat };
   } finally {
     file.close();
   }

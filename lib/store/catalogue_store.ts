@@ -293,7 +293,7 @@ async function sha256(bytes: Uint8Array): Promise<Uint8Array> {
 /** The sandbox's refusal names absolute paths: answer with the caller's own path instead. */
 function mapSandboxError(error: unknown, userPath: string): unknown {
   if (error instanceof Deno.errors.NotCapable) {
-    return new OutsideRootsError(`Path is outside the catalogue roots: ${userPath}`);
+    return new OutsideRootsError(`Path is outside the catalogue roots: ${userPath}`, { cause: error });
   }
   return error;
 }

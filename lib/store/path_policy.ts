@@ -104,7 +104,7 @@ export async function resolveCataloguePath(
     const lexicalPath = join(inside.root, relative(inside.realRoot, realPath));
     return { userPath, lexicalPath, realPath, ...inside, stat: null };
   } catch (error) {
-    if (error instanceof Deno.errors.NotCapable) throw outside(userPath);
+    if (error instanceof Deno.errors.NotCapable) throw outside(userPath, error);
     throw error;
   }
 }
@@ -157,8 +157,8 @@ interface RealRoot {
   realRoot: string;
 }
 
-function outside(userPath: string): OutsideRootsError {
-  return new OutsideRootsError(`Path is outside the catalogue roots: ${userPath}`);
+function outside(userPath: string, cause?: unknown): OutsideRootsError {
+  return new OutsideRootsError(`Path is outside the catalogue roots: ${userPath}`, { cause });
 }
 
 /** Real paths of the roots that exist now (a missing root contains nothing). Resolved on every call,
