@@ -1,0 +1,546 @@
+/**
+ * The catalogue store on a real file system: the parse cache (hits, racy revalidation, changes by
+ * other writers, LRU bound) and writes (result, no-op writes, permission bits, failures leave the
+ * file untouched, temp files, the lock file), plus the `atomicUpdateFile` helper for the CLI.
+ */
+import assert from "node:assert/strict";
+import { InvalidInputError, NotFoundError, OutsideRootsError, TooLargeError } from "../lib/errors.ts";
+import {
+  atomicReplaceFile,
+  atomicUpdateFile,
+  CatalogueStore,
+  type CatalogueStoreOptions,
+  lockFilePath,
+  readRegularFile,
+  withFileLock,
+} from "../lib/store/mod.ts";
+import { lineCodec, type LineDoc, lineFile, LineSyntaxError } from "./_store_writer_child.ts";
+
+interface StoreFixture extends AsyncDisposable {
+  root: string;
+  store: CatalogueStore<LineDoc>;
+  counter: { parses: number };
+}
+
+/** A temp root and a store on it. `now` defaults to a clock a minute ahead, so files written by the
+ * test count as old (not "racy") unless a test asks for the real clock. */
+async function storeFixture(options: Partial<CatalogueStoreOptions<LineDoc>> = {}): Promise<StoreFixture> {
+  const root = await Deno.realPath(await Deno.makeTempDir({ prefix: "store_test_" }));
+  const counter = { parses: 0 };
+  const store = new CatalogueStore({
+    roots: [root],
+    codec: lineCodec(counter),
+    now: () => Date.now() + 60_000,
+    ...options,
+  });
+  return {
+    root,
+    store,
+    counter,
+    async [Symbol.asyncDispose]() {
+      await Deno.remove(root, { recursive: true });
+    },
+  };
+}
+
+async function tempFiles(dir: string): Promise<string[]> {
+  const names: string[] = [];
+  for await (const e of Deno.readDir(dir)) if (e.name.endsWith(".tmp")) names.push(e.name);
+  return names;
+}
+
+async function sameFile(path: string, before: { bytes: Uint8Array; stat: Deno.FileInfo }) {
+  const stat = await Deno.stat(path);
+  assert.deepEqual(await Deno.readFile(path), before.bytes);
+  assert.equal(stat.ino, before.stat.ino, "the file was replaced");
+  assert.equal(stat.mtime?.getTime(), before.stat.mtime?.getTime());
+}
+
+async function snapshot(path: string) {
+  return { bytes: await Deno.readFile(path), stat: await Deno.stat(path) };
+}
+
+async function currentUmask(dir: string): Promise<number> {
+  const probe = `${dir}/umask-probe`;
+  (await Deno.open(probe, { write: true, createNew: true, mode: 0o777 })).close();
+  const mode = (await Deno.stat(probe)).mode! & 0o777;
+  await Deno.remove(probe);
+  return 0o777 & ~mode;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Reads and the cache
+
+Deno.test("read parses a file once; a repeated read of the unchanged file is a cache hit (no read, no parse)", async () => {
+  await using f = await storeFixture();
+  await Deno.writeFile(`${f.root}/a.po`, lineFile(["one", "two"]));
+  const first = await f.store.read(`${f.root}/a.po`);
+  const second = await f.store.read(`${f.root}/a.po`);
+  assert.deepEqual(first.doc, { lines: ["one", "two"] });
+  assert.equal(first.fromCache, false);
+  assert.equal(second.fromCache, true);
+  assert.equal(second.doc, first.doc);
+  assert.equal(f.counter.parses, 1);
+  assert.deepEqual(f.store.cacheStats(), {
+    entries: 1,
+    bytes: lineFile(["one", "two"]).length,
+    hits: 1,
+    revalidations: 0,
+    parses: 1,
+    evictions: 0,
+  });
+});
+
+Deno.test("a file changed within the racy window is re-read and compared, but not re-parsed", async () => {
+  await using f = await storeFixture({ now: Date.now });
+  await Deno.writeFile(`${f.root}/a.po`, lineFile(["x"]));
+  await f.store.read(`${f.root}/a.po`);
+  const again = await f.store.read(`${f.root}/a.po`);
+  assert.deepEqual(again.doc, { lines: ["x"] });
+  assert.equal(f.counter.parses, 1);
+  assert.equal(f.store.cacheStats().revalidations, 1);
+  assert.equal(f.store.cacheStats().hits, 0);
+});
+
+Deno.test("a same-size change in place with the old mtime restored is seen (racy entries verify contents)", async () => {
+  await using f = await storeFixture({ now: Date.now });
+  const path = `${f.root}/a.po`;
+  await Deno.writeFile(path, lineFile(["aaaa"]));
+  const before = await Deno.stat(path);
+  assert.deepEqual((await f.store.read(path)).doc, { lines: ["aaaa"] });
+  // What `cp -p` or a restoring editor does: same inode, same size, same mtime.
+  const file = await Deno.open(path, { write: true });
+  await file.write(lineFile(["bbbb"]));
+  file.close();
+  await Deno.utime(path, before.atime!, before.mtime!);
+  assert.deepEqual((await f.store.read(path)).doc, { lines: ["bbbb"] });
+  assert.equal(f.counter.parses, 2);
+});
+
+Deno.test("a change by another writer with a different size is seen", async () => {
+  await using f = await storeFixture();
+  const path = `${f.root}/a.po`;
+  await Deno.writeFile(path, lineFile(["1"]));
+  assert.deepEqual((await f.store.read(path)).doc, { lines: ["1"] });
+  await Deno.writeFile(path, lineFile(["1", "2"]));
+  const after = await f.store.read(path);
+  assert.deepEqual(after.doc, { lines: ["1", "2"] });
+  assert.equal(after.fromCache, false);
+});
+
+Deno.test("a replacement by rename with the same size and mtime is seen (the inode changed)", async () => {
+  await using f = await storeFixture();
+  const path = `${f.root}/a.po`;
+  await Deno.writeFile(path, lineFile(["old"]));
+  const before = await Deno.stat(path);
+  assert.deepEqual((await f.store.read(path)).doc, { lines: ["old"] });
+  await Deno.writeFile(`${f.root}/next`, lineFile(["new"]));
+  await Deno.utime(`${f.root}/next`, before.atime!, before.mtime!);
+  await Deno.rename(`${f.root}/next`, path);
+  const after = await Deno.stat(path);
+  assert.equal(after.size, before.size);
+  assert.equal(after.mtime?.getTime(), before.mtime?.getTime());
+  assert.deepEqual((await f.store.read(path)).doc, { lines: ["new"] });
+});
+
+Deno.test("the cache is bounded by bytes and evicts the least recently used file", async () => {
+  await using f = await storeFixture({ cacheMaxBytes: 250 });
+  for (const name of ["a", "b", "c"]) {
+    await Deno.writeFile(`${f.root}/${name}.po`, lineFile(["x".repeat(90)]));
+  }
+  const size = lineFile(["x".repeat(90)]).length; // 100 bytes
+  assert.equal(size, 100);
+  await f.store.read(`${f.root}/a.po`);
+  await f.store.read(`${f.root}/b.po`);
+  await f.store.read(`${f.root}/a.po`); // a is now the most recently used
+  await f.store.read(`${f.root}/c.po`); // evicts b
+  assert.deepEqual(
+    {
+      entries: f.store.cacheStats().entries,
+      bytes: f.store.cacheStats().bytes,
+      evictions: f.store.cacheStats().evictions,
+    },
+    { entries: 2, bytes: 200, evictions: 1 },
+  );
+  assert.equal((await f.store.read(`${f.root}/a.po`)).fromCache, true);
+  assert.equal((await f.store.read(`${f.root}/b.po`)).fromCache, false);
+  assert.equal(f.counter.parses, 4);
+});
+
+Deno.test("a file larger than the cache bound is read but not cached; cacheMaxBytes 0 disables the cache", async (t) => {
+  await t.step("larger than the bound", async () => {
+    await using f = await storeFixture({ cacheMaxBytes: 50 });
+    await Deno.writeFile(`${f.root}/a.po`, lineFile(["x".repeat(90)]));
+    await f.store.read(`${f.root}/a.po`);
+    assert.equal((await f.store.read(`${f.root}/a.po`)).fromCache, false);
+    assert.deepEqual([f.store.cacheStats().entries, f.counter.parses], [0, 2]);
+  });
+  await t.step("bound 0", async () => {
+    await using f = await storeFixture({ cacheMaxBytes: 0 });
+    await Deno.writeFile(`${f.root}/a.po`, lineFile([]));
+    await f.store.read(`${f.root}/a.po`);
+    await f.store.read(`${f.root}/a.po`);
+    assert.deepEqual([f.store.cacheStats().entries, f.counter.parses], [0, 2]);
+  });
+});
+
+Deno.test("concurrent reads of one uncached file share a single parse", async () => {
+  await using f = await storeFixture();
+  await Deno.writeFile(`${f.root}/a.po`, lineFile(["x"]));
+  const reads = await Promise.all(Array.from({ length: 10 }, () => f.store.read(`${f.root}/a.po`)));
+  assert.equal(f.counter.parses, 1);
+  for (const r of reads) assert.equal(r.doc, reads[0].doc);
+});
+
+Deno.test("read errors: missing, deleted after caching, unparsable, outside the roots", async (t) => {
+  await using f = await storeFixture();
+  await t.step("a missing file is NotFoundError", async () => {
+    await assert.rejects(
+      () => f.store.read(`${f.root}/none.po`),
+      NotFoundError,
+      `File not found: ${f.root}/none.po`,
+    );
+  });
+  await t.step("a cached file that was deleted is NotFoundError", async () => {
+    await Deno.writeFile(`${f.root}/gone.po`, lineFile(["x"]));
+    await f.store.read(`${f.root}/gone.po`);
+    await Deno.remove(`${f.root}/gone.po`);
+    await assert.rejects(
+      () => f.store.read(`${f.root}/gone.po`),
+      NotFoundError,
+      `File not found: ${f.root}/gone.po`,
+    );
+  });
+  await t.step("an unparsable file throws the codec's error", async () => {
+    await Deno.writeTextFile(`${f.root}/bad.po`, "no header\n");
+    await assert.rejects(
+      () => f.store.read(`${f.root}/bad.po`),
+      LineSyntaxError,
+      `Invalid line file ${f.root}/bad.po: missing header`,
+    );
+  });
+  await t.step("a path outside the roots is OutsideRootsError", async () => {
+    await assert.rejects(
+      () => f.store.read("/etc/x.po"),
+      OutsideRootsError,
+      "Path is outside the catalogue roots: /etc/x.po",
+    );
+  });
+});
+
+// ---------------------------------------------------------------------------------------------
+// Writes
+
+Deno.test("update returns fn's result, writes the encoded document and creates a missing file (0644 minus umask)", async () => {
+  await using f = await storeFixture();
+  const path = `${f.root}/new.po`;
+  const seen: (LineDoc | null)[] = [];
+  const result = await f.store.update(path, (doc) => {
+    seen.push(doc);
+    return { doc: { lines: ["hello"] }, result: { created: 1 } };
+  });
+  assert.deepEqual(result, { created: 1 });
+  assert.deepEqual(seen, [null]);
+  assert.deepEqual(await Deno.readFile(path), lineFile(["hello"]));
+  assert.equal((await Deno.stat(path)).mode! & 0o7777, 0o644 & ~(await currentUmask(f.root)));
+  assert.deepEqual(await tempFiles(f.root), []);
+  assert.ok((await Deno.lstat(lockFilePath(path))).isFile, "the lock file is kept");
+});
+
+Deno.test("newFileMode sets the bits of created files", async () => {
+  await using f = await storeFixture({ newFileMode: 0o600 });
+  await f.store.update(`${f.root}/new.po`, () => ({ doc: { lines: [] }, result: null }));
+  assert.equal((await Deno.stat(`${f.root}/new.po`)).mode! & 0o7777, 0o600);
+});
+
+Deno.test("update hands fn the current document and the next read is served without a re-parse", async (t) => {
+  for (const clock of ["a clock past the racy window", "the real clock"] as const) {
+    await t.step(clock, async () => {
+      await using f = await storeFixture(clock === "the real clock" ? { now: Date.now } : {});
+      const path = `${f.root}/a.po`;
+      await Deno.writeFile(path, lineFile(["1"]));
+      const n = await f.store.update(path, (doc) => {
+        assert.deepEqual(doc, { lines: ["1"] });
+        doc!.lines.push("2"); // fn gets its own parse: mutating it is fine
+        return { doc: doc!, result: doc!.lines.length };
+      });
+      assert.equal(n, 2);
+      assert.equal(f.counter.parses, 1);
+      const read = await f.store.read(path);
+      assert.deepEqual(read.doc, { lines: ["1", "2"] });
+      assert.equal(f.counter.parses, 1, "the written document was cached");
+      const stats = f.store.cacheStats();
+      assert.deepEqual([stats.hits, stats.revalidations], clock === "the real clock" ? [0, 1] : [1, 0]);
+    });
+  }
+});
+
+Deno.test("update does not hand fn a stale cached document: it reads the current file under the lock", async () => {
+  await using f = await storeFixture();
+  const path = `${f.root}/a.po`;
+  await Deno.writeFile(path, lineFile(["cached"]));
+  await f.store.read(path);
+  await Deno.writeFile(path, lineFile(["changed", "elsewhere"]));
+  const got = await f.store.update(path, (doc) => ({ doc: doc!, result: doc }));
+  assert.deepEqual(got, { lines: ["changed", "elsewhere"] });
+});
+
+Deno.test("unchanged bytes are not written: same inode, same mtime, no temp file", async () => {
+  await using f = await storeFixture();
+  const path = `${f.root}/a.po`;
+  await Deno.writeFile(path, lineFile(["same"]));
+  const before = await snapshot(path);
+  const r = await f.store.update(path, (doc) => ({ doc: { lines: [...doc!.lines] }, result: "ok" }));
+  assert.equal(r, "ok");
+  await sameFile(path, before);
+  assert.deepEqual(await tempFiles(f.root), []);
+  assert.equal((await f.store.read(path)).fromCache, true, "the unchanged document is cached too");
+});
+
+Deno.test("permission bits of an existing file are preserved", async (t) => {
+  for (const mode of [0o600, 0o640, 0o664]) {
+    await t.step(mode.toString(8), async () => {
+      await using f = await storeFixture();
+      const path = `${f.root}/a.po`;
+      await Deno.writeFile(path, lineFile([]));
+      await Deno.chmod(path, mode);
+      await f.store.update(path, () => ({ doc: { lines: ["x"] }, result: null }));
+      const stat = await Deno.stat(path);
+      assert.equal(stat.mode! & 0o7777, mode);
+      assert.deepEqual(await Deno.readFile(path), lineFile(["x"]));
+    });
+  }
+});
+
+Deno.test("a failed update leaves the original untouched and no temp file", async (t) => {
+  const cases: {
+    name: string;
+    options?: Partial<CatalogueStoreOptions<LineDoc>>;
+    initial?: Uint8Array;
+    fn: (doc: LineDoc | null) => { doc: LineDoc; result: null };
+    error: (e: Error) => boolean;
+  }[] = [
+    {
+      name: "fn throws",
+      fn: () => {
+        throw new Error("fn failed");
+      },
+      error: (e) => e.message === "fn failed",
+    },
+    {
+      name: "fn's async work rejects",
+      fn: (() => Promise.reject(new RangeError("later"))) as unknown as () => { doc: LineDoc; result: null },
+      error: (e) => e instanceof RangeError,
+    },
+    {
+      name: "the codec cannot encode the document",
+      fn: () => ({ doc: { lines: ["bad\rline"] }, result: null }),
+      options: {
+        codec: {
+          ...lineCodec(),
+          encode(doc) {
+            if (doc.lines.some((l) => l.includes("\r"))) throw new InvalidInputError("cannot encode a CR");
+            return lineCodec().encode(doc);
+          },
+        },
+      },
+      error: (e) => e instanceof InvalidInputError && e.message === "cannot encode a CR",
+    },
+    {
+      name: "the current file does not parse",
+      initial: new TextEncoder().encode("garbage"),
+      fn: () => ({ doc: { lines: [] }, result: null }),
+      error: (e) => e instanceof LineSyntaxError,
+    },
+    {
+      name: "the new contents exceed maxFileBytes",
+      options: { maxFileBytes: 40 },
+      fn: () => ({ doc: { lines: ["x".repeat(50)] }, result: null }),
+      error: (e) =>
+        e instanceof TooLargeError &&
+        /^Cannot write .*\/a\.po: the new contents are 60 bytes, the limit is 40 bytes$/.test(e.message),
+    },
+  ];
+  for (const c of cases) {
+    await t.step(c.name, async () => {
+      await using f = await storeFixture(c.options);
+      const path = `${f.root}/a.po`;
+      await Deno.writeFile(path, c.initial ?? lineFile(["original"]));
+      await Deno.chmod(path, 0o640);
+      const before = await snapshot(path);
+      await assert.rejects(() => f.store.update(path, c.fn), c.error);
+      await sameFile(path, before);
+      assert.equal((await Deno.stat(path)).mode! & 0o7777, 0o640);
+      assert.deepEqual(await tempFiles(f.root), []);
+    });
+  }
+});
+
+Deno.test("update errors: missing directory, outside the roots, not a regular file", async (t) => {
+  await using f = await storeFixture();
+  await t.step("a missing directory is NotFoundError naming it", async () => {
+    await assert.rejects(
+      () => f.store.update(`${f.root}/nodir/a.po`, () => ({ doc: { lines: [] }, result: null })),
+      NotFoundError,
+      `Directory not found: ${f.root}/nodir`,
+    );
+  });
+  await t.step("a path outside the roots is refused and nothing is created", async () => {
+    const outside = await Deno.makeTempDir({ prefix: "store_outside_" });
+    try {
+      await assert.rejects(
+        () => f.store.update(`${outside}/a.po`, () => ({ doc: { lines: [] }, result: null })),
+        OutsideRootsError,
+      );
+      assert.deepEqual([...Deno.readDirSync(outside)], []);
+    } finally {
+      await Deno.remove(outside, { recursive: true });
+    }
+  });
+  await t.step("a directory named a.po is not a regular file", async () => {
+    await Deno.mkdir(`${f.root}/dir.po`);
+    await assert.rejects(
+      () => f.store.update(`${f.root}/dir.po`, () => ({ doc: { lines: [] }, result: null })),
+      InvalidInputError,
+      `Not a regular file: ${f.root}/dir.po`,
+    );
+  });
+});
+
+Deno.test("an update through a symlink inside the root writes the target and keeps the link", async () => {
+  await using f = await storeFixture();
+  await Deno.writeFile(`${f.root}/real.po`, lineFile(["r"]));
+  await Deno.symlink("real.po", `${f.root}/link.po`);
+  await f.store.update(
+    `${f.root}/link.po`,
+    (doc) => ({ doc: { lines: [...doc!.lines, "via link"] }, result: null }),
+  );
+  assert.ok((await Deno.lstat(`${f.root}/link.po`)).isSymlink);
+  assert.deepEqual(await Deno.readFile(`${f.root}/real.po`), lineFile(["r", "via link"]));
+  assert.deepEqual((await f.store.read(`${f.root}/real.po`)).doc, { lines: ["r", "via link"] });
+});
+
+Deno.test("readRegularFile with followSymlinks false refuses a symlink planted at the path", async () => {
+  await using f = await storeFixture();
+  await Deno.writeFile(`${f.root}/real.po`, lineFile([]));
+  await Deno.symlink("real.po", `${f.root}/link.po`);
+  await assert.rejects(
+    () => readRegularFile(`${f.root}/link.po`, "shown.po", 1000, { followSymlinks: false }),
+    InvalidInputError,
+    "Not a regular file: shown.po",
+  );
+  assert.deepEqual((await readRegularFile(`${f.root}/link.po`, "shown.po", 1000))?.bytes, lineFile([]));
+});
+
+Deno.test("stale temp files of the updated file are removed; fresh or foreign ones are kept", async () => {
+  await using f = await storeFixture();
+  const path = `${f.root}/a.po`;
+  await Deno.writeFile(path, lineFile([]));
+  const stale = `${f.root}/.a.po.0123456789abcdef.tmp`;
+  const fresh = `${f.root}/.a.po.fedcba9876543210.tmp`;
+  const foreign = `${f.root}/.a.po.backup.tmp`;
+  const otherFile = `${f.root}/.b.po.0123456789abcdef.tmp`;
+  const hourAgo = new Date(Date.now() - 3600_000);
+  for (const p of [stale, fresh, foreign, otherFile]) await Deno.writeTextFile(p, "partial");
+  for (const p of [stale, foreign, otherFile]) await Deno.utime(p, hourAgo, hourAgo);
+  await f.store.update(path, () => ({ doc: { lines: ["x"] }, result: null }));
+  assert.deepEqual(
+    (await tempFiles(f.root)).sort(),
+    [".a.po.backup.tmp", ".a.po.fedcba9876543210.tmp", ".b.po.0123456789abcdef.tmp"],
+  );
+});
+
+Deno.test("atomicReplaceFile removes its temp file when the rename fails and leaves the target alone", async () => {
+  await using f = await storeFixture();
+  const target = `${f.root}/x.po`;
+  await Deno.mkdir(target);
+  await Deno.writeTextFile(`${target}/inside`, "keep");
+  await assert.rejects(() => atomicReplaceFile(target, lineFile(["x"])));
+  assert.deepEqual(await tempFiles(f.root), []);
+  assert.equal(await Deno.readTextFile(`${target}/inside`), "keep");
+});
+
+Deno.test("the lock is a real flock on the kept .<name>.lock file (flock(1) sees it busy)", async () => {
+  await using f = await storeFixture();
+  const path = `${f.root}/a.po`;
+  const flockBusy = async () => {
+    const out = await new Deno.Command("flock", { args: ["-n", lockFilePath(path), "true"] }).output()
+      .catch(() => null);
+    return out === null ? null : !out.success;
+  };
+  if ((await flockBusy()) === null) {
+    console.log("skipped: flock(1) not found");
+    return;
+  }
+  assert.equal(await flockBusy(), false);
+  const during = await withFileLock(path, () => flockBusy());
+  assert.equal(during, true);
+  assert.equal(await flockBusy(), false);
+});
+
+// ---------------------------------------------------------------------------------------------
+// atomicUpdateFile (for the wrap CLI)
+
+Deno.test("atomicUpdateFile rewrites, skips null and identical results, follows symlinks, keeps the mode", async (t) => {
+  await using f = await storeFixture();
+  const path = `${f.root}/w.po`;
+  await Deno.writeTextFile(path, "one\n");
+  await Deno.chmod(path, 0o600);
+  await t.step("new bytes are written", async () => {
+    const r = await atomicUpdateFile(
+      path,
+      (bytes) => new TextEncoder().encode(new TextDecoder().decode(bytes!) + "two\n"),
+    );
+    assert.deepEqual(r, { written: true });
+    assert.equal(await Deno.readTextFile(path), "one\ntwo\n");
+    assert.equal((await Deno.stat(path)).mode! & 0o7777, 0o600);
+  });
+  await t.step("null and identical bytes leave the file alone", async () => {
+    const before = await snapshot(path);
+    assert.deepEqual(await atomicUpdateFile(path, () => null), { written: false });
+    assert.deepEqual(await atomicUpdateFile(path, (bytes) => bytes!.slice()), { written: false });
+    await sameFile(path, before);
+  });
+  await t.step("a symlink's target is rewritten, the link stays", async () => {
+    await Deno.symlink("w.po", `${f.root}/wl.po`);
+    await atomicUpdateFile(`${f.root}/wl.po`, () => new TextEncoder().encode("three\n"));
+    assert.ok((await Deno.lstat(`${f.root}/wl.po`)).isSymlink);
+    assert.equal(await Deno.readTextFile(path), "three\n");
+  });
+  await t.step("a missing file gets null and is created", async () => {
+    const seen: (Uint8Array | null)[] = [];
+    await atomicUpdateFile(`${f.root}/created.po`, (bytes) => {
+      seen.push(bytes);
+      return new TextEncoder().encode("new\n");
+    });
+    assert.deepEqual(seen, [null]);
+    assert.equal(await Deno.readTextFile(`${f.root}/created.po`), "new\n");
+  });
+  await t.step("a missing directory is NotFoundError", async () => {
+    await assert.rejects(
+      () => atomicUpdateFile(`${f.root}/nodir/x.po`, () => new Uint8Array()),
+      NotFoundError,
+      `Directory not found: ${f.root}/nodir`,
+    );
+  });
+  await t.step("it takes the same lock as the store", async () => {
+    await Deno.writeFile(path, lineFile(["x"]));
+    const order: string[] = [];
+    let release: (() => void) | undefined;
+    const held = f.store.update(path, async (doc) => {
+      order.push("store start");
+      await new Promise<void>((r) => (release = r));
+      order.push("store end");
+      return { doc: doc!, result: null };
+    });
+    for (let i = 0; i < 200 && !release; i++) await new Promise((r) => setTimeout(r, 5));
+    const cli = atomicUpdateFile(path, () => {
+      order.push("cli");
+      return null;
+    });
+    await new Promise((r) => setTimeout(r, 50));
+    release!();
+    await Promise.all([held, cli]);
+    assert.deepEqual(order, ["store start", "store end", "cli"]);
+  });
+});
