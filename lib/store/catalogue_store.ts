@@ -10,9 +10,11 @@
  *   current file under the lock (never the cache).
  * - **Atomic replacement**: a reader or a crash sees the old file or the new one, never a mix.
  * - **Fresh reads**: a `read` that starts after an `update` (of this or another process) completed
- *   returns the new document. Cache entries are validated by `fstat` (device, inode, size, mtime,
- *   ctime); a file whose last change is within `racyWindowMs` of when it was read is re-read (not
- *   re-parsed) and compared by SHA-256, because timestamps are coarse and inodes are reused.
+ *   returns the new document. Each read stats the path and compares device, inode, size, mtime and
+ *   ctime with the cached entry's; a file whose last change is within `racyWindowMs` of when it was
+ *   read is re-read (not re-parsed) and compared by SHA-256, because a second change in the same
+ *   clock tick can leave all of those equal (Linux timestamps advance in coarse ticks, Deno reports
+ *   ctime in whole seconds, and freed inode numbers are reused).
  *
  * Limits: locks are advisory (an editor writing in place is not stopped, though the cache still sees
  * its change via the stat); see {@link withFileLock} for NFS and {@link atomicReplaceFile} for what a
