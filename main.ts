@@ -66,6 +66,15 @@ function serve(config: Config): void {
       `warning: listening on ${config.host} without API_TOKEN: anyone who can reach this port can use the API`,
     );
   }
+  const broad = (["read", "write", "net", "env", "run"] as const)
+    .filter((name) => Deno.permissions.querySync({ name }).state === "granted");
+  if (broad.length > 0) {
+    log(
+      `warning: running with unrestricted ${
+        broad.join(", ")
+      } permission; \`deno task start\` runs least-privilege`,
+    );
+  }
   const app = createApp(buildDeps(config));
   Deno.serve({
     hostname: config.host,
