@@ -19,6 +19,7 @@ import {
   permissionFlags,
 } from "./lib/config.ts";
 import { serveStdio } from "@modelcontextprotocol/server/stdio";
+import { GpssClient } from "./lib/gpss/mod.ts";
 import { buildMcpServer } from "./routes/mcp.ts";
 import { allTools, createApp } from "./routes/mod.ts";
 import type { AppDeps } from "./routes/deps.ts";
@@ -51,7 +52,13 @@ function loadConfig(names: readonly string[]): Config {
 }
 
 function buildDeps(config: Config): AppDeps {
-  return { config, log };
+  const gpss = new GpssClient({
+    baseUrl: config.gpssApiUrl,
+    userCode: config.userCode,
+    timeoutMs: config.gpssTimeoutMs,
+    cacheTtlMs: config.gpssCacheTtlS * 1000,
+  });
+  return { config, log, gpss };
 }
 
 function mcpStdio(config: Config): void {

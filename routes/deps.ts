@@ -4,10 +4,17 @@
  * @module
  */
 import type { Config } from "../lib/config.ts";
+import type { SearchOutcome, SearchRequest } from "../lib/gpss/mod.ts";
+import type { PoCatalog } from "../lib/po/types.ts";
+import type { CatalogueStore } from "../lib/store/mod.ts";
 
-/** Everything a handler may use. Optional parts are added by the groups that need them. */
+/** Everything a handler may use. The PO and patent tools need `catalogues` and `gpss`. */
 export interface AppDeps {
   config: Pick<Config, "apiToken" | "maxBodyBytes">;
   /** One line per call, to stderr in production. */
   log: (line: string) => void;
+  /** The catalogue store (path policy, parse cache, locked atomic writes) with the PO codec. */
+  catalogues?: CatalogueStore<PoCatalog>;
+  /** The GPSS client (cache, coalescing, timeout, in-band errors). */
+  gpss?: { search(request: SearchRequest): Promise<SearchOutcome> };
 }
