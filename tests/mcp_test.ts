@@ -139,3 +139,40 @@ Deno.test("`main.ts mcp` writes only protocol messages on stdout and exits 0 whe
   for (const line of lines) assert.equal(JSON.parse(line).jsonrpc, "2.0");
   assert.equal(JSON.parse(lines[0]).result.serverInfo.name, "po-tools");
 });
+
+Deno.test("MCP patent tools: search against the fake upstream, static tools, and an isError case", async () => {
+  const { GpssClient } = await import("../lib/gpss/mod.ts");
+  const { FAKE_USER_CODE, startFakeGpss } = await import("./_fake_gpss.ts");
+  const fake = await startFakeGpss();
+  const { app } = testApp({ gpss: new GpssClient({ baseUrl: fake.url, userCode: FAKE_USER_CODE }) });
+  const { client, transport } = inProcessClient(app);
+  await client.connect(transport);
+  try {
+    const names = (await client.listTools()).tools.map((t) => t.name);
+    for (const name of ["search_patents", "get_available_databases", "get_search_examples", "new_endpoint"]) {
+      assert.ok(names.includes(name), name);
+    }
+    const found = await client.callTool({
+      name: "search_patents",
+      arguments: { keywords: "充電", max_results: 3 },
+    });
+    const out = found.structuredContent as { success: boolean; data: { records: unknown[] } };
+    assert.equal(out.success, true);
+    assert.ok(out.data.records.length > 0);
+    const dbs = await client.callTool({ name: "get_available_databases", arguments: {} });
+    assert.equal((dbs.structuredContent as { success: boolean }).success, true);
+    const ex = await client.callTool({ name: "get_search_examples", arguments: {} });
+    assert.ok(Object.keys((ex.structuredContent as { examples: object }).examples).length >= 4);
+    const bad = await client.callTool({
+      name: "search_patents",
+      arguments: { keywords: "x", databases: ["NOPE"] },
+    });
+    assert.equal(bad.isError, true);
+    const detail = (bad.structuredContent as { detail: { type: string; loc: unknown[] }[] }).detail;
+    assert.equal(detail[0].type, "literal_error");
+    assert.deepEqual(detail[0].loc, ["body", "databases", 0]);
+  } finally {
+    await client.close();
+    await fake.close();
+  }
+});
