@@ -5,6 +5,9 @@
  * and writing it back gives exactly what `msgcat FILE` prints. Strings are Unicode (decoded from
  * the file's charset); escapes are resolved.
  *
+ * Messages are treated as immutable values: the writer caches each message's laid-out text by
+ * object identity, so code that changes a message must replace the object (see `catalog.ts`).
+ *
  * @module
  */
 
@@ -31,7 +34,11 @@ export interface PoMessage {
   extractedComments: string[];
   /** References from every `#:` line, in order, exact duplicates removed. */
   references: PoReference[];
-  /** Flag tokens of the entry's last `#,` line (msgcat 0.21: only the last line counts), as read. */
+  /**
+   * Flag tokens of the entry's last `#,` line (msgcat 0.21: only the last line counts), as read:
+   * split at spaces and commas, except that `range:` and its argument form one token
+   * (`"range: 1..5"`). Unknown tokens are kept here; the writer drops them as msgcat does.
+   */
   flags: string[];
   /** `#| msgctxt`, `#| msgid`, `#| msgid_plural`: null when absent. */
   previousMsgctxt: string | null;
@@ -39,7 +46,10 @@ export interface PoMessage {
   previousMsgidPlural: string | null;
   /** True for a `#~` entry. */
   obsolete: boolean;
-  /** Set when a `domain "NAME"` directive precedes this message. */
+  /**
+   * The domain the message belongs to, set by a preceding `domain "NAME"` directive; absent for the
+   * default domain (`messages`). The writer groups messages by domain as msgcat does.
+   */
   domain?: string;
 }
 
@@ -48,6 +58,14 @@ export interface PoCatalog {
   messages: PoMessage[];
   /** Charset named by the header's Content-Type (as spelled there), or null when there is none. */
   charset: string | null;
-  /** Messages with a `domain` directive after the last message (a file ending in `domain "x"`). */
-  trailingDomain?: string;
+  /**
+   * True when the file started with a UTF-8 byte order mark that the reader was told to accept
+   * (`allowBom`). msgcat 0.21 rejects such a file, so the writer refuses to format it.
+   */
+  bom?: boolean;
+  /**
+   * The file name the catalogue was read from, when known. Only its `.pot` ending matters: msgcat
+   * accepts the `charset=CHARSET` placeholder in a `.pot` file only.
+   */
+  fileName?: string;
 }

@@ -1,0 +1,1309 @@
+/**
+ * The PO reader: bytes of a `.po`/`.pot` file → {@link PoCatalog}, reading exactly what GNU msgcat
+ * 0.21 reads (docs: `shared/docs/msgcat-format.md`, section 2) and rejecting what it rejects.
+ *
+ * How it works: the file is decoded once (as UTF-8 when it is valid UTF-8, else byte for byte) and
+ * scanned by a small lexer that mirrors gettext's (`#~` and `#|` are prefixes of ordinary tokens,
+ * `#` starts a comment anywhere, a backslash-newline is removed everywhere, strings may be split
+ * over several quoted pieces), then by a recursive-descent version of its grammar. Strings are
+ * built from escapes at byte level (`\303\251` is "é" in a UTF-8 file) and decoded in the charset
+ * named by the header.
+ *
+ * @module
+ */
+import { PoSyntaxError } from "../errors.ts";
+import type { PoCatalog, PoMessage, PoReference } from "./types.ts";
+
+/** Options of {@link parsePo}. */
+export interface ParsePoOptions {
+  /**
+   * The file's name, for the `.pot` rule (msgcat accepts `charset=CHARSET` only in a `.pot`) and
+   * kept on the catalogue. Absent = not a `.pot` (msgcat reading stdin).
+   */
+  fileName?: string;
+  /**
+   * Accept a UTF-8 byte order mark at the start (default false: msgcat 0.21 rejects it as a syntax
+   * error). The catalogue is marked `bom: true`, and the writer still refuses to format it.
+   */
+  allowBom?: boolean;
+  /**
+   * Reject two messages with the same domain, msgctxt and msgid, obsolete ones included, as msgcat
+   * does (default true). With `strict: false` every message is kept (polib reads such files); the
+   * writer refuses to format the catalogue while the duplicates remain.
+   */
+  strict?: boolean;
+}
+
+/** The name of gettext's default domain. */
+export const DEFAULT_DOMAIN = "messages";
+
+const lineOfMessage = new WeakMap<PoMessage, number>();
+
+/**
+ * The 1-based line of the `msgid` keyword of a message returned by {@link parsePo}, or undefined
+ * for a message made in memory. Used in error messages.
+ */
+export function messageLine(message: PoMessage): number | undefined {
+  return lineOfMessage.get(message);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Charsets
+
+/** The charsets msgcat 0.21 accepts ("portable encoding names"), by upper-case spelling. */
+const CANONICAL_CHARSETS: ReadonlyMap<string, string> = (() => {
+  const m = new Map<string, string>();
+  const add = (canonical: string, ...aliases: string[]) => {
+    for (const a of [canonical, ...aliases]) m.set(a.toUpperCase(), canonical);
+  };
+  add("ASCII", "ANSI_X3.4-1968", "US-ASCII");
+  for (const n of [1, 2, 3, 4, 5, 6, 7, 8, 9, 13, 14, 15]) add(`ISO-8859-${n}`, `ISO_8859-${n}`);
+  for (
+    const c of [
+      "KOI8-R",
+      "KOI8-U",
+      "KOI8-T",
+      "CP850",
+      "CP866",
+      "CP874",
+      "CP932",
+      "CP949",
+      "CP950",
+      "CP1250",
+      "CP1251",
+      "CP1252",
+      "CP1253",
+      "CP1254",
+      "CP1255",
+      "CP1256",
+      "CP1257",
+      "GB2312",
+      "EUC-JP",
+      "EUC-KR",
+      "EUC-TW",
+      "BIG5",
+      "BIG5-HKSCS",
+      "GBK",
+      "GB18030",
+      "SHIFT_JIS",
+      "JOHAB",
+      "TIS-620",
+      "VISCII",
+      "GEORGIAN-PS",
+      "UTF-8",
+    ]
+  ) add(c);
+  return m;
+})();
+
+/**
+ * The canonical spelling of a charset msgcat 0.21 accepts (`utf-8` → `UTF-8`, `ISO_8859-1` →
+ * `ISO-8859-1`, `US-ASCII` → `ASCII`), or null for a name it calls "not a portable encoding name".
+ *
+ * @example
+ * ```ts
+ * canonicalCharset("utf-8"); // "UTF-8"
+ * canonicalCharset("latin1"); // null
+ * ```
+ */
+export function canonicalCharset(name: string): string | null {
+  return CANONICAL_CHARSETS.get(name.toUpperCase()) ?? null;
+}
+
+/** Charsets whose second byte of a character may be an ASCII `\` or `"` (gettext's "weird CJK"). */
+const WEIRD_CJK = new Set([
+  "SHIFT_JIS",
+  "CP932",
+  "BIG5",
+  "BIG5-HKSCS",
+  "GBK",
+  "GB18030",
+  "CP949",
+  "CP950",
+  "JOHAB",
+]);
+
+/** WHATWG decoder labels for the charsets we can read; single-byte ones become 256-entry tables. */
+const DECODER_LABELS: Record<string, { label: string; single: boolean; c1Identity?: boolean }> = {
+  "ISO-8859-2": { label: "iso-8859-2", single: true },
+  "ISO-8859-3": { label: "iso-8859-3", single: true },
+  "ISO-8859-4": { label: "iso-8859-4", single: true },
+  "ISO-8859-5": { label: "iso-8859-5", single: true },
+  "ISO-8859-6": { label: "iso-8859-6", single: true },
+  "ISO-8859-7": { label: "iso-8859-7", single: true },
+  "ISO-8859-8": { label: "iso-8859-8", single: true },
+  // WHATWG maps the ISO-8859-9 label to windows-1254; the real charset has C1 controls at 0x80–0x9F.
+  "ISO-8859-9": { label: "windows-1254", single: true, c1Identity: true },
+  "ISO-8859-13": { label: "iso-8859-13", single: true },
+  "ISO-8859-14": { label: "iso-8859-14", single: true },
+  "ISO-8859-15": { label: "iso-8859-15", single: true },
+  "KOI8-R": { label: "koi8-r", single: true },
+  "KOI8-U": { label: "koi8-u", single: true },
+  "CP866": { label: "ibm866", single: true },
+  "CP874": { label: "windows-874", single: true },
+  "TIS-620": { label: "windows-874", single: true, c1Identity: true },
+  "CP1250": { label: "windows-1250", single: true },
+  "CP1251": { label: "windows-1251", single: true },
+  "CP1252": { label: "windows-1252", single: true },
+  "CP1253": { label: "windows-1253", single: true },
+  "CP1254": { label: "windows-1254", single: true },
+  "CP1255": { label: "windows-1255", single: true },
+  "CP1256": { label: "windows-1256", single: true },
+  "CP1257": { label: "windows-1257", single: true },
+  "SHIFT_JIS": { label: "shift_jis", single: false },
+  "CP932": { label: "shift_jis", single: false },
+  "EUC-JP": { label: "euc-jp", single: false },
+  "EUC-KR": { label: "euc-kr", single: false },
+  "CP949": { label: "euc-kr", single: false },
+  "BIG5": { label: "big5", single: false },
+  "BIG5-HKSCS": { label: "big5", single: false },
+  "CP950": { label: "big5", single: false },
+  "GB2312": { label: "gbk", single: false },
+  "GBK": { label: "gbk", single: false },
+  "GB18030": { label: "gb18030", single: false },
+};
+
+const singleByteTables = new Map<string, string[]>();
+
+/**
+ * For a single-byte charset other than ASCII/ISO-8859-1, the character of each byte value ("" for
+ * a byte the charset does not define); null for any other charset.
+ */
+export function singleByteTable(canonical: string): string[] | null {
+  const spec = DECODER_LABELS[canonical];
+  if (!spec?.single) return null;
+  let table = singleByteTables.get(canonical);
+  if (!table) {
+    const decoder = new TextDecoder(spec.label, { fatal: true });
+    table = [];
+    for (let b = 0; b < 256; b++) {
+      if (spec.c1Identity && b >= 0x80 && b < 0xa0) {
+        table.push(String.fromCharCode(b));
+        continue;
+      }
+      try {
+        table.push(decoder.decode(new Uint8Array([b])));
+      } catch {
+        table.push("");
+      }
+    }
+    singleByteTables.set(canonical, table);
+  }
+  return table;
+}
+
+/** Turns a byte string (one char per byte) into a Uint8Array. */
+function byteStringToBytes(s: string): Uint8Array {
+  const out = new Uint8Array(s.length);
+  for (let i = 0; i < s.length; i++) out[i] = s.charCodeAt(i);
+  return out;
+}
+
+/** Bytes → a byte string (one char per byte), chunked to stay within argument limits. */
+function bytesToByteString(bytes: Uint8Array): string {
+  let s = "";
+  for (let i = 0; i < bytes.length; i += 8192) {
+    s += String.fromCharCode.apply(null, bytes.subarray(i, i + 8192) as unknown as number[]);
+  }
+  return s;
+}
+
+/**
+ * A function decoding a byte string in `canonical`; `strict` ones return null for an invalid
+ * sequence, loose ones substitute U+FFFD. Returns null when the charset cannot be decoded here.
+ */
+function byteStringDecoder(canonical: string, strict: boolean): ((s: string) => string | null) | null {
+  if (canonical === "ASCII") return (s) => s;
+  if (canonical === "ISO-8859-1") return (s) => s;
+  if (canonical === "UTF-8") {
+    const d = new TextDecoder("utf-8", { fatal: strict, ignoreBOM: true });
+    return (s) => {
+      if (isAscii(s)) return s;
+      try {
+        return d.decode(byteStringToBytes(s));
+      } catch {
+        return null;
+      }
+    };
+  }
+  const table = singleByteTable(canonical);
+  if (table) {
+    return (s) => {
+      if (isAscii(s)) return s;
+      let out = "";
+      for (let i = 0; i < s.length; i++) {
+        const ch = table[s.charCodeAt(i)];
+        if (ch === "") {
+          if (strict) return null;
+          out += "\uFFFD";
+        } else out += ch;
+      }
+      return out;
+    };
+  }
+  const spec = DECODER_LABELS[canonical];
+  if (!spec) return null;
+  const d = new TextDecoder(spec.label, { fatal: strict });
+  return (s) => {
+    if (isAscii(s)) return s;
+    try {
+      return d.decode(byteStringToBytes(s));
+    } catch {
+      return null;
+    }
+  };
+}
+
+function isAscii(s: string): boolean {
+  for (let i = 0; i < s.length; i++) if (s.charCodeAt(i) > 0x7f) return false;
+  return true;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Lexer
+
+const T_EOF: number = 0;
+const T_COMMENT: number = 1;
+const T_STRING: number = 2;
+const T_DOMAIN: number = 3;
+const T_MSGCTXT: number = 4;
+const T_MSGID: number = 5;
+const T_MSGID_PLURAL: number = 6;
+const T_MSGSTR: number = 7;
+const T_LBRACKET: number = 8;
+const T_RBRACKET: number = 9;
+const T_NUMBER: number = 10;
+
+const KEYWORDS: Record<string, number> = {
+  domain: T_DOMAIN,
+  msgctxt: T_MSGCTXT,
+  msgid: T_MSGID,
+  msgid_plural: T_MSGID_PLURAL,
+  msgstr: T_MSGSTR,
+};
+
+const TOKEN_NAMES = [
+  "end of file",
+  "comment",
+  "string",
+  "domain",
+  "msgctxt",
+  "msgid",
+  "msgid_plural",
+  "msgstr",
+  "[",
+  "]",
+  "number",
+];
+
+/** A string value under construction: text, or bytes once an escape produced a non-ASCII byte. */
+type StringValue = string | Uint8Array;
+
+const utf8Encoder = new TextEncoder();
+
+function concatValues(parts: StringValue[]): StringValue {
+  if (parts.length === 1) return parts[0];
+  let anyBytes = false;
+  for (const p of parts) if (typeof p !== "string") anyBytes = true;
+  if (!anyBytes) return (parts as string[]).join("");
+  const chunks = parts.map((p) => typeof p === "string" ? utf8Encoder.encode(p) : p);
+  let n = 0;
+  for (const c of chunks) n += c.length;
+  const out = new Uint8Array(n);
+  n = 0;
+  for (const c of chunks) {
+    out.set(c, n);
+    n += c.length;
+  }
+  return out;
+}
+
+class Lexer {
+  readonly text: string;
+  /** True when `text` is the UTF-8 decoding of the file; false when it holds one char per byte. */
+  readonly utf8: boolean;
+  /** Weird CJK charset in byte mode: a lead byte takes the next byte with it inside strings. */
+  readonly weird: string | null;
+  /** Offsets (in `text`) where a backslash-newline was removed, ascending. */
+  readonly removed: number[];
+  i = 0;
+  line = 1;
+  lineStart = 0;
+  obsoleteMode = false;
+  previousMode = false;
+
+  // The current token.
+  kind = T_EOF;
+  value: StringValue = "";
+  number = 0;
+  obsolete = false;
+  previous = false;
+  start = 0;
+  tokLine = 1;
+  tokLineStart = 0;
+
+  constructor(text: string, utf8: boolean, weird: string | null, removed: number[]) {
+    this.text = text;
+    this.utf8 = utf8;
+    this.weird = weird;
+    this.removed = removed;
+  }
+
+  /** Real (file) line of a line counted in `text`, before the backslash-newline removals. */
+  realLine(line: number, offset: number): number {
+    const r = this.removed;
+    if (r.length === 0) return line;
+    let lo = 0, hi = r.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (r[mid] <= offset) lo = mid + 1;
+      else hi = mid;
+    }
+    return line + lo;
+  }
+
+  error(reason: string, offset: number, line: number, lineStart: number): PoSyntaxError {
+    let column = 1;
+    const t = this.text;
+    for (let k = lineStart; k < offset && k < t.length; k++) {
+      const c = t.charCodeAt(k);
+      if (this.utf8 && c >= 0xdc00 && c < 0xe000) continue; // low surrogate: same code point
+      column++;
+    }
+    return new PoSyntaxError(reason, this.realLine(line, offset), column);
+  }
+
+  /** An error at the current token. */
+  tokenError(reason: string): PoSyntaxError {
+    return this.error(reason, this.start, this.tokLine, this.tokLineStart);
+  }
+
+  /** An error at the lexer's position `offset` on the current line. */
+  hereError(reason: string, offset: number): PoSyntaxError {
+    return this.error(reason, offset, this.line, this.lineStart);
+  }
+
+  /** Loads the next token. */
+  advance(): void {
+    const t = this.text;
+    const n = t.length;
+    let i = this.i;
+    for (;;) {
+      if (i >= n) {
+        this.i = i;
+        this.kind = T_EOF;
+        this.start = i;
+        this.tokLine = this.line;
+        this.tokLineStart = this.lineStart;
+        return;
+      }
+      const c = t.charCodeAt(i);
+      if (c === 10) {
+        i++;
+        this.line++;
+        this.lineStart = i;
+        this.obsoleteMode = false;
+        this.previousMode = false;
+        continue;
+      }
+      if (c === 32 || c === 9 || c === 13 || c === 12 || c === 11) {
+        i++;
+        continue;
+      }
+      this.start = i;
+      this.tokLine = this.line;
+      this.tokLineStart = this.lineStart;
+      this.obsolete = this.obsoleteMode;
+      this.previous = this.previousMode;
+      if (c === 35) { // '#'
+        const d = i + 1 < n ? t.charCodeAt(i + 1) : -1;
+        if (d === 126) { // '#~'
+          this.obsoleteMode = true;
+          i += 2;
+          if (i < n && t.charCodeAt(i) === 124) { // '#~|'
+            this.previousMode = true;
+            i++;
+          }
+          continue;
+        }
+        if (d === 124) { // '#|'
+          this.previousMode = true;
+          i += 2;
+          continue;
+        }
+        let eol = t.indexOf("\n", i + 1);
+        if (eol < 0) eol = n;
+        this.kind = T_COMMENT;
+        this.value = t.slice(i + 1, eol);
+        // The comment swallows its newline.
+        if (eol < n) {
+          this.line++;
+          this.lineStart = eol + 1;
+          this.i = eol + 1;
+        } else this.i = eol;
+        this.obsoleteMode = false;
+        this.previousMode = false;
+        return;
+      }
+      if (c === 34) { // '"'
+        this.kind = T_STRING;
+        this.value = this.lexString(i + 1);
+        return;
+      }
+      if ((c >= 97 && c <= 122) || (c >= 65 && c <= 90) || c === 95 || c === 36) {
+        let j = i + 1;
+        while (j < n) {
+          const e = t.charCodeAt(j);
+          if ((e >= 97 && e <= 122) || (e >= 65 && e <= 90) || (e >= 48 && e <= 57) || e === 95 || e === 36) {
+            j++;
+          } else break;
+        }
+        const word = t.slice(i, j);
+        const k = KEYWORDS[word];
+        if (k === undefined) throw this.tokenError(`keyword "${word}" unknown`);
+        this.kind = k;
+        this.i = j;
+        return;
+      }
+      if (c >= 48 && c <= 57) {
+        let j = i + 1;
+        while (j < n && t.charCodeAt(j) >= 48 && t.charCodeAt(j) <= 57) j++;
+        this.kind = T_NUMBER;
+        this.number = Number(t.slice(i, j));
+        this.i = j;
+        return;
+      }
+      if (c === 91) {
+        this.kind = T_LBRACKET;
+        this.i = i + 1;
+        return;
+      }
+      if (c === 93) {
+        this.kind = T_RBRACKET;
+        this.i = i + 1;
+        return;
+      }
+      throw this.tokenError("syntax error");
+    }
+  }
+
+  /** Reads a string whose content starts at `i` (after the opening quote); sets `this.i` past it. */
+  lexString(i: number): StringValue {
+    const t = this.text;
+    const n = t.length;
+    // Fast path: no escape, no control character of interest, no weird CJK.
+    let j = i;
+    if (this.weird === null) {
+      for (; j < n; j++) {
+        const c = t.charCodeAt(j);
+        if (c === 34 || c === 92 || c === 10 || c <= 4) break;
+      }
+      if (j < n && t.charCodeAt(j) === 34) {
+        this.i = j + 1;
+        return t.slice(i, j);
+      }
+    }
+    return this.lexStringSlow(i);
+  }
+
+  lexStringSlow(i: number): StringValue {
+    const t = this.text;
+    const n = t.length;
+    let text = "";
+    let bytes: number[] | null = null; // once a non-ASCII byte came from an escape (UTF-8 mode)
+    let truncated = false;
+    let eot = -1;
+    const pushChar = (s: string) => {
+      if (truncated) return;
+      if (bytes) { for (const b of utf8Encoder.encode(s)) bytes.push(b); }
+      else text += s;
+    };
+    const pushByte = (b: number, at: number) => {
+      if (truncated) return;
+      if (b === 0) {
+        truncated = true;
+        return;
+      }
+      if (b === 4 && eot < 0) eot = at;
+      if (bytes) bytes.push(b);
+      else if (b < 0x80 || !this.utf8) text += String.fromCharCode(b);
+      else {
+        bytes = Array.from(utf8Encoder.encode(text));
+        bytes.push(b);
+      }
+    };
+    let runStart = i;
+    let j = i;
+    for (;;) {
+      if (j >= n) throw this.hereError("end-of-file within string", j);
+      const c = t.charCodeAt(j);
+      if (c === 34 || c === 92 || c === 10 || c <= 4 || (this.weird !== null && c >= 0x80)) {
+        if (j > runStart) pushChar(t.slice(runStart, j));
+        if (c === 34) {
+          j++;
+          break;
+        }
+        if (c === 10) throw this.hereError("end-of-line within string", j);
+        if (c === 0) {
+          truncated = true;
+          j++;
+        } else if (c === 4) {
+          if (!truncated && eot < 0) eot = j;
+          pushChar("\x04");
+          j++;
+        } else if (c === 92) {
+          j = this.escape(j + 1, pushByte);
+        } else {
+          // Weird CJK lead byte: keep the following byte with it.
+          const twoBytes = this.isLeadByte(c) && j + 1 < n && t.charCodeAt(j + 1) !== 10;
+          pushChar(t.slice(j, twoBytes ? j + 2 : j + 1));
+          j += twoBytes ? 2 : 1;
+        }
+        runStart = j;
+        continue;
+      }
+      j++;
+    }
+    this.i = j;
+    if (eot >= 0) throw this.hereError("context separator <EOT> within string", eot);
+    return bytes ? new Uint8Array(bytes) : text;
+  }
+
+  isLeadByte(c: number): boolean {
+    if (this.weird === "SHIFT_JIS" || this.weird === "CP932") {
+      return (c >= 0x81 && c <= 0x9f) || (c >= 0xe0 && c <= 0xfc);
+    }
+    return c >= 0x81 && c <= 0xfe;
+  }
+
+  /** Decodes the escape whose letter is at `j`; returns the offset after it. */
+  escape(j: number, pushByte: (b: number, at: number) => void): number {
+    const t = this.text;
+    const n = t.length;
+    const c = j < n ? t.charCodeAt(j) : -1;
+    switch (c) {
+      case 110: // n
+        pushByte(10, j);
+        return j + 1;
+      case 116: // t
+        pushByte(9, j);
+        return j + 1;
+      case 98: // b
+        pushByte(8, j);
+        return j + 1;
+      case 114: // r
+        pushByte(13, j);
+        return j + 1;
+      case 102: // f
+        pushByte(12, j);
+        return j + 1;
+      case 118: // v
+        pushByte(11, j);
+        return j + 1;
+      case 97: // a
+        pushByte(7, j);
+        return j + 1;
+      case 92: // backslash
+      case 34: // quote
+        pushByte(c, j);
+        return j + 1;
+    }
+    if (c >= 48 && c <= 55) {
+      let v = 0;
+      let k = j;
+      while (k < n && k < j + 3) {
+        const d = t.charCodeAt(k);
+        if (d < 48 || d > 55) break;
+        v = v * 8 + (d - 48);
+        k++;
+      }
+      pushByte(v & 0xff, j);
+      return k;
+    }
+    if (c === 120) { // x
+      let v = 0;
+      let k = j + 1;
+      while (k < n) {
+        const d = t.charCodeAt(k);
+        let h: number;
+        if (d >= 48 && d <= 57) h = d - 48;
+        else if (d >= 97 && d <= 102) h = d - 87;
+        else if (d >= 65 && d <= 70) h = d - 55;
+        else break;
+        v = ((v << 4) | h) & 0xff;
+        k++;
+      }
+      if (k > j + 1) {
+        pushByte(v, j);
+        return k;
+      }
+    }
+    throw this.hereError("invalid control sequence", j);
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Comments
+
+const FLAG_SEPARATORS = "\n \t\r\f\v,";
+
+/** Splits a `#,` line (text after `#,`) into tokens, joining `range:` with its argument. */
+export function tokenizeFlags(s: string): string[] {
+  const tokens: string[] = [];
+  let i = 0;
+  const n = s.length;
+  while (i < n) {
+    while (i < n && FLAG_SEPARATORS.includes(s[i])) i++;
+    const start = i;
+    while (i < n && !FLAG_SEPARATORS.includes(s[i])) i++;
+    if (i > start) tokens.push(s.slice(start, i));
+  }
+  const out: string[] = [];
+  for (let k = 0; k < tokens.length; k++) {
+    if (tokens[k] === "range:" && k + 1 < tokens.length) {
+      out.push(`range: ${tokens[k + 1]}`);
+      k++;
+    } else out.push(tokens[k]);
+  }
+  return out;
+}
+
+function isRefSpace(c: string | undefined): boolean {
+  return c === " " || c === "\t" || c === "\n";
+}
+
+function isDigit(c: string | undefined): boolean {
+  return c !== undefined && c >= "0" && c <= "9";
+}
+
+/** Line numbers as gettext stores them: a size_t, printed with `%ld`. */
+function lineNumber(digits: string): number {
+  if (digits.length < 16) return Number(digits);
+  return Number(BigInt.asIntN(64, BigInt(digits)));
+}
+
+/** Parses the text after `#:` into references (gettext's three spellings, section 2.4). */
+export function parseReferences(s: string, out: PoReference[]): void {
+  const n = s.length;
+  let i = 0;
+  while (i < n) {
+    while (i < n && isRefSpace(s[i])) i++;
+    if (i >= n) break;
+    const start = i;
+    while (i < n && !isRefSpace(s[i])) i++;
+    const end = i;
+    // "NAME :N", "NAME : N": a colon after optional spaces, then the number.
+    let p = end;
+    while (p < n && isRefSpace(s[p])) p++;
+    if (s[p] === ":") {
+      p++;
+      while (p < n && isRefSpace(s[p])) p++;
+      if (isDigit(s[p])) {
+        const d = p;
+        while (isDigit(s[p])) p++;
+        if (p >= n || isRefSpace(s[p])) {
+          addReference(out, s.slice(start, end), lineNumber(s.slice(d, p)));
+          i = p;
+          continue;
+        }
+      }
+    }
+    // "NAME: N": the token ends with a colon, the number follows.
+    if (s[end - 1] === ":") {
+      p = end;
+      while (p < n && isRefSpace(s[p])) p++;
+      if (isDigit(s[p])) {
+        const d = p;
+        while (isDigit(s[p])) p++;
+        if (p >= n || isRefSpace(s[p])) {
+          addReference(out, s.slice(start, end - 1), lineNumber(s.slice(d, p)));
+          i = p;
+          continue;
+        }
+      }
+    }
+    // "NAME:N": digits at the end of the token after its last colon.
+    p = end;
+    while (p > start && isDigit(s[p - 1])) p--;
+    if (p < end && p - 1 >= start && s[p - 1] === ":") {
+      addReference(out, s.slice(start, p - 1), lineNumber(s.slice(p, end)));
+      continue;
+    }
+    addReference(out, s.slice(start, end), null);
+  }
+}
+
+function addReference(out: PoReference[], file: string, line: number | null): void {
+  for (const r of out) if (r.line === line && r.file === file) return;
+  out.push({ file, line });
+}
+
+/** A Solaris `# File: NAME, line:N` comment (text after `#`), or null. */
+function solarisReference(s: string): PoReference | null {
+  if (!(s[0] === " " && (s[1] === "F" || s[1] === "f") && s.startsWith("ile:", 2))) return null;
+  let p = 6;
+  while (s[p] === " " || s[p] === "\t") p++;
+  const nameStart = p;
+  const n = s.length;
+  for (let e = nameStart; e < n; e++) {
+    p = e;
+    while (s[p] === " " || s[p] === "\t") p++;
+    if (s[p] !== ",") continue;
+    p++;
+    while (s[p] === " " || s[p] === "\t") p++;
+    if (!s.startsWith("line", p)) continue;
+    p += 4;
+    while (s[p] === " " || s[p] === "\t") p++;
+    if (s.startsWith("number", p)) {
+      p += 6;
+      while (s[p] === " " || s[p] === "\t") p++;
+    }
+    if (s[p] !== ":") continue;
+    p++;
+    if (!isDigit(s[p])) continue;
+    const d = p;
+    while (isDigit(s[p])) p++;
+    const digitsEnd = p;
+    while (s[p] === " " || s[p] === "\t" || s[p] === "\n") p++;
+    if (p === n) return { file: s.slice(nameStart, e), line: lineNumber(s.slice(d, digitsEnd)) };
+  }
+  return null;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Parser
+
+/** Fields whose value may still be bytes (UTF-8 mode, an escape produced a non-ASCII byte). */
+interface PendingField {
+  message: PoMessage;
+  field:
+    | "msgctxt"
+    | "msgid"
+    | "msgidPlural"
+    | "msgstr"
+    | "previousMsgctxt"
+    | "previousMsgid"
+    | "previousMsgidPlural";
+  index: number; // for msgstrPlural; -1 otherwise
+  line: number;
+  bytes: Uint8Array;
+}
+
+interface RawParse {
+  messages: PoMessage[];
+  /** Line of each message's msgid keyword, parallel to `messages`. */
+  lines: number[];
+  pending: PendingField[];
+}
+
+/**
+ * Finds messages with the same domain, msgctxt and msgid (obsolete ones included), as msgcat does.
+ * Strict: throws at the second one. Otherwise remembers the lines of the messages involved, for
+ * the writer's error message.
+ */
+function checkDuplicates(messages: PoMessage[], lines: number[], strict: boolean): void {
+  const seen = new Map<string, number>();
+  for (let i = 0; i < messages.length; i++) {
+    const key = duplicateKey(messages[i]);
+    const first = seen.get(key);
+    if (first === undefined) {
+      seen.set(key, i);
+      continue;
+    }
+    if (strict) {
+      throw new PoSyntaxError(
+        `duplicate message definition (first defined at line ${lines[first]})`,
+        lines[i],
+        1,
+      );
+    }
+    lineOfMessage.set(messages[first], lines[first]);
+    lineOfMessage.set(messages[i], lines[i]);
+  }
+}
+
+/** The identity of a message for duplicate detection: domain, msgctxt (null ≠ ""), msgid. */
+export function duplicateKey(m: PoMessage): string {
+  return `${m.domain ?? ""}\u0000${m.msgctxt === null ? "\u0001" : "\u0002" + m.msgctxt}\u0000${m.msgid}`;
+}
+
+/** The parser state carried from one message to the next: comments waiting for their message. */
+class Pending {
+  translator: string[] = [];
+  extracted: string[] = [];
+  references: PoReference[] = [];
+  flags: string[] = [];
+
+  reset(): void {
+    this.translator = [];
+    this.extracted = [];
+    this.references = [];
+    this.flags = [];
+  }
+
+  comment(s: string): void {
+    const c = s.charCodeAt(0);
+    if (c === 46) { // '.'
+      this.extracted.push(s.charCodeAt(1) === 32 ? s.slice(2) : s.slice(1));
+    } else if (c === 58) { // ':'
+      parseReferences(s.slice(1), this.references);
+    } else if (c === 44 || c === 33) { // ',' '!': only the last flag line counts
+      this.flags = tokenizeFlags(s.slice(1));
+    } else {
+      const ref = solarisReference(s);
+      if (ref) addReference(this.references, ref.file, ref.line);
+      else this.translator.push(c === 32 ? s.slice(1) : s);
+    }
+  }
+}
+
+function parseText(lex: Lexer): RawParse {
+  const messages: PoMessage[] = [];
+  const lines: number[] = [];
+  const pending: PendingField[] = [];
+  const comments = new Pending();
+  let domain: string | undefined;
+
+  lex.advance();
+  while (lex.kind !== T_EOF) {
+    switch (lex.kind) {
+      case T_COMMENT:
+        comments.comment(lex.value as string);
+        lex.advance();
+        break;
+      case T_DOMAIN: {
+        lex.advance();
+        if (lex.kind !== T_STRING) throw lex.tokenError("syntax error: expected a string after domain");
+        const v = lex.value;
+        const name = typeof v === "string" ? v : new TextDecoder().decode(v);
+        domain = name === DEFAULT_DOMAIN ? undefined : name;
+        // gettext throws away comments that precede a domain directive.
+        comments.reset();
+        lex.advance();
+        break;
+      }
+      case T_MSGCTXT:
+      case T_MSGID: {
+        const line = lex.realLine(lex.tokLine, lex.start);
+        const m = parseMessage(lex, pending, comments, line);
+        if (domain !== undefined) m.domain = domain;
+        comments.reset();
+        messages.push(m);
+        lines.push(line);
+        break;
+      }
+      default:
+        throw lex.tokenError(
+          lex.kind === T_STRING ? "syntax error: a string without a keyword" : "syntax error",
+        );
+    }
+  }
+  return { messages, lines, pending };
+}
+
+/** Checks that the current token has the message's obsolete flag (gettext: "inconsistent use of #~"). */
+function checkObsolete(lex: Lexer, obsolete: boolean): void {
+  if (lex.obsolete !== obsolete) throw lex.tokenError("inconsistent use of #~");
+}
+
+/** Reads one or more strings (of `#|` lines when `previous`) and concatenates them. */
+function readStrings(lex: Lexer, obsolete: boolean, previous: boolean): StringValue {
+  if (lex.kind !== T_STRING) {
+    throw lex.tokenError(`syntax error: expected a string, found ${TOKEN_NAMES[lex.kind]}`);
+  }
+  let text: string | null = null;
+  let parts: StringValue[] | null = null;
+  while (lex.kind === T_STRING) {
+    checkObsolete(lex, obsolete);
+    if (lex.previous !== previous) throw lex.tokenError("syntax error: misplaced #| string");
+    const v = lex.value;
+    if (parts !== null) parts.push(v);
+    else if (typeof v !== "string") parts = text === null ? [v] : [text, v];
+    else text = text === null ? v : text + v;
+    lex.advance();
+  }
+  return parts !== null ? concatValues(parts) : text!;
+}
+
+/** Consumes a keyword token of the expected kind. */
+function takeKeyword(lex: Lexer, kind: number, obsolete: boolean, previous: boolean): void {
+  if (lex.kind !== kind || lex.previous !== previous) {
+    throw lex.tokenError(`syntax error: expected ${previous ? "#| " : ""}${TOKEN_NAMES[kind]}`);
+  }
+  checkObsolete(lex, obsolete);
+  lex.advance();
+}
+
+function parseMessage(lex: Lexer, pending: PendingField[], comments: Pending, line: number): PoMessage {
+  const obsolete = lex.obsolete;
+  let prevCtxt: StringValue | null = null;
+  let prevId: StringValue | null = null;
+  let prevPlural: StringValue | null = null;
+  if (lex.previous) {
+    if (lex.kind === T_MSGCTXT) {
+      takeKeyword(lex, T_MSGCTXT, obsolete, true);
+      prevCtxt = readStrings(lex, obsolete, true);
+    }
+    takeKeyword(lex, T_MSGID, obsolete, true);
+    prevId = readStrings(lex, obsolete, true);
+    if (lex.kind === T_MSGID_PLURAL && lex.previous) {
+      takeKeyword(lex, T_MSGID_PLURAL, obsolete, true);
+      prevPlural = readStrings(lex, obsolete, true);
+    }
+    if ((lex.kind !== T_MSGCTXT && lex.kind !== T_MSGID) || lex.previous) {
+      throw lex.tokenError("syntax error: #| lines must come directly before msgctxt or msgid");
+    }
+  }
+  let ctxt: StringValue | null = null;
+  if (lex.kind === T_MSGCTXT) {
+    takeKeyword(lex, T_MSGCTXT, obsolete, false);
+    ctxt = readStrings(lex, obsolete, false);
+  }
+  const idStart = lex.start;
+  const idTokLine = lex.tokLine;
+  const idLineStart = lex.tokLineStart;
+  takeKeyword(lex, T_MSGID, obsolete, false);
+  const id = readStrings(lex, obsolete, false);
+  let plural: StringValue | null = null;
+  let msgstr: StringValue = "";
+  let forms: StringValue[] | null = null;
+  if (lex.kind === T_MSGID_PLURAL && !lex.previous) {
+    takeKeyword(lex, T_MSGID_PLURAL, obsolete, false);
+    plural = readStrings(lex, obsolete, false);
+    forms = [];
+    while (lex.kind === T_MSGSTR && !lex.previous) {
+      takeKeyword(lex, T_MSGSTR, obsolete, false);
+      if (lex.kind !== T_LBRACKET) {
+        throw lex.tokenError("syntax error: expected [ after msgstr of a plural entry");
+      }
+      checkObsolete(lex, obsolete);
+      lex.advance();
+      if (lex.kind !== T_NUMBER) throw lex.tokenError("syntax error: expected a plural form index");
+      checkObsolete(lex, obsolete);
+      const index = lex.number;
+      const indexError = index === forms.length ? null : lex.tokenError(
+        forms.length === 0 ? "first plural form has nonzero index" : "plural form has wrong index",
+      );
+      lex.advance();
+      if (lex.kind !== T_RBRACKET) throw lex.tokenError("syntax error: expected ]");
+      checkObsolete(lex, obsolete);
+      lex.advance();
+      const s = readStrings(lex, obsolete, false);
+      if (indexError) throw indexError;
+      forms.push(s);
+    }
+    if (forms.length === 0) throw lex.error("missing 'msgstr[]' section", idStart, idTokLine, idLineStart);
+  } else if (lex.kind === T_MSGSTR && !lex.previous) {
+    takeKeyword(lex, T_MSGSTR, obsolete, false);
+    if (lex.kind === T_LBRACKET) {
+      throw lex.error("missing 'msgid_plural' section", idStart, idTokLine, idLineStart);
+    }
+    msgstr = readStrings(lex, obsolete, false);
+  } else {
+    throw lex.error("missing 'msgstr' section", idStart, idTokLine, idLineStart);
+  }
+
+  const m: PoMessage = {
+    msgctxt: typeof ctxt === "string" || ctxt === null ? ctxt : "",
+    msgid: typeof id === "string" ? id : "",
+    msgidPlural: typeof plural === "string" || plural === null ? plural : "",
+    msgstr: typeof msgstr === "string" ? msgstr : "",
+    msgstrPlural: null,
+    translatorComments: comments.translator,
+    extractedComments: comments.extracted,
+    references: comments.references,
+    flags: comments.flags,
+    previousMsgctxt: typeof prevCtxt === "string" || prevCtxt === null ? prevCtxt : "",
+    previousMsgid: typeof prevId === "string" || prevId === null ? prevId : "",
+    previousMsgidPlural: typeof prevPlural === "string" || prevPlural === null ? prevPlural : "",
+    obsolete,
+  };
+  if (typeof ctxt === "object" && ctxt !== null) {
+    pending.push({ message: m, line, field: "msgctxt", index: -1, bytes: ctxt });
+  }
+  if (typeof id !== "string") pending.push({ message: m, line, field: "msgid", index: -1, bytes: id });
+  if (typeof plural === "object" && plural !== null) {
+    pending.push({ message: m, line, field: "msgidPlural", index: -1, bytes: plural });
+  }
+  if (typeof msgstr !== "string") {
+    pending.push({ message: m, line, field: "msgstr", index: -1, bytes: msgstr });
+  }
+  if (typeof prevCtxt === "object" && prevCtxt !== null) {
+    pending.push({ message: m, line, field: "previousMsgctxt", index: -1, bytes: prevCtxt });
+  }
+  if (typeof prevId === "object" && prevId !== null) {
+    pending.push({ message: m, line, field: "previousMsgid", index: -1, bytes: prevId });
+  }
+  if (typeof prevPlural === "object" && prevPlural !== null) {
+    pending.push({ message: m, line, field: "previousMsgidPlural", index: -1, bytes: prevPlural });
+  }
+  if (forms) {
+    const list: string[] = [];
+    for (let index = 0; index < forms.length; index++) {
+      const v = forms[index];
+      if (typeof v === "string") list.push(v);
+      else {
+        list.push("");
+        pending.push({ message: m, line, field: "msgstr", index, bytes: v });
+      }
+    }
+    m.msgstrPlural = list;
+  }
+  return m;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Entry point
+
+const UTF8_FATAL = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
+
+function isHeader(m: PoMessage): boolean {
+  return m.msgid === "" && m.msgctxt === null && !m.obsolete;
+}
+
+/** Every string field of a message that msgcat checks for non-ASCII text, comments included. */
+function checkedTexts(m: PoMessage): string[] {
+  const out = [m.msgid, m.msgstr, ...m.translatorComments, ...m.extractedComments];
+  if (m.msgctxt !== null) out.push(m.msgctxt);
+  if (m.msgidPlural !== null) out.push(m.msgidPlural);
+  if (m.msgstrPlural) out.push(...m.msgstrPlural);
+  if (m.previousMsgctxt !== null) out.push(m.previousMsgctxt);
+  if (m.previousMsgid !== null) out.push(m.previousMsgid);
+  if (m.previousMsgidPlural !== null) out.push(m.previousMsgidPlural);
+  return out;
+}
+
+/** The `charset=` value of a header msgstr (raw text), or null. */
+export function headerCharset(msgstr: string): string | null {
+  const at = msgstr.indexOf("charset=");
+  if (at < 0) return null;
+  let end = at + 8;
+  while (end < msgstr.length) {
+    const c = msgstr[end];
+    if (c === " " || c === "\t" || c === "\n") break;
+    end++;
+  }
+  return msgstr.slice(at + 8, end);
+}
+
+interface CharsetInfo {
+  /** As spelled in the first header that names one, or null. */
+  raw: string | null;
+  /** Canonical name; "ASCII" when there is none (or CHARSET in a .pot). */
+  canonical: string;
+  /** True when no header names a charset. */
+  missing: boolean;
+  /** Line of the header that named it (for errors). */
+  line: number;
+}
+
+/**
+ * The catalogue charset as msgcat determines it: the first non-obsolete header with `charset=`;
+ * every such header must agree; a name msgcat does not know is fatal (except `CHARSET` in a .pot).
+ *
+ * @throws {PoSyntaxError} unknown charset name, or two different charsets.
+ */
+function resolveCharset(raw: RawParse, fileName: string | undefined): CharsetInfo {
+  const headerBytes = new Map<PoMessage, Uint8Array>();
+  for (const p of raw.pending) if (p.field === "msgstr" && p.index < 0) headerBytes.set(p.message, p.bytes);
+  let spelled: string | null = null;
+  let canonical: string | null = null;
+  let line = 1;
+  for (let i = 0; i < raw.messages.length; i++) {
+    const m = raw.messages[i];
+    if (!isHeader(m)) continue;
+    const b = headerBytes.get(m);
+    const value = headerCharset(b ? bytesToByteString(b) : m.msgstr);
+    if (value === null) continue;
+    let canon = canonicalCharset(value);
+    if (canon === null) {
+      if (value === "CHARSET" && fileName !== undefined && fileName.endsWith(".pot")) canon = "ASCII";
+      else {throw new PoSyntaxError(
+          `present charset "${value}" is not a portable encoding name`,
+          raw.lines[i],
+          1,
+        );}
+    }
+    if (canonical === null) {
+      spelled = value;
+      canonical = canon;
+      line = raw.lines[i];
+    } else if (canonical !== canon) {
+      throw new PoSyntaxError(
+        `two different charsets "${canonical}" and "${canon}" in input file`,
+        raw.lines[i],
+        1,
+      );
+    }
+  }
+  return { raw: spelled, canonical: canonical ?? "ASCII", missing: canonical === null, line };
+}
+
+function removeBackslashNewlines(text: string): { text: string; removed: number[] } {
+  if (text.indexOf("\\\n") < 0) return { text, removed: [] };
+  const removed: number[] = [];
+  let out = "";
+  let runStart = 0;
+  let i = 0;
+  const n = text.length;
+  while (i < n) {
+    const c = text.charCodeAt(i);
+    if (c === 92 && i + 1 < n && text.charCodeAt(i + 1) === 10) {
+      out += text.slice(runStart, i);
+      removed.push(out.length);
+      i += 2;
+      runStart = i;
+      continue;
+    }
+    i++;
+  }
+  out += text.slice(runStart);
+  return { text: out, removed };
+}
+
+function parseWith(text: string, utf8: boolean, weird: string | null): RawParse {
+  const { text: clean, removed } = removeBackslashNewlines(text);
+  return parseText(new Lexer(clean, utf8, weird, removed));
+}
+
+/**
+ * Parses the bytes of a PO file into a {@link PoCatalog}: every message in file order (header,
+ * obsolete entries and all their comments included), strings decoded from the header's charset.
+ *
+ * Reads what GNU msgcat 0.21 reads and rejects what it rejects: syntax errors, invalid escapes
+ * (`\\'`, `\\?`), misplaced `#|` lines, `inconsistent use of #~`, duplicate messages (unless
+ * `strict: false`), a byte order mark (unless `allowBom`), non-ASCII text without a header
+ * charset, an unknown charset name (`charset=CHARSET` outside a `.pot`), and strings that are not
+ * valid in the charset.
+ *
+ * Not kept (msgcat drops them too): blank lines, comments after the last message or before a
+ * `domain` line, all `#,` lines of an entry but the last.
+ *
+ * @param bytes the file's contents.
+ * @param options a file name, or {@link ParsePoOptions}.
+ * @throws {PoSyntaxError} the file is not a PO file msgcat would accept; carries reason, 1-based
+ *   line and column.
+ * @example
+ * ```ts
+ * const cat = parsePo(new TextEncoder().encode('msgid "a"\\nmsgstr "b"\\n'));
+ * cat.messages[0].msgstr; // "b"
+ * ```
+ */
+export function parsePo(bytes: Uint8Array, options: string | ParsePoOptions = {}): PoCatalog {
+  const opts: ParsePoOptions = typeof options === "string" ? { fileName: options } : options;
+  let body = bytes;
+  let bom = false;
+  if (bytes.length >= 3 && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf) {
+    if (!opts.allowBom) {
+      throw new PoSyntaxError(
+        "syntax error: byte order mark at the start of the file (msgcat 0.21 rejects it)",
+        1,
+        1,
+      );
+    }
+    body = bytes.subarray(3);
+    bom = true;
+  }
+
+  let utf8Text: string | null;
+  try {
+    utf8Text = UTF8_FATAL.decode(body);
+  } catch {
+    utf8Text = null;
+  }
+
+  let raw: RawParse;
+  let info: CharsetInfo;
+  let byteMode: boolean;
+  if (utf8Text !== null) {
+    raw = parseWith(utf8Text, true, null);
+    info = resolveCharset(raw, opts.fileName);
+    const allAscii = utf8Text.length === body.length;
+    byteMode = info.canonical !== "UTF-8" && info.canonical !== "ASCII" && !allAscii;
+  } else {
+    byteMode = true;
+    raw = parseWith(bytesToByteString(body), false, null);
+    info = resolveCharset(raw, opts.fileName);
+  }
+  if (byteMode) {
+    const weird = WEIRD_CJK.has(info.canonical) ? info.canonical : null;
+    if (utf8Text !== null || weird !== null) raw = parseWith(bytesToByteString(body), false, weird);
+    decodeByteMode(raw, info);
+  } else {
+    decodePending(raw.pending, info);
+  }
+  if (info.canonical === "ASCII") checkAscii(raw, info);
+  checkDuplicates(raw.messages, raw.lines, opts.strict ?? true);
+
+  const catalog: PoCatalog = { messages: raw.messages, charset: info.raw };
+  if (bom) catalog.bom = true;
+  if (opts.fileName !== undefined) catalog.fileName = opts.fileName;
+  return catalog;
+}
+
+function unsupportedCharset(info: CharsetInfo): PoSyntaxError {
+  return new PoSyntaxError(
+    `charset "${info.raw}" is accepted by msgcat but cannot be decoded by this service`,
+    info.line,
+    1,
+  );
+}
+
+function decodePending(pending: PendingField[], info: CharsetInfo): void {
+  if (pending.length === 0) return;
+  const decode = byteStringDecoder(info.canonical, true);
+  if (!decode) throw unsupportedCharset(info);
+  for (const p of pending) {
+    const s = decode(bytesToByteString(p.bytes));
+    if (s === null) throw new PoSyntaxError("invalid multibyte sequence", p.line, 1);
+    if (p.index >= 0) p.message.msgstrPlural![p.index] = s;
+    else p.message[p.field] = s;
+  }
+}
+
+function decodeByteMode(raw: RawParse, info: CharsetInfo): void {
+  const c = info.canonical;
+  if (c === "ASCII" || c === "ISO-8859-1") return; // byte strings are already the text
+  const strict = byteStringDecoder(c, true);
+  const loose = byteStringDecoder(c, false);
+  if (!strict || !loose) throw unsupportedCharset(info);
+  for (let i = 0; i < raw.messages.length; i++) {
+    const m = raw.messages[i];
+    const s = (v: string) => {
+      const r = strict(v);
+      if (r === null) throw new PoSyntaxError("invalid multibyte sequence", raw.lines[i], 1);
+      return r;
+    };
+    const opt = (v: string | null) => v === null ? null : s(v);
+    m.msgid = s(m.msgid);
+    m.msgstr = s(m.msgstr);
+    m.msgctxt = opt(m.msgctxt);
+    m.msgidPlural = opt(m.msgidPlural);
+    if (m.msgstrPlural) m.msgstrPlural = m.msgstrPlural.map(s);
+    m.previousMsgctxt = opt(m.previousMsgctxt);
+    m.previousMsgid = opt(m.previousMsgid);
+    m.previousMsgidPlural = opt(m.previousMsgidPlural);
+    // msgcat does not check comments: an invalid sequence there is kept (here as U+FFFD).
+    m.translatorComments = m.translatorComments.map((t) => loose(t)!);
+    m.extractedComments = m.extractedComments.map((t) => loose(t)!);
+    m.references = m.references.map((r) => ({ file: loose(r.file)!, line: r.line }));
+    m.flags = m.flags.map((t) => loose(t)!);
+    if (m.domain !== undefined) m.domain = loose(m.domain)!;
+  }
+}
+
+function checkAscii(raw: RawParse, info: CharsetInfo): void {
+  for (let i = 0; i < raw.messages.length; i++) {
+    for (const t of checkedTexts(raw.messages[i])) {
+      if (!isAscii(t)) {
+        throw new PoSyntaxError(
+          info.missing
+            ? "non-ASCII text but no header entry with a charset specification"
+            : "invalid multibyte sequence (non-ASCII text in an ASCII catalogue)",
+          raw.lines[i],
+          1,
+        );
+      }
+    }
+  }
+}
