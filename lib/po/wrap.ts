@@ -122,14 +122,34 @@ const DIRECTIVES: Record<string, RegExp> = {
     /\{[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*|\[[^\]{}]*\])*(?:![rsa])?(?::[^{}]*)?\}|\{\d+(?:\.[A-Za-z_][A-Za-z0-9_]*|\[[^\]{}]*\])*(?:![rsa])?(?::[^{}]*)?\}|\{\{|\}\}/g,
 };
 
-/** Raw-string [start, end) spans of valid directives, up to the first invalid `%`. */
+/**
+ * Raw-string [start, end) spans of the valid directives before the first invalid one (msgcat's
+ * format parsers stop at the first error, so later directives are not protected).
+ */
 function directiveSpans(value: string, language: string | null | undefined): [number, number][] {
-  const re = language ? DIRECTIVES[language] : undefined;
-  if (!re || !value.includes(language === "python-brace" ? "{" : "%")) return [];
+  const pattern = language ? DIRECTIVES[language] : undefined;
+  if (!pattern) return [];
+  const brace = language === "python-brace";
+  const starts = brace ? /[{}]/g : /%/g;
+  const sticky = new RegExp(pattern.source, "y");
   const spans: [number, number][] = [];
-  re.lastIndex = 0;
-  for (const m of value.matchAll(re)) {
-    if (m[0].length > 1) spans.push([m.index, m.index + m[0].length]);
+  // gettext refuses to mix named and unnamed (python) or numbered and unnumbered (c) directives.
+  let style = "";
+  for (let at = value.search(starts); at !== -1;) {
+    sticky.lastIndex = at;
+    const m = sticky.exec(value);
+    if (!m) break;
+    if (!brace && m[0] !== "%%") {
+      const named = language === "python" ? m[0][1] === "(" : /^%\d+\$/.test(m[0]);
+      const kind = named ? "named" : "plain";
+      if (style !== "" && style !== kind) break;
+      style = kind;
+    }
+    const end = at + m[0].length;
+    if (m[0].length > 1) spans.push([at, end]);
+    starts.lastIndex = end;
+    const next = starts.exec(value);
+    at = next ? next.index : -1;
   }
   return spans;
 }
