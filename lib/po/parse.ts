@@ -1222,12 +1222,17 @@ export function parsePo(bytes: Uint8Array, options: string | ParsePoOptions = {}
     byteMode = info.canonical !== "UTF-8" && info.canonical !== "ASCII" && !allAscii;
   } else {
     byteMode = true;
-    raw = parseWith(bytesToByteString(body), false, null);
+    // In Shift_JIS, Big5, GBK… the second byte of a character may be `\` or `"`: the lexer must
+    // know the charset before it reads strings. Guess it from the first "charset=" in the file.
+    const guess = canonicalCharset(guessCharset(body));
+    raw = parseWith(bytesToByteString(body), false, guess !== null && WEIRD_CJK.has(guess) ? guess : null);
     info = resolveCharset(raw, opts.fileName);
+    if (info.canonical !== guess && WEIRD_CJK.has(info.canonical)) {
+      raw = parseWith(bytesToByteString(body), false, info.canonical);
+    }
   }
   if (byteMode) {
-    const weird = WEIRD_CJK.has(info.canonical) ? info.canonical : null;
-    if (utf8Text !== null || weird !== null) raw = parseWith(bytesToByteString(body), false, weird);
+    if (utf8Text !== null) raw = parseWith(bytesToByteString(body), false, null);
     decodeByteMode(raw, info);
   } else {
     decodePending(raw.pending, info);
@@ -1239,6 +1244,22 @@ export function parsePo(bytes: Uint8Array, options: string | ParsePoOptions = {}
   if (bom) catalog.bom = true;
   if (opts.fileName !== undefined) catalog.fileName = opts.fileName;
   return catalog;
+}
+
+/** The bytes after the first `charset=` of a file, up to a space, quote, backslash or newline. */
+function guessCharset(body: Uint8Array): string {
+  const needle = [0x63, 0x68, 0x61, 0x72, 0x73, 0x65, 0x74, 0x3d]; // "charset="
+  const limit = Math.min(body.length, 65536);
+  outer: for (let i = 0; i + needle.length <= limit; i++) {
+    for (let k = 0; k < needle.length; k++) if (body[i + k] !== needle[k]) continue outer;
+    let j = i + needle.length;
+    let name = "";
+    while (j < body.length && body[j] > 0x20 && body[j] !== 0x22 && body[j] !== 0x5c && body[j] < 0x7f) {
+      name += String.fromCharCode(body[j++]);
+    }
+    return name;
+  }
+  return "";
 }
 
 function unsupportedCharset(info: CharsetInfo): PoSyntaxError {
@@ -1263,7 +1284,18 @@ function decodePending(pending: PendingField[], info: CharsetInfo): void {
 
 function decodeByteMode(raw: RawParse, info: CharsetInfo): void {
   const c = info.canonical;
-  if (c === "ASCII" || c === "ISO-8859-1") return; // byte strings are already the text
+  if (c === "ISO-8859-1") return; // byte strings are already the text
+  if (c === "ASCII") {
+    // Strings and comments must be ASCII (checked later); references, flags and domain names are
+    // passed through by msgcat as bytes: read them as UTF-8, which the writer uses for ASCII files.
+    const utf8 = byteStringDecoder("UTF-8", false)!;
+    for (const m of raw.messages) {
+      m.references = m.references.map((r) => ({ file: utf8(r.file)!, line: r.line }));
+      m.flags = m.flags.map((t) => utf8(t)!);
+      if (m.domain !== undefined) m.domain = utf8(m.domain)!;
+    }
+    return;
+  }
   const strict = byteStringDecoder(c, true);
   const loose = byteStringDecoder(c, false);
   if (!strict || !loose) throw unsupportedCharset(info);

@@ -1,0 +1,435 @@
+/**
+ * Catalogue operations behind the `/po/*` tools: the JSON shape of an entry, listing, fuzzy
+ * search, a context window around one entry, and applying a batch of writes. No HTTP here.
+ *
+ * Messages are never mutated: a write builds new message objects and a new catalogue, so the
+ * writer's per-message layout cache stays valid and a catalogue shared with a cache is safe.
+ *
+ * @module
+ */
+import { InvalidInputError, UnwritableCatalogError } from "../errors.ts";
+import { parseReferences, tokenizeFlags } from "./parse.ts";
+import type { PoCatalog, PoMessage, PoReference } from "./types.ts";
+import { catalogCharset } from "./write.ts";
+
+/** An entry as the JSON API returns it (snake_case, as the Python service did). */
+export interface ApiEntry {
+  msgid: string;
+  /** The translation; "" for a plural entry (see `msgstr_plural`). */
+  msgstr: string;
+  msgctxt: string | null;
+  /** Extracted comments (`#.`), one per line, joined with "\n". */
+  comment: string;
+  /** Translator comments (`#`), one per line, joined with "\n". */
+  tcomment: string;
+  /** References as `file:line`, or `file` when there is no line number (`./` prefixes kept). */
+  occurrences: string[];
+  flags: string[];
+  msgid_plural: string | null;
+  /** Plural forms by index ("0", "1", …); {} for a non-plural entry. */
+  msgstr_plural: Record<string, string>;
+  previous_msgid: string | null;
+  previous_msgctxt: string | null;
+  obsolete: boolean;
+}
+
+/**
+ * One entry of a write request. Only `msgid` is required. A field left out (undefined) keeps the
+ * existing value; a field given replaces it, except that `null` for `comment`/`tcomment` also
+ * keeps it (as the Python service did).
+ */
+export interface WriteEntry {
+  msgid: string;
+  /** The translation (default "" for a new entry). Ignored for plural entries: use `msgstr_plural`. */
+  msgstr?: string;
+  /** Context; null, absent and "" all mean "no context". */
+  msgctxt?: string | null;
+  /** Extracted comments, lines separated by "\n" ("" clears them). */
+  comment?: string | null;
+  /** Translator comments, lines separated by "\n" ("" clears them). */
+  tcomment?: string | null;
+  /** References, `file:line` or `file` (a trailing `:` is ignored). */
+  occurrences?: string[];
+  /** Flag tokens, e.g. ["fuzzy", "python-format"]; [] clears them. */
+  flags?: string[];
+  /** Makes the entry plural (a string) or not plural (null). */
+  msgid_plural?: string | null;
+  /** Plural forms by index ("0", "1", …). */
+  msgstr_plural?: Record<string, string>;
+  previous_msgid?: string | null;
+  previous_msgctxt?: string | null;
+  obsolete?: boolean;
+}
+
+/** What {@link applyWrite} did. */
+export interface WriteResult {
+  /** The new catalogue (the input is left untouched). */
+  catalog: PoCatalog;
+  /** Entries appended (or revived from the obsolete section). */
+  created: number;
+  /** Existing entries updated. */
+  updated: number;
+  /** Request entries dropped because a later entry had the same msgctxt and msgid. */
+  duplicatesDropped: number;
+}
+
+/** The header msgstr of a catalogue {@link applyWrite} creates. */
+export const NEW_CATALOG_HEADER = "Content-Type: text/plain; charset=UTF-8\nMIME-Version: 1.0\n" +
+  "Content-Transfer-Encoding: 8bit\n";
+
+function isHeader(m: PoMessage): boolean {
+  return m.msgid === "" && m.msgctxt === null && !m.obsolete;
+}
+
+function occurrence(r: PoReference): string {
+  return r.line === null ? r.file : `${r.file}:${r.line}`;
+}
+
+/**
+ * The JSON shape of a message.
+ *
+ * @example
+ * ```ts
+ * toApiEntry(message).occurrences; // ["src/app.py:12", "README"]
+ * ```
+ */
+export function toApiEntry(m: PoMessage): ApiEntry {
+  const plural: Record<string, string> = {};
+  if (m.msgidPlural !== null && m.msgstrPlural) m.msgstrPlural.forEach((s, i) => plural[String(i)] = s);
+  return {
+    msgid: m.msgid,
+    msgstr: m.msgidPlural !== null ? "" : m.msgstr,
+    msgctxt: m.msgctxt,
+    comment: m.extractedComments.join("\n"),
+    tcomment: m.translatorComments.join("\n"),
+    occurrences: m.references.map(occurrence),
+    flags: [...m.flags],
+    msgid_plural: m.msgidPlural,
+    msgstr_plural: plural,
+    previous_msgid: m.previousMsgid,
+    previous_msgctxt: m.previousMsgctxt,
+    obsolete: m.obsolete,
+  };
+}
+
+function entryMessages(cat: PoCatalog): PoMessage[] {
+  return cat.messages.filter((m) => !isHeader(m));
+}
+
+/** Every entry in file order: the header excluded, obsolete (`#~`) entries included. */
+export function listEntries(cat: PoCatalog): ApiEntry[] {
+  return entryMessages(cat).map(toApiEntry);
+}
+
+/** The entries flagged `fuzzy`, in file order (header excluded, obsolete entries included). */
+export function findFuzzy(cat: PoCatalog): ApiEntry[] {
+  return entryMessages(cat).filter((m) => m.flags.includes("fuzzy")).map(toApiEntry);
+}
+
+/** The answer of {@link readContext}. */
+export interface ContextWindow {
+  target_entry: ApiEntry | null;
+  context_before: ApiEntry[];
+  context_after: ApiEntry[];
+}
+
+/**
+ * Finds the first entry (file order, header excluded, obsolete included) with this msgid and
+ * msgctxt — `null` matches only entries without context, `""` only `msgctxt ""` — and returns up
+ * to `size` entries on each side. No match: `target_entry` null and two empty lists.
+ *
+ * @example
+ * ```ts
+ * readContext(cat, "Glossary", null, 1).context_before.length; // 0 or 1
+ * ```
+ */
+export function readContext(
+  cat: PoCatalog,
+  msgid: string,
+  msgctxt: string | null,
+  size: number,
+): ContextWindow {
+  const list = entryMessages(cat);
+  const index = list.findIndex((m) => m.msgid === msgid && m.msgctxt === msgctxt);
+  if (index < 0) return { target_entry: null, context_before: [], context_after: [] };
+  const n = Math.max(0, Math.floor(size));
+  return {
+    target_entry: toApiEntry(list[index]),
+    context_before: list.slice(Math.max(0, index - n), index).map(toApiEntry),
+    context_after: list.slice(index + 1, index + 1 + n).map(toApiEntry),
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Writes
+
+function key(msgctxt: string | null, msgid: string): string {
+  return `${msgctxt === null ? "\u0001" : "\u0002" + msgctxt}\u0000${msgid}`;
+}
+
+function label(e: WriteEntry): string {
+  return `entry with msgid ${JSON.stringify(e.msgid.length > 60 ? e.msgid.slice(0, 60) + "…" : e.msgid)}`;
+}
+
+function checkText(e: WriteEntry, field: string, value: string | null | undefined): void {
+  if (typeof value !== "string") return;
+  for (let i = 0; i < value.length; i++) {
+    const c = value.charCodeAt(i);
+    if (c === 0 || c === 4) {
+      throw new InvalidInputError(
+        `Invalid ${field} of the ${label(e)}: it contains ${c === 0 ? "a NUL character" : "U+0004 (EOT)"}, ` +
+          "which a PO file cannot hold",
+      );
+    }
+  }
+}
+
+function commentList(text: string): string[] {
+  return text === "" ? [] : text.split("\n");
+}
+
+/** References from API occurrences (`file:line` or `file`), exact duplicates removed. */
+function referencesOf(e: WriteEntry, occurrences: string[]): PoReference[] {
+  const out: PoReference[] = [];
+  for (const raw of occurrences) {
+    if (raw === "" || /\s/.test(raw)) {
+      throw new InvalidInputError(
+        `Invalid occurrence ${JSON.stringify(raw)} of the ${label(e)}: a PO reference cannot be empty ` +
+          "or contain white space",
+      );
+    }
+    // "file:" (how the old API showed a reference without line) means "file".
+    const text = raw.endsWith(":") && raw.length > 1 ? raw.slice(0, -1) : raw;
+    const before = out.length;
+    parseReferences(text, out);
+    if (out.length === before) continue; // an exact duplicate
+  }
+  return out;
+}
+
+function pluralForms(e: WriteEntry, forms: Record<string, string>): string[] {
+  const out: string[] = [];
+  for (const [k, v] of Object.entries(forms)) {
+    if (!/^(0|[1-9][0-9]{0,2})$/.test(k)) {
+      throw new InvalidInputError(
+        `Invalid msgstr_plural key ${JSON.stringify(k)} of the ${label(e)}: expected "0", "1", …`,
+      );
+    }
+    checkText(e, `msgstr_plural[${k}]`, v);
+    out[Number(k)] = v;
+  }
+  for (let i = 0; i < out.length; i++) out[i] ??= "";
+  return out;
+}
+
+/** nplurals of the header's Plural-Forms, or 2. */
+function pluralCount(cat: PoCatalog): number {
+  const header = cat.messages.find(isHeader);
+  const match = header?.msgstr.match(/nplurals\s*=\s*(\d+)/);
+  const n = match ? Number(match[1]) : 2;
+  return n >= 1 && n <= 100 ? n : 2;
+}
+
+function newCatalog(): PoCatalog {
+  return {
+    messages: [{
+      msgctxt: null,
+      msgid: "",
+      msgidPlural: null,
+      msgstr: NEW_CATALOG_HEADER,
+      msgstrPlural: null,
+      translatorComments: [],
+      extractedComments: [],
+      references: [],
+      flags: [],
+      previousMsgctxt: null,
+      previousMsgid: null,
+      previousMsgidPlural: null,
+      obsolete: false,
+    }],
+    charset: "UTF-8",
+  };
+}
+
+/** A new message: `base` (or an empty one) with the request's given fields applied. */
+function applyEntry(
+  base: PoMessage | null,
+  e: WriteEntry,
+  msgctxt: string | null,
+  nplurals: number,
+): PoMessage {
+  for (
+    const f of [
+      "msgid",
+      "msgstr",
+      "comment",
+      "tcomment",
+      "msgid_plural",
+      "previous_msgid",
+      "previous_msgctxt",
+    ]
+  ) {
+    checkText(e, f, (e as unknown as Record<string, string | null | undefined>)[f]);
+  }
+  checkText(e, "msgctxt", msgctxt);
+  const m: PoMessage = base ? { ...base } : {
+    msgctxt,
+    msgid: e.msgid,
+    msgidPlural: null,
+    msgstr: "",
+    msgstrPlural: null,
+    translatorComments: [],
+    extractedComments: [],
+    references: [],
+    flags: [],
+    previousMsgctxt: null,
+    previousMsgid: null,
+    previousMsgidPlural: null,
+    obsolete: false,
+  };
+  if (e.msgid_plural !== undefined) {
+    if (e.msgid_plural === null) {
+      if (m.msgidPlural !== null) m.msgstr = m.msgstrPlural?.[0] ?? "";
+      m.msgidPlural = null;
+      m.msgstrPlural = null;
+    } else {
+      if (m.msgidPlural === null) {
+        const forms = new Array<string>(nplurals).fill("");
+        forms[0] = e.msgstr ?? m.msgstr;
+        m.msgstrPlural = forms;
+        m.msgstr = "";
+      }
+      m.msgidPlural = e.msgid_plural;
+    }
+  }
+  if (m.msgidPlural === null) {
+    if (e.msgstr !== undefined) m.msgstr = e.msgstr;
+    if (e.msgstr_plural !== undefined && Object.keys(e.msgstr_plural).length > 0) {
+      throw new InvalidInputError(
+        `Invalid ${label(e)}: msgstr_plural is given but the entry has no msgid_plural`,
+      );
+    }
+  } else if (e.msgstr_plural !== undefined) {
+    const forms = pluralForms(e, e.msgstr_plural);
+    m.msgstrPlural = forms.length > 0 ? forms : new Array<string>(nplurals).fill("");
+  }
+  if (typeof e.comment === "string") m.extractedComments = commentList(e.comment);
+  if (typeof e.tcomment === "string") m.translatorComments = commentList(e.tcomment);
+  if (e.occurrences !== undefined) m.references = referencesOf(e, e.occurrences);
+  if (e.flags !== undefined) m.flags = e.flags.flatMap((f) => tokenizeFlags(f));
+  if (e.previous_msgid !== undefined) {
+    m.previousMsgid = e.previous_msgid;
+    if (e.previous_msgid === null) m.previousMsgidPlural = null;
+  }
+  if (e.previous_msgctxt !== undefined) m.previousMsgctxt = e.previous_msgctxt;
+  if (m.previousMsgid === null && m.previousMsgctxt !== null) {
+    if (e.previous_msgctxt === undefined) m.previousMsgctxt = null;
+    else throw new InvalidInputError(`Invalid ${label(e)}: previous_msgctxt needs a previous_msgid`);
+  }
+  if (e.obsolete !== undefined) m.obsolete = e.obsolete;
+  return m;
+}
+
+/**
+ * Applies a batch of writes to a catalogue (or to a new one when `cat` is null) and returns the
+ * new catalogue; the input is not modified.
+ *
+ * Matching: an entry updates the first non-obsolete message with the same msgid and the same
+ * context, where null, absent and "" in the request all mean "no context" (so a message that has
+ * `msgctxt ""` in the file cannot be targeted — as with polib). An update replaces the fields the
+ * request gives and keeps the others (`flags: []` clears fuzzy; `comment: null` keeps comments).
+ * An unmatched entry is appended after the last non-obsolete message; if an obsolete (`#~`)
+ * message has the same msgctxt and msgid, that one is revived instead (moved there and updated),
+ * since msgcat would reject the two as duplicates. When the request repeats a (msgctxt, msgid),
+ * the last one wins. A new catalogue gets the header {@link NEW_CATALOG_HEADER}.
+ *
+ * @throws {UnwritableCatalogError} the catalogue's charset is not UTF-8 (or ASCII/absent).
+ * @throws {InvalidInputError} a field holds NUL or U+0004, an occurrence holds white space,
+ *   `msgstr_plural` has a bad key or no `msgid_plural`, `previous_msgctxt` without `previous_msgid`.
+ * @example
+ * ```ts
+ * const { catalog, created } = applyWrite(null, [{ msgid: "Hello", msgstr: "Bonjour" }]);
+ * // created === 1; formatPo(catalog) starts with 'msgid ""\nmsgstr ""\n"Content-Type: …'
+ * ```
+ */
+export function applyWrite(cat: PoCatalog | null, entries: WriteEntry[]): WriteResult {
+  const base = cat ?? newCatalog();
+  const charset = catalogCharset(base);
+  if (charset.canonical !== "UTF-8" && charset.canonical !== "ASCII") {
+    throw new UnwritableCatalogError(
+      `Cannot write to a catalogue in charset "${charset.spelled}": only UTF-8 catalogues can be updated ` +
+        "(convert it with msgconv --to-code=UTF-8 first)",
+    );
+  }
+
+  // The last request entry of each (msgctxt, msgid) wins, in the order of those last entries.
+  const requested = new Map<string, WriteEntry>();
+  for (const e of entries) {
+    const k = key(e.msgctxt === undefined || e.msgctxt === "" ? null : e.msgctxt, e.msgid);
+    requested.delete(k);
+    requested.set(k, e);
+  }
+
+  const messages = base.messages.slice();
+  const active = new Map<string, number>();
+  const obsolete = new Map<string, number>();
+  let lastActive = -1;
+  messages.forEach((m, i) => {
+    const k = key(m.msgctxt, m.msgid);
+    if (m.obsolete) {
+      if (!obsolete.has(k)) obsolete.set(k, i);
+    } else {
+      if (!active.has(k)) active.set(k, i);
+      lastActive = i;
+    }
+  });
+
+  const nplurals = pluralCount(base);
+  const removed = new Set<number>();
+  const appended: PoMessage[] = [];
+  const appendedObsolete: PoMessage[] = [];
+  let created = 0;
+  let updated = 0;
+  for (const [k, e] of requested) {
+    const msgctxt = e.msgctxt === undefined || e.msgctxt === "" ? null : e.msgctxt;
+    const at = active.get(k);
+    if (at !== undefined) {
+      const m = applyEntry(messages[at], e, msgctxt, nplurals);
+      messages[at] = m;
+      if (m.obsolete) {
+        // Now obsolete: an older obsolete twin would make a duplicate.
+        const twin = obsolete.get(k);
+        if (twin !== undefined) removed.add(twin);
+      }
+      updated++;
+      continue;
+    }
+    const twin = obsolete.get(k);
+    let revived: PoMessage | null = null;
+    if (twin !== undefined && !removed.has(twin)) {
+      removed.add(twin);
+      revived = { ...messages[twin], obsolete: false };
+    }
+    const m = applyEntry(revived, e, msgctxt, nplurals);
+    (m.obsolete ? appendedObsolete : appended).push(m);
+    created++;
+  }
+
+  const out: PoMessage[] = [];
+  messages.forEach((m, i) => {
+    if (!removed.has(i)) out.push(m);
+    if (i === lastActive) out.push(...appended);
+  });
+  if (lastActive < 0) out.unshift(...appended);
+  out.push(...appendedObsolete);
+
+  const next: PoCatalog = { ...base, messages: out };
+  const after = catalogCharset(next);
+  if (after.canonical !== "UTF-8" && after.canonical !== "ASCII") {
+    throw new UnwritableCatalogError(
+      `Cannot write the header: it would change the charset to "${after.spelled}"; only UTF-8 catalogues can be updated`,
+    );
+  }
+  next.charset = after.spelled;
+  return { catalog: next, created, updated, duplicatesDropped: entries.length - requested.size };
+}

@@ -1,0 +1,503 @@
+/**
+ * The PO writer: {@link PoCatalog} → exactly the text GNU msgcat 0.21 prints for the file it was
+ * read from (`msgcat FILE`, page width 79), without running msgcat. Layout rules: section 3 of
+ * `shared/docs/msgcat-format.md`; every string goes through `wrapString` (sections 4–5).
+ *
+ * Each message's laid-out text is cached by object identity (messages are immutable: a change
+ * replaces the object), so formatting a catalogue again after one message changed lays out only
+ * that message.
+ *
+ * @module
+ */
+import { PoSyntaxError, UnwritableCatalogError } from "../errors.ts";
+import { canonicalCharset, duplicateKey, headerCharset, messageLine, singleByteTable } from "./parse.ts";
+import type { PoCatalog, PoMessage, PoReference } from "./types.ts";
+import { wrapString } from "./wrap.ts";
+
+const PAGE_WIDTH = 79;
+
+/** gettext 0.21's format languages, in its internal order (the order of the `#,` line). */
+export const FORMAT_LANGUAGES: readonly string[] = [
+  "c",
+  "objc",
+  "python",
+  "python-brace",
+  "java",
+  "java-printf",
+  "csharp",
+  "javascript",
+  "scheme",
+  "lisp",
+  "elisp",
+  "librep",
+  "ruby",
+  "sh",
+  "awk",
+  "lua",
+  "object-pascal",
+  "smalltalk",
+  "qt",
+  "qt-plural",
+  "kde",
+  "kde-kuit",
+  "boost",
+  "tcl",
+  "perl",
+  "perl-brace",
+  "php",
+  "gcc-internal",
+  "gfc-internal",
+  "ycp",
+];
+
+const LANGUAGE_INDEX = new Map(FORMAT_LANGUAGES.map((l, i) => [l, i]));
+
+/** How a format flag was given: `X-format`, `possible-X-format`, `impossible-X-format`, `no-X-format`. */
+type FormatKind = "yes" | "possible" | "impossible" | "no";
+
+/** The meaning of an entry's flags, as gettext reads a `#,` line. */
+export interface FlagState {
+  fuzzy: boolean;
+  /** Per language index of {@link FORMAT_LANGUAGES}: how it was flagged (last one wins). */
+  formats: (FormatKind | undefined)[];
+  range: { min: number; max: number } | null;
+  /** `wrap` → true, `no-wrap` → false, neither → null. */
+  wrap: boolean | null;
+}
+
+const FLAG_SEPARATORS = "\n \t\r\f\v,";
+const INT_MAX = 2147483647;
+
+function splitFlagTokens(flags: readonly string[]): string[] {
+  const tokens: string[] = [];
+  for (const f of flags) {
+    let i = 0;
+    while (i < f.length) {
+      while (i < f.length && FLAG_SEPARATORS.includes(f[i])) i++;
+      const start = i;
+      while (i < f.length && !FLAG_SEPARATORS.includes(f[i])) i++;
+      if (i > start) tokens.push(f.slice(start, i));
+    }
+  }
+  return tokens;
+}
+
+function parseBound(s: string, at: number): [number, number] {
+  let v = 0;
+  let i = at;
+  while (i < s.length && s[i] >= "0" && s[i] <= "9") {
+    v = Math.min(INT_MAX, v * 10 + (s.charCodeAt(i) - 48));
+    i++;
+  }
+  return [v, i];
+}
+
+/**
+ * Interprets flag tokens the way gettext 0.21 reads one `#,` line: `fuzzy`, the format flags of
+ * the 30 languages it knows, `range: MIN..MAX`, `wrap`/`no-wrap`; anything else is ignored.
+ *
+ * @example
+ * ```ts
+ * interpretFlags(["fuzzy", "possible-c-format", "range: 1..5"]).range; // { min: 1, max: 5 }
+ * ```
+ */
+export function interpretFlags(flags: readonly string[]): FlagState {
+  const state: FlagState = { fuzzy: false, formats: [], range: null, wrap: null };
+  const tokens = splitFlagTokens(flags);
+  for (let k = 0; k < tokens.length; k++) {
+    const t = tokens[k];
+    if (t === "fuzzy") {
+      state.fuzzy = true;
+      continue;
+    }
+    if (t.endsWith("-format")) {
+      let name = t.slice(0, -7);
+      let kind: FormatKind = "yes";
+      if (name.startsWith("no-")) {
+        name = name.slice(3);
+        kind = "no";
+      } else if (name.startsWith("possible-")) {
+        name = name.slice(9);
+        kind = "possible";
+      } else if (name.startsWith("impossible-")) {
+        name = name.slice(11);
+        kind = "impossible";
+      }
+      const index = LANGUAGE_INDEX.get(name);
+      if (index !== undefined) {
+        state.formats[index] = kind;
+        continue;
+      }
+    }
+    if (t === "range:") {
+      // The next token is consumed whatever it is; gettext reads "MIN..MAX" and ignores the rest.
+      const arg = tokens[++k];
+      if (arg !== undefined && arg[0] >= "0" && arg[0] <= "9") {
+        const [min, i] = parseBound(arg, 0);
+        if (arg[i] === "." && arg[i + 1] === "." && arg[i + 2] >= "0" && arg[i + 2] <= "9") {
+          const [max] = parseBound(arg, i + 2);
+          if (min <= max) state.range = { min, max };
+        }
+      }
+      continue;
+    }
+    if (t === "wrap") state.wrap = true;
+    else if (t === "no-wrap") state.wrap = false;
+  }
+  return state;
+}
+
+/** The first language flagged `X-format` or `possible-X-format`, for the wrap engine; else null. */
+export function formatLanguageOf(state: FlagState): string | null {
+  for (let i = 0; i < FORMAT_LANGUAGES.length; i++) {
+    const k = state.formats[i];
+    if (k === "yes" || k === "possible") return FORMAT_LANGUAGES[i];
+  }
+  return null;
+}
+
+/** The `#,` line msgcat prints for an entry (with its newline), or "" when it prints none. */
+export function flagLine(state: FlagState, msgstr0: string, obsolete: boolean): string {
+  const parts: string[] = [];
+  if (state.fuzzy && (obsolete || msgstr0 !== "")) parts.push("fuzzy");
+  for (let i = 0; i < FORMAT_LANGUAGES.length; i++) {
+    const k = state.formats[i];
+    if (k === "yes" || k === "possible") parts.push(`${FORMAT_LANGUAGES[i]}-format`);
+    else if (k === "no") parts.push(`no-${FORMAT_LANGUAGES[i]}-format`);
+  }
+  if (state.range && !obsolete) parts.push(`range: ${state.range.min}..${state.range.max}`);
+  if (state.wrap === false) parts.push("no-wrap");
+  return parts.length === 0 ? "" : `#, ${parts.join(", ")}\n`;
+}
+
+/** Comment lines as msgcat prints them: `#` (or `#.`) alone when empty, one line per `\n`. */
+function commentLines(marker: string, text: string): string {
+  let out = "";
+  let s = text;
+  for (;;) {
+    const nl = s.indexOf("\n");
+    const line = nl < 0 ? s : s.slice(0, nl);
+    out += line === "" ? `${marker}\n` : `${marker} ${line}\n`;
+    if (nl < 0) return out;
+    s = s.slice(nl + 1);
+  }
+}
+
+function utf8Length(s: string): number {
+  let n = 0;
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c < 0x80) n += 1;
+    else if (c < 0x800) n += 2;
+    else if (c >= 0xd800 && c < 0xdc00 && i + 1 < s.length) {
+      n += 4;
+      i++;
+    } else n += 3;
+  }
+  return n;
+}
+
+/** `#:` lines: references re-filled to 79 bytes, leading `./` removed (section 3.4). */
+function referenceLines(refs: readonly PoReference[], singleByte: boolean): string {
+  if (refs.length === 0) return "";
+  let out = "#:";
+  let column = 2;
+  for (const r of refs) {
+    let file = r.file;
+    while (file.startsWith("./")) file = file.slice(2);
+    const text = r.line === null ? file : `${file}:${r.line}`;
+    const len = (singleByte ? text.length : utf8Length(text)) + 1;
+    if (column > 2 && column + len > PAGE_WIDTH) {
+      out += "\n#:";
+      column = 2;
+    }
+    out += " " + text;
+    column += len;
+  }
+  return out + "\n";
+}
+
+interface Layout {
+  /** The entry's lines ("" for an obsolete entry msgcat drops). */
+  text: string;
+  /** Whether `#:` lines were filled counting one byte per character. */
+  singleByte: boolean;
+  /** Whether strings were laid out as with `msgcat --no-wrap`. */
+  noWrapAll: boolean;
+  /** Every string and comment msgcat checks for non-ASCII text is ASCII. */
+  ascii: boolean;
+}
+
+const layouts = new WeakMap<PoMessage, Layout>();
+
+function isAsciiText(s: string): boolean {
+  for (let i = 0; i < s.length; i++) if (s.charCodeAt(i) > 0x7f) return false;
+  return true;
+}
+
+function checkString(m: PoMessage, s: string): void {
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c === 0 || c === 4) {
+      throw new UnwritableCatalogError(
+        `Cannot write PO file: the entry with msgid ${JSON.stringify(m.msgid.slice(0, 60))} contains ` +
+          (c === 0 ? "a NUL character" : "the context separator U+0004 (EOT)") +
+          ", which PO strings cannot hold",
+      );
+    }
+  }
+}
+
+/** Lays out one message as msgcat's `message_print` / `message_print_obsolete` would. */
+function layoutMessage(m: PoMessage, singleByte: boolean, noWrapAll: boolean): Layout {
+  const cached = layouts.get(m);
+  if (cached && cached.singleByte === singleByte && cached.noWrapAll === noWrapAll) return cached;
+
+  const plural = m.msgidPlural !== null;
+  const forms = m.msgstrPlural !== null && m.msgstrPlural.length > 0 ? m.msgstrPlural : [m.msgstr];
+  const msgstr0 = plural ? forms[0] : m.msgstr;
+  const strings: string[] = [m.msgid, ...m.translatorComments, ...m.extractedComments];
+  if (plural) strings.push(m.msgidPlural!, ...forms);
+  else strings.push(m.msgstr);
+  for (const s of [m.msgctxt, m.previousMsgctxt, m.previousMsgid, m.previousMsgidPlural]) {
+    if (s !== null) strings.push(s);
+  }
+  for (const s of strings) checkString(m, s);
+  let ascii = true;
+  for (const s of strings) {
+    if (!isAsciiText(s)) {
+      ascii = false;
+      break;
+    }
+  }
+
+  let text = "";
+  if (!(m.obsolete && msgstr0 === "")) {
+    const flags = interpretFlags(m.flags);
+    const noWrap = noWrapAll || flags.wrap === false;
+    const formatLanguage = formatLanguageOf(flags);
+    const prefix = m.obsolete ? "#~ " : "";
+    const prevPrefix = m.obsolete ? "#~| " : "#| ";
+    for (const c of m.translatorComments) text += commentLines("#", c);
+    for (const c of m.extractedComments) text += commentLines("#.", c);
+    text += referenceLines(m.references, singleByte);
+    text += flagLine(flags, msgstr0, m.obsolete);
+    const field = (p: string, keyword: string, value: string) => {
+      text += wrapString(value, { prefix: p, keyword, noWrap, formatLanguage });
+    };
+    if (m.previousMsgctxt !== null) field(prevPrefix, "msgctxt", m.previousMsgctxt);
+    if (m.previousMsgid !== null) field(prevPrefix, "msgid", m.previousMsgid);
+    if (m.previousMsgidPlural !== null) field(prevPrefix, "msgid_plural", m.previousMsgidPlural);
+    if (m.msgctxt !== null) field(prefix, "msgctxt", m.msgctxt);
+    field(prefix, "msgid", m.msgid);
+    if (plural) {
+      field(prefix, "msgid_plural", m.msgidPlural!);
+      forms.forEach((s, i) => field(prefix, `msgstr[${i}]`, s));
+    } else field(prefix, "msgstr", m.msgstr);
+  }
+  const layout: Layout = { text, singleByte, noWrapAll, ascii };
+  layouts.set(m, layout);
+  return layout;
+}
+
+function isHeader(m: PoMessage): boolean {
+  return m.msgid === "" && m.msgctxt === null && !m.obsolete;
+}
+
+/** The charset msgcat would use for the catalogue, from its current header(s). */
+interface OutputCharset {
+  /** Canonical name ("ASCII" when the header names none). */
+  canonical: string;
+  /** As spelled in the header, or null. */
+  spelled: string | null;
+  /** True when no header names a charset. */
+  missing: boolean;
+}
+
+/**
+ * The charset of a catalogue as msgcat determines it from the current header messages (the
+ * first non-obsolete `msgid ""` with a `charset=`; all must agree).
+ *
+ * @throws {UnwritableCatalogError} the header names a charset msgcat does not accept, or two.
+ */
+export function catalogCharset(catalog: PoCatalog): OutputCharset {
+  let canonical: string | null = null;
+  let spelled: string | null = null;
+  for (const m of catalog.messages) {
+    if (!isHeader(m)) continue;
+    const value = headerCharset(m.msgstr);
+    if (value === null) continue;
+    let canon = canonicalCharset(value);
+    if (canon === null && value === "CHARSET" && catalog.fileName?.endsWith(".pot")) canon = "ASCII";
+    if (canon === null) {
+      throw new UnwritableCatalogError(
+        `Cannot write PO file: the header's charset "${value}" is not a portable encoding name (msgcat refuses it)`,
+      );
+    }
+    if (canonical === null) {
+      canonical = canon;
+      spelled = value;
+    } else if (canon !== canonical) {
+      throw new UnwritableCatalogError(
+        `Cannot write PO file: two different charsets "${canonical}" and "${canon}" in its headers`,
+      );
+    }
+  }
+  return { canonical: canonical ?? "ASCII", spelled, missing: canonical === null };
+}
+
+function domainOrder(messages: readonly PoMessage[]): (string | undefined)[] {
+  const order: (string | undefined)[] = [undefined];
+  const seen = new Set<string>();
+  for (const m of messages) {
+    if (m.domain !== undefined && !seen.has(m.domain)) {
+      seen.add(m.domain);
+      order.push(m.domain);
+    }
+  }
+  return order;
+}
+
+/**
+ * Checks what msgcat would reject in a catalogue that may have been read leniently or changed in
+ * memory: a byte order mark, duplicate messages.
+ */
+function checkAccepted(catalog: PoCatalog): void {
+  if (catalog.bom) {
+    throw new PoSyntaxError(
+      "syntax error: byte order mark at the start of the file (msgcat 0.21 rejects it; remove the BOM)",
+      1,
+      1,
+    );
+  }
+  const seen = new Map<string, PoMessage>();
+  for (const m of catalog.messages) {
+    const key = duplicateKey(m);
+    const first = seen.get(key);
+    if (first === undefined) {
+      seen.set(key, m);
+      continue;
+    }
+    const firstLine = messageLine(first);
+    throw new PoSyntaxError(
+      `duplicate message definition: msgid ${JSON.stringify(m.msgid.slice(0, 60))}` +
+        (m.msgctxt === null ? "" : ` with msgctxt ${JSON.stringify(m.msgctxt.slice(0, 60))}`) +
+        (firstLine === undefined ? "" : ` (first defined at line ${firstLine})`),
+      messageLine(m) ?? 1,
+      1,
+    );
+  }
+}
+
+/** Options of {@link formatPo}. */
+export interface FormatOptions {
+  /** Never wrap strings for width, as `msgcat --no-wrap` (they are still cut after each `\n`). */
+  noWrap?: boolean;
+}
+
+/**
+ * Formats a catalogue exactly as `msgcat FILE` prints it (GNU gettext 0.21, width 79): messages in
+ * order per domain, obsolete ones last, those with an empty msgstr dropped; comments, references
+ * and flags normalised; every string wrapped by `wrapString`.
+ *
+ * @throws {PoSyntaxError} the catalogue has duplicate messages or came from a file with a byte
+ *   order mark (msgcat rejects both).
+ * @throws {UnwritableCatalogError} the header's charset is one msgcat refuses, non-ASCII text in a
+ *   catalogue whose header names no charset, or a string holding NUL or U+0004.
+ * @example
+ * ```ts
+ * formatPo(parsePo(new TextEncoder().encode('msgid "a"\n\n\nmsgstr "b"'))); // 'msgid "a"\nmsgstr "b"\n'
+ * ```
+ */
+export function formatPo(catalog: PoCatalog, options: FormatOptions = {}): string {
+  checkAccepted(catalog);
+  const charset = catalogCharset(catalog);
+  const singleByte = charset.canonical !== "UTF-8" && charset.canonical !== "ASCII" &&
+    (charset.canonical === "ISO-8859-1" || singleByteTable(charset.canonical) !== null);
+  const messages = catalog.messages;
+  const hasDomains = messages.some((m) => m.domain !== undefined);
+  const domains = hasDomains ? domainOrder(messages) : [undefined];
+
+  const out: string[] = [];
+  let blank = false;
+  for (let k = 0; k < domains.length; k++) {
+    const domain = domains[k];
+    const inDomain = hasDomains ? messages.filter((m) => m.domain === domain) : messages;
+    if (inDomain.length === 0) continue;
+    if (domain !== undefined) {
+      if (blank) out.push("\n");
+      out.push(`domain "${domain}"\n`);
+      blank = true;
+    }
+    for (let pass = 0; pass < 2; pass++) {
+      const obsolete = pass === 1;
+      for (const m of inDomain) {
+        if (m.obsolete !== obsolete) continue;
+        const layout = layoutMessage(m, singleByte, options.noWrap ?? false);
+        if (!layout.ascii && charset.canonical === "ASCII") {
+          throw new UnwritableCatalogError(
+            charset.missing
+              ? "Cannot write PO file: it has non-ASCII text but its header names no charset " +
+                '(add "Content-Type: text/plain; charset=UTF-8")'
+              : `Cannot write PO file: it has non-ASCII text but its header says charset=${charset.spelled}`,
+          );
+        }
+        if (layout.text !== "") {
+          if (blank) out.push("\n");
+          out.push(layout.text);
+        }
+        blank = true;
+      }
+    }
+  }
+  return out.join("");
+}
+
+/**
+ * Formats a catalogue ({@link formatPo}) and encodes it in its charset, as msgcat writes it
+ * (no conversion). UTF-8, ASCII (written as UTF-8, as msgcat passes such bytes through),
+ * ISO-8859-1 and the other single-byte charsets msgcat accepts are supported.
+ *
+ * @throws {UnwritableCatalogError} a multi-byte legacy charset (Shift_JIS, GBK, …), or a character
+ *   the charset cannot represent; plus everything {@link formatPo} throws.
+ */
+export function encodePo(catalog: PoCatalog, options: FormatOptions = {}): Uint8Array {
+  const text = formatPo(catalog, options);
+  const { canonical, spelled } = catalogCharset(catalog);
+  if (canonical === "UTF-8" || canonical === "ASCII") return new TextEncoder().encode(text);
+  if (canonical === "ISO-8859-1") {
+    const out = new Uint8Array(text.length);
+    for (let i = 0; i < text.length; i++) {
+      const c = text.charCodeAt(i);
+      if (c > 0xff) throw unencodable(text, i, spelled!);
+      out[i] = c;
+    }
+    return out;
+  }
+  const table = singleByteTable(canonical);
+  if (!table) {
+    throw new UnwritableCatalogError(
+      `Cannot write PO file in charset "${spelled}": only UTF-8 and single-byte charsets can be written`,
+    );
+  }
+  const reverse = new Map<string, number>();
+  table.forEach((ch, b) => {
+    if (ch !== "" && !reverse.has(ch)) reverse.set(ch, b);
+  });
+  const out = new Uint8Array(text.length);
+  for (let i = 0; i < text.length; i++) {
+    const b = reverse.get(text[i]);
+    if (b === undefined) throw unencodable(text, i, spelled!);
+    out[i] = b;
+  }
+  return out;
+}
+
+function unencodable(text: string, i: number, charset: string): UnwritableCatalogError {
+  const cp = text.codePointAt(i)!;
+  return new UnwritableCatalogError(
+    `Cannot write PO file in charset "${charset}": the character U+${
+      cp.toString(16).toUpperCase().padStart(4, "0")
+    } (${String.fromCodePoint(cp)}) cannot be encoded in it`,
+  );
+}
