@@ -1,0 +1,42 @@
+/**
+ * gettext catalogues: read a PO file exactly as GNU msgcat 0.21 reads it, write it exactly as
+ * `msgcat FILE` prints it, and the catalogue operations behind the `/po/*` tools.
+ *
+ * @example
+ * ```ts
+ * import { encodePo, parsePo } from "./lib/po/mod.ts";
+ * const formatted = encodePo(parsePo(await Deno.readFile("fr.po"), "fr.po")); // msgcat's bytes
+ * ```
+ *
+ * The store's codec for reads that must not fail on what polib accepts:
+ * `parsePo(bytes, { fileName, strict: false, allowBom: true })` — `encodePo` still refuses such a
+ * catalogue while it has duplicates or a byte order mark, as msgcat would.
+ *
+ * @module
+ */
+export type { PoCatalog, PoMessage, PoReference } from "./types.ts";
+export { canonicalCharset, DEFAULT_DOMAIN, messageLine, parsePo, type ParsePoOptions } from "./parse.ts";
+export {
+  catalogCharset,
+  encodePo,
+  type FlagState,
+  FORMAT_LANGUAGES,
+  formatLanguageOf,
+  type FormatOptions,
+  formatPo,
+  interpretFlags,
+} from "./write.ts";
+export { escapeString, type WrapOptions, wrapString } from "./wrap.ts";
+export {
+  type ApiEntry,
+  applyWrite,
+  type ContextWindow,
+  findFuzzy,
+  listEntries,
+  NEW_CATALOG_HEADER,
+  readContext,
+  toApiEntry,
+  type WriteEntry,
+  type WriteResult,
+} from "./catalog.ts";
+export { runWrap, unifiedDiff, WRAP_USAGE, type WrapIo } from "./wrap_cli.ts";
