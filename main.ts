@@ -20,6 +20,8 @@ import {
 } from "./lib/config.ts";
 import { serveStdio } from "@modelcontextprotocol/server/stdio";
 import { GpssClient } from "./lib/gpss/mod.ts";
+import { PO_CODEC } from "./lib/po/po_codec.ts";
+import { CatalogueStore } from "./lib/store/mod.ts";
 import { buildMcpServer } from "./routes/mcp.ts";
 import { allTools, createApp } from "./routes/mod.ts";
 import type { AppDeps } from "./routes/deps.ts";
@@ -58,7 +60,12 @@ function buildDeps(config: Config): AppDeps {
     timeoutMs: config.gpssTimeoutMs,
     cacheTtlMs: config.gpssCacheTtlS * 1000,
   });
-  return { config, log, gpss };
+  const catalogues = new CatalogueStore({
+    roots: config.poRoots,
+    codec: PO_CODEC,
+    maxFileBytes: config.poMaxFileBytes,
+  });
+  return { config, log, gpss, catalogues };
 }
 
 function mcpStdio(config: Config): void {

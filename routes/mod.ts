@@ -17,13 +17,14 @@ import { handleError } from "./errors.ts";
 import { greetingTools } from "./greeting.ts";
 import { mcpHttpHandler } from "./mcp.ts";
 import { patentTools } from "./patents.ts";
+import { poTools } from "./po.ts";
 import { mountTools, type Tool } from "./tool.ts";
 
 export type { AppDeps } from "./deps.ts";
 
 /** Every tool the service offers, over HTTP and MCP. */
 export function allTools(): Tool[] {
-  return [...greetingTools, ...patentTools] as Tool[];
+  return [...poTools, ...greetingTools, ...patentTools] as Tool[];
 }
 
 /** Paths reachable without the bearer token (the API description only). */

@@ -47,3 +47,31 @@ export function postJson(
     body: new TextEncoder().encode(typeof body === "string" ? body : JSON.stringify(body)),
   }));
 }
+
+/** A temp catalogue root (real path) and an app whose store serves it; dispose to clean up. */
+export async function poFixture(files: Record<string, string | Uint8Array> = {}) {
+  const { CatalogueStore } = await import("../lib/store/mod.ts");
+  const { PO_CODEC } = await import("../lib/po/po_codec.ts");
+  const root = await Deno.realPath(await Deno.makeTempDir({ prefix: "po-root-" }));
+  for (const [name, content] of Object.entries(files)) {
+    const path = `${root}/${name}`;
+    await Deno.mkdir(path.slice(0, path.lastIndexOf("/")), { recursive: true });
+    if (typeof content === "string") await Deno.writeTextFile(path, content);
+    else await Deno.writeFile(path, content);
+  }
+  const catalogues = new CatalogueStore({ roots: [root], codec: PO_CODEC });
+  const { app, lines } = testApp({ catalogues });
+  return {
+    root,
+    app,
+    lines,
+    path: (name: string) => `${root}/${name}`,
+    post: async (path: string, body: unknown) => {
+      const res = await postJson(app, path, body);
+      return { status: res.status, type: res.headers.get("content-type"), body: await res.json() };
+    },
+    async [Symbol.asyncDispose]() {
+      await Deno.remove(root, { recursive: true });
+    },
+  };
+}

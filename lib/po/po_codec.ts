@@ -1,0 +1,26 @@
+/**
+ * The PO codec of the catalogue store: how a catalogue file becomes a {@link PoCatalog} and back.
+ *
+ * Reading is lenient where msgcat is strict but the content is still unambiguous (a byte order
+ * mark, duplicate entries: polib reads both, and so must `/po/read`); writing is exactly msgcat's
+ * (those files are refused with the reason, and nothing is written).
+ *
+ * @module
+ */
+import type { DocumentCodec } from "../store/mod.ts";
+import { parsePo } from "./parse.ts";
+import type { PoCatalog } from "./types.ts";
+import { encodePo } from "./write.ts";
+
+/**
+ * The codec the service's store uses.
+ *
+ * @example
+ * ```ts
+ * const store = new CatalogueStore({ roots: ["/srv/po"], codec: PO_CODEC });
+ * ```
+ */
+export const PO_CODEC: DocumentCodec<PoCatalog> = {
+  parse: (bytes, path) => parsePo(bytes, { fileName: path, allowBom: true, strict: false }),
+  encode: (catalog) => encodePo(catalog),
+};

@@ -1,0 +1,161 @@
+/**
+ * `/po/*`: read, write and search gettext catalogues. Request schemas first (the HTTP contract,
+ * also the MCP tool schemas), then the tools: validate, call `lib/`, shape the JSON.
+ *
+ * @module
+ */
+import { z } from "zod";
+import { applyWrite, findFuzzy, listEntries, readContext } from "../lib/po/catalog.ts";
+import type { AppDeps } from "./deps.ts";
+import { defineTool } from "./tool.ts";
+import { pyInt } from "./validation.ts";
+
+const FilePath = z.string().meta({
+  description: "Absolute path of a .po/.pot file inside one of the configured catalogue roots (PO_ROOTS).",
+  example: "/srv/po/fr/library/functions.po",
+});
+
+/** An entry as read and written (the old API's seven fields, then the extras old clients can ignore). */
+export const PoEntry = z.object({
+  msgid: z.string(),
+  msgstr: z.string().meta({ description: 'The translation ("" for plural entries: see msgstr_plural).' }),
+  msgctxt: z.string().nullable().meta({ description: "Message context, or null when the entry has none." }),
+  comment: z.string().meta({ description: "Extracted comments (#.), lines joined with \\n." }),
+  tcomment: z.string().meta({ description: "Translator comments (#), lines joined with \\n." }),
+  occurrences: z.array(z.string()).meta({
+    description: 'References: "file:line", or "file" without a line.',
+  }),
+  flags: z.array(z.string()).meta({ description: 'Flags such as "fuzzy" or "python-format".' }),
+  msgid_plural: z.string().nullable(),
+  msgstr_plural: z.record(z.string(), z.string()).meta({
+    description: 'Plural forms by index: {"0": "…", "1": "…"}.',
+  }),
+  previous_msgid: z.string().nullable().meta({ description: "The #| msgid of a fuzzy entry, if any." }),
+  previous_msgctxt: z.string().nullable(),
+  obsolete: z.boolean().meta({ description: "True for #~ entries." }),
+}).meta({ id: "POEntry" });
+
+/** An entry to write: msgid and msgstr are required; every other field left out is kept as it is. */
+export const PoEntryInput = z.object({
+  msgid: z.string(),
+  msgstr: z.string(),
+  msgctxt: z.string().nullable().optional().meta({
+    description: 'Context; null, absent or "" mean "no context".',
+  }),
+  comment: z.string().nullable().optional().meta({
+    description: "Replaces the #. comment; null or absent keep it.",
+  }),
+  tcomment: z.string().nullable().optional().meta({
+    description: "Replaces the # comment; null or absent keep it.",
+  }),
+  occurrences: z.array(z.string()).optional().meta({ description: "Replaces the references when given." }),
+  flags: z.array(z.string()).optional().meta({
+    description: "Replaces the flags when given ([] clears fuzzy).",
+  }),
+  msgid_plural: z.string().nullable().optional(),
+  msgstr_plural: z.record(z.string(), z.string()).optional(),
+  previous_msgid: z.string().nullable().optional(),
+  previous_msgctxt: z.string().nullable().optional(),
+  obsolete: z.boolean().optional(),
+}).meta({ id: "POEntryInput" });
+
+export const ReadPoRequest = z.object({ file_path: FilePath }).meta({ id: "ReadPORequest" });
+export const FindFuzzyRequest = z.object({ file_path: FilePath }).meta({ id: "FindFuzzyRequest" });
+export const WritePoRequest = z.object({
+  file_path: FilePath,
+  entries: z.array(PoEntryInput),
+}).meta({ id: "WritePORequest" });
+export const ReadPoContextRequest = z.object({
+  file_path: FilePath,
+  msgid: z.string().meta({ description: "The msgid to find (the first entry with this msgid and msgctxt)." }),
+  msgctxt: z.string().nullable().optional().meta({
+    description: "The context; absent or null = no context.",
+  }),
+  context_size: pyInt({ ge: 0 }).default(1).meta({ description: "Neighbours to return on each side." }),
+}).meta({ id: "ReadPOContextRequest" });
+
+const EntriesResponse = z.object({ entries: z.array(PoEntry) });
+const WritePoResponse = z.object({
+  success: z.boolean(),
+  message: z.string(),
+  created: z.int(),
+  updated: z.int(),
+}).meta({ id: "WritePOResponse" });
+const ReadPoContextResponse = z.object({
+  target_entry: PoEntry.nullable(),
+  context_before: z.array(PoEntry),
+  context_after: z.array(PoEntry),
+}).meta({ id: "ReadPOContextResponse" });
+
+function catalogues(deps: AppDeps) {
+  if (!deps.catalogues) throw new Error("the PO tools need a catalogue store");
+  return deps.catalogues;
+}
+
+export const poTools = [
+  defineTool({
+    name: "read_po",
+    path: "/po/read",
+    summary: "Read every entry of a PO file",
+    description: "Returns every entry of the catalogue in file order (header excluded, obsolete #~ entries " +
+      'included). Example: {"file_path": "/srv/po/fr/glossary.po"}.',
+    input: ReadPoRequest,
+    output: EntriesResponse.meta({ id: "ReadPOResponse" }),
+    handle: async ({ file_path }, deps) => ({
+      entries: listEntries((await catalogues(deps).read(file_path)).doc),
+    }),
+  }),
+  defineTool({
+    name: "write_po",
+    path: "/po/write",
+    summary: "Create or update entries, then lay the file out exactly as msgcat/powrap would",
+    description:
+      "Each entry updates the non-obsolete entry with the same msgid and msgctxt, or is appended. " +
+      "Fields left out are kept (references, flags, comments); a field given replaces the old value " +
+      '(flags: [] clears fuzzy). A missing file is created with a UTF-8 header. Example: {"file_path": ' +
+      '"/srv/po/fr/glossary.po", "entries": [{"msgid": "Glossary", "msgstr": "Glossaire", "flags": []}]}.',
+    input: WritePoRequest,
+    output: WritePoResponse,
+    handle: async ({ file_path, entries }, deps) => {
+      const r = await catalogues(deps).update(file_path, (catalog) => {
+        const result = applyWrite(catalog, entries);
+        return { doc: result.catalog, result };
+      });
+      const merged = r.duplicatesDropped > 0
+        ? `; ${r.duplicatesDropped} duplicate (msgctxt, msgid) entries in the request were merged, the last one wins`
+        : "";
+      return {
+        success: true,
+        message: `Successfully wrote to ${file_path} and formatted with powrap${merged}`,
+        created: r.created,
+        updated: r.updated,
+      };
+    },
+  }),
+  defineTool({
+    name: "read_po_context",
+    path: "/po/read_context",
+    summary: "Find an entry and its neighbours",
+    description:
+      "Finds the first entry whose msgid matches and whose msgctxt equals the given one (absent or " +
+      "null = no context) and returns up to context_size entries before and after it, in file order. " +
+      'No match gives target_entry null. Example: {"file_path": "/srv/po/fr/glossary.po", "msgid": "Glossary", ' +
+      '"context_size": 2}.',
+    input: ReadPoContextRequest,
+    output: ReadPoContextResponse,
+    handle: async ({ file_path, msgid, msgctxt, context_size }, deps) =>
+      readContext((await catalogues(deps).read(file_path)).doc, msgid, msgctxt ?? null, context_size),
+  }),
+  defineTool({
+    name: "find_fuzzy",
+    path: "/po/find_fuzzy",
+    summary: "List the fuzzy entries of a PO file",
+    description: 'Returns the entries flagged "fuzzy" (they need review), in file order. Example: ' +
+      '{"file_path": "/srv/po/fr/glossary.po"}.',
+    input: FindFuzzyRequest,
+    output: EntriesResponse.meta({ id: "FindFuzzyResponse" }),
+    handle: async ({ file_path }, deps) => ({
+      entries: findFuzzy((await catalogues(deps).read(file_path)).doc),
+    }),
+  }),
+];
