@@ -11,7 +11,7 @@
  */
 import { DomainError, PoSyntaxError } from "../errors.ts";
 import { parsePo } from "./parse.ts";
-import { encodePo } from "./write.ts";
+import { encodePo, formatPo } from "./write.ts";
 
 /** What the command may touch. */
 export interface WrapIo {
@@ -19,6 +19,11 @@ export interface WrapIo {
   writeFile(path: string, bytes: Uint8Array): Promise<void>;
   stdout(text: string): void;
   stderr(text: string): void;
+  /**
+   * Writes bytes to standard output. Optional: `--stdout` uses it so a non-UTF-8 file (ISO-8859-1…)
+   * comes out in its own encoding, as msgcat prints it; without it the text goes to `stdout`.
+   */
+  stdoutBytes?(bytes: Uint8Array): void;
 }
 
 /** The `--help` text. */
@@ -123,13 +128,14 @@ export async function runWrap(args: string[], io: WrapIo): Promise<number> {
     return 2;
   }
 
-  const results: { path: string; before: Uint8Array; after: Uint8Array }[] = [];
+  const results: { path: string; before: Uint8Array; after: Uint8Array; text: string }[] = [];
   let failed = false;
   for (const path of options.files) {
     try {
       const before = await io.readFile(path);
-      const after = encodePo(parsePo(before, { fileName: path }), { noWrap: options.noWrap });
-      results.push({ path, before, after });
+      const catalog = parsePo(before, { fileName: path });
+      const after = encodePo(catalog, { noWrap: options.noWrap });
+      results.push({ path, before, after, text: formatPo(catalog, { noWrap: options.noWrap }) });
     } catch (e) {
       io.stderr(errorText(path, e));
       failed = true;
@@ -138,8 +144,10 @@ export async function runWrap(args: string[], io: WrapIo): Promise<number> {
   if (failed) return 2;
 
   if (options.stdout) {
-    const decoder = new TextDecoder();
-    for (const r of results) io.stdout(decoder.decode(r.after));
+    for (const r of results) {
+      if (io.stdoutBytes) io.stdoutBytes(r.after);
+      else io.stdout(r.text);
+    }
     return 0;
   }
   const changed = results.filter((r) => !bytesEqual(r.before, r.after));
