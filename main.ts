@@ -20,8 +20,9 @@ import {
 } from "./lib/config.ts";
 import { serveStdio } from "@modelcontextprotocol/server/stdio";
 import { GpssClient } from "./lib/gpss/mod.ts";
+import { encodePo, parsePo, runWrap, type WrapIo } from "./lib/po/mod.ts";
 import { PO_CODEC } from "./lib/po/po_codec.ts";
-import { CatalogueStore } from "./lib/store/mod.ts";
+import { atomicUpdateFile, CatalogueStore } from "./lib/store/mod.ts";
 import { buildMcpServer } from "./routes/mcp.ts";
 import { allTools, createApp } from "./routes/mod.ts";
 import type { AppDeps } from "./routes/deps.ts";
@@ -51,6 +52,43 @@ function loadConfig(names: readonly string[]): Config {
     console.error(`configuration error: ${error.message}`);
     Deno.exit(2);
   }
+}
+
+function writeAll(file: { writeSync(p: Uint8Array): number }, bytes: Uint8Array): void {
+  for (let done = 0; done < bytes.length;) done += file.writeSync(bytes.subarray(done));
+}
+
+function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
+  return a.length === b.length && a.every((v, i) => v === b[i]);
+}
+
+/**
+ * File access of the `wrap` command. A rewrite happens under the lock the server takes; if the
+ * file changed since it was read (a server write landed), the current content is re-formatted
+ * instead, so that update is kept.
+ */
+function wrapIo(args: string[]): WrapIo {
+  const read = new Map<string, Uint8Array>();
+  const noWrap = args.includes("--no-wrap");
+  return {
+    readFile: async (path) => {
+      const bytes = await Deno.readFile(path);
+      read.set(path, bytes);
+      return bytes;
+    },
+    writeFile: async (path, bytes) => {
+      await atomicUpdateFile(path, (current) => {
+        if (current === null) return null;
+        const before = read.get(path);
+        return before && sameBytes(before, current)
+          ? bytes
+          : encodePo(parsePo(current, { fileName: path }), { noWrap });
+      });
+    },
+    stdout: (text) => writeAll(Deno.stdout, new TextEncoder().encode(text)),
+    stdoutBytes: (bytes) => writeAll(Deno.stdout, bytes),
+    stderr: (text) => writeAll(Deno.stderr, new TextEncoder().encode(text)),
+  };
 }
 
 function buildDeps(config: Config): AppDeps {
@@ -121,9 +159,8 @@ function main(args: string[]): void {
     case "mcp":
       return mcpStdio(loadConfig(CONFIG_ENV_NAMES));
     case "wrap":
-      console.error(`main.ts ${mode}: not yet available in this build`);
-      Deno.exit(2);
-      break;
+      runWrap(rest, wrapIo(rest)).then((code) => Deno.exit(code));
+      return;
     default:
       console.error(`unknown mode ${JSON.stringify(mode)}; usage: main.ts [serve|mcp|wrap|permissions]`);
       Deno.exit(2);
