@@ -95,9 +95,22 @@ Deno.test("MCP over stdio: the SDK client drives a spawned `main.ts mcp`", async
   await client.connect(transport);
   try {
     const { tools } = await client.listTools();
-    assert.ok(tools.some((t) => t.name === "new_endpoint"));
+    assert.equal(tools.length, 8);
     const r = await client.callTool({ name: "new_endpoint", arguments: { name: "stdio" } });
     assert.deepEqual(r.structuredContent, { message: "Hello, stdio!" });
+    const file = `${await Deno.realPath(roots)}/t.po`;
+    const w = await client.callTool({
+      name: "write_po",
+      arguments: { file_path: file, entries: [{ msgid: "x", msgstr: "y" }] },
+    });
+    assert.equal((w.structuredContent as { created: number }).created, 1);
+    const read = await client.callTool({ name: "read_po", arguments: { file_path: file } });
+    assert.equal((read.structuredContent as { entries: { msgstr: string }[] }).entries[0].msgstr, "y");
+    const dbs = await client.callTool({ name: "get_available_databases", arguments: {} });
+    assert.equal((dbs.structuredContent as { success: boolean }).success, true);
+    const search = await client.callTool({ name: "search_patents", arguments: { keywords: "x" } });
+    assert.equal((search.structuredContent as { success: boolean; error: string }).success, false);
+    assert.match((search.structuredContent as { error: string }).error, /USER_CODE/);
   } finally {
     await client.close();
     await Deno.remove(roots, { recursive: true });
@@ -174,5 +187,79 @@ Deno.test("MCP patent tools: search against the fake upstream, static tools, and
   } finally {
     await client.close();
     await fake.close();
+  }
+});
+
+Deno.test("MCP PO tools: the eight tools are listed, PO tools work on a temp catalogue, failures are isError", async () => {
+  const { poFixture } = await import("./_helpers.ts");
+  await using f = await poFixture({
+    "fr.po":
+      'msgid ""\nmsgstr "Content-Type: text/plain; charset=UTF-8\\n"\n\n#, fuzzy\nmsgid "a"\nmsgstr "A"\n\nmsgid "b"\nmsgstr "B"\n',
+  });
+  const { client, transport } = inProcessClient(f.app);
+  await client.connect(transport);
+  try {
+    const { tools } = await client.listTools();
+    assert.deepEqual(tools.map((t) => t.name).sort(), [
+      "find_fuzzy",
+      "get_available_databases",
+      "get_search_examples",
+      "new_endpoint",
+      "read_po",
+      "read_po_context",
+      "search_patents",
+      "write_po",
+    ]);
+    for (const t of tools) {
+      assert.ok((t.description ?? "").length > 40, `${t.name} has a usable description`);
+      assert.equal(t.inputSchema.type, "object", t.name);
+    }
+    const file = f.path("fr.po");
+    const read = await client.callTool({ name: "read_po", arguments: { file_path: file } });
+    assert.deepEqual(
+      (read.structuredContent as { entries: { msgid: string }[] }).entries.map((e) => e.msgid),
+      ["a", "b"],
+    );
+    const fuzzy = await client.callTool({ name: "find_fuzzy", arguments: { file_path: file } });
+    assert.equal((fuzzy.structuredContent as { entries: unknown[] }).entries.length, 1);
+    const write = await client.callTool({
+      name: "write_po",
+      arguments: { file_path: file, entries: [{ msgid: "a", msgstr: "AA", flags: [] }] },
+    });
+    assert.deepEqual(
+      { ...(write.structuredContent as object), message: undefined },
+      { success: true, message: undefined, created: 0, updated: 1 },
+    );
+    const ctx = await client.callTool({
+      name: "read_po_context",
+      arguments: { file_path: file, msgid: "b" },
+    });
+    const window = ctx.structuredContent as {
+      target_entry: { msgstr: string };
+      context_before: { msgstr: string }[];
+    };
+    assert.equal(window.target_entry.msgstr, "B");
+    assert.equal(window.context_before[0].msgstr, "AA");
+
+    const missing = await client.callTool({
+      name: "read_po",
+      arguments: { file_path: f.path("missing.po") },
+    });
+    assert.equal(missing.isError, true);
+    assert.equal((missing.content as { text: string }[])[0].text, `File not found: ${f.path("missing.po")}`);
+    const outside = await client.callTool({ name: "read_po", arguments: { file_path: "/etc/passwd.po" } });
+    assert.equal(outside.isError, true);
+    assert.match((outside.content as { text: string }[])[0].text, /^Path is outside the catalogue roots/);
+    const invalid = await client.callTool({ name: "read_po_context", arguments: { file_path: file } });
+    assert.equal(invalid.isError, true);
+    assert.deepEqual(
+      (invalid.structuredContent as { detail: { type: string; loc: unknown[] }[] }).detail[0].loc,
+      [
+        "body",
+        "msgid",
+      ],
+    );
+  } finally {
+    await client.close();
   }
 });
