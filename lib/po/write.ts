@@ -424,6 +424,10 @@ export function formatPo(catalog: PoCatalog, options: FormatOptions = {}): strin
     const domain = domains[k];
     const inDomain = hasDomains ? messages.filter((m) => m.domain === domain) : messages;
     if (inDomain.length === 0) continue;
+    // msgcat prints nothing for a domain whose only message is the header (tests/fixtures/fuzz/case-504.po).
+    if (inDomain.length === 1 && inDomain[0].msgid === "" && inDomain[0].msgctxt === null && !inDomain[0].obsolete) {
+      continue;
+    }
     if (domain !== undefined) {
       if (blank) out.push("\n");
       out.push(`domain "${domain}"\n`);
