@@ -418,16 +418,21 @@ export function formatPo(catalog: PoCatalog, options: FormatOptions = {}): strin
   const hasDomains = messages.some((m) => m.domain !== undefined);
   const domains = hasDomains ? domainOrder(messages) : [undefined];
 
+  const groups = domains.map((domain) => hasDomains ? messages.filter((m) => m.domain === domain) : messages);
+  // msgcat writes nothing at all when every domain is empty or holds only a header-like message
+  // (msgid "", no msgctxt, obsolete or not): a header-only file becomes an empty file, while a
+  // header-only domain next to a non-empty one is printed (tests/fixtures/fuzz/case-504.po).
+  const onlyHeaders = groups.every((g) =>
+    g.length === 0 || (g.length === 1 && g[0].msgid === "" && g[0].msgctxt === null)
+  );
+  if (onlyHeaders) return "";
+
   const out: string[] = [];
   let blank = false;
   for (let k = 0; k < domains.length; k++) {
     const domain = domains[k];
-    const inDomain = hasDomains ? messages.filter((m) => m.domain === domain) : messages;
+    const inDomain = groups[k];
     if (inDomain.length === 0) continue;
-    // msgcat prints nothing for a domain whose only message is the header (tests/fixtures/fuzz/case-504.po).
-    if (inDomain.length === 1 && inDomain[0].msgid === "" && inDomain[0].msgctxt === null && !inDomain[0].obsolete) {
-      continue;
-    }
     if (domain !== undefined) {
       if (blank) out.push("\n");
       out.push(`domain "${domain}"\n`);
