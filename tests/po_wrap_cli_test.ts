@@ -1,0 +1,169 @@
+import assert from "node:assert/strict";
+import { runWrap, unifiedDiff, WRAP_USAGE } from "../lib/po/mod.ts";
+import type { WrapIo } from "../lib/po/mod.ts";
+
+const FIXTURES = new URL("./fixtures/po/", import.meta.url);
+
+const LAID_OUT = 'msgid ""\nmsgstr "Content-Type: text/plain; charset=UTF-8\\n"\n\nmsgid "a"\nmsgstr "b"\n';
+const UNWRAPPED =
+  'msgid ""\nmsgstr ""\n"Content-Type: text/plain; charset=UTF-8\\n"\n\n\n\nmsgid "a"\nmsgstr "b"';
+
+/** An in-memory file system and captured output. */
+function fakeIo(files: Record<string, string | Uint8Array>) {
+  const fs = new Map<string, Uint8Array>();
+  for (const [k, v] of Object.entries(files)) {
+    fs.set(k, typeof v === "string" ? new TextEncoder().encode(v) : v);
+  }
+  const out: string[] = [];
+  const err: string[] = [];
+  const written: string[] = [];
+  const io: WrapIo = {
+    readFile: (path) => {
+      const b = fs.get(path);
+      return b ? Promise.resolve(b) : Promise.reject(new Deno.errors.NotFound(`no ${path}`));
+    },
+    writeFile: (path, bytes) => {
+      written.push(path);
+      fs.set(path, bytes);
+      return Promise.resolve();
+    },
+    stdout: (t) => out.push(t),
+    stderr: (t) => err.push(t),
+  };
+  const text = (path: string) => new TextDecoder().decode(fs.get(path));
+  return { io, fs, out, err, written, text };
+}
+
+Deno.test("wrap rewrites the files that change, in place", async () => {
+  const f = fakeIo({ "a.po": UNWRAPPED, "b.po": LAID_OUT });
+  assert.equal(await runWrap(["a.po", "b.po"], f.io), 0);
+  assert.deepEqual(f.written, ["a.po"]);
+  assert.equal(f.text("a.po"), LAID_OUT);
+  assert.deepEqual([f.out, f.err], [[], []]);
+});
+
+Deno.test("wrap --check lists the files that would change and writes nothing", async () => {
+  const f = fakeIo({ "a.po": UNWRAPPED, "b.po": LAID_OUT });
+  assert.equal(await runWrap(["--check", "a.po", "b.po"], f.io), 1);
+  assert.deepEqual(f.err, ["Would rewrap: a.po\n"]);
+  assert.deepEqual(f.written, []);
+  const clean = fakeIo({ "b.po": LAID_OUT });
+  assert.equal(await runWrap(["--check", "b.po"], clean.io), 0);
+});
+
+Deno.test("wrap --diff prints a unified diff and writes nothing", async () => {
+  const f = fakeIo({ "a.po": UNWRAPPED });
+  assert.equal(await runWrap(["--diff", "a.po"], f.io), 1);
+  assert.deepEqual(f.written, []);
+  assert.equal(
+    f.out.join(""),
+    "--- a.po\n+++ a.po\n" +
+      '@@ -1,8 +1,5 @@\n msgid ""\n-msgstr ""\n-"Content-Type: text/plain; charset=UTF-8\\n"\n+msgstr "Content-Type: text/plain; charset=UTF-8\\n"\n \n-\n-\n' +
+      ' msgid "a"\n-msgstr "b"\n\\ No newline at end of file\n+msgstr "b"\n',
+  );
+});
+
+Deno.test("wrap --stdout prints the laid-out files", async (t) => {
+  await t.step("as text", async () => {
+    const f = fakeIo({ "a.po": UNWRAPPED });
+    assert.equal(await runWrap(["--stdout", "a.po"], f.io), 0);
+    assert.deepEqual(f.out, [LAID_OUT]);
+    assert.deepEqual(f.written, []);
+  });
+  await t.step("as the file's own bytes when the host can write bytes", async () => {
+    const latin = Deno.readFileSync(new URL("latin1.in.po", FIXTURES));
+    const f = fakeIo({ "l.po": latin });
+    const chunks: Uint8Array[] = [];
+    f.io.stdoutBytes = (b) => chunks.push(b);
+    assert.equal(await runWrap(["--stdout", "l.po"], f.io), 0);
+    assert.deepEqual(chunks, [Deno.readFileSync(new URL("latin1.out.po", FIXTURES))]);
+  });
+  await t.step("--no-wrap", async () => {
+    const f = fakeIo({ "w.po": Deno.readFileSync(new URL("wrapping.in.po", FIXTURES)) });
+    assert.equal(await runWrap(["--stdout", "--no-wrap", "w.po"], f.io), 0);
+    assert.equal(f.out.join(""), Deno.readTextFileSync(new URL("wrapping.nowrap.out.po", FIXTURES)));
+  });
+});
+
+Deno.test("wrap refuses invalid input with file, line and column, and writes nothing", async () => {
+  const f = fakeIo({
+    "a.po": UNWRAPPED,
+    "bad.po": 'msgid "a"\nmsgstr "b\n',
+    "dup.po": 'msgid "a"\nmsgstr ""\nmsgid "a"\nmsgstr ""\n',
+  });
+  assert.equal(await runWrap(["a.po", "bad.po", "dup.po", "missing.po"], f.io), 2);
+  assert.deepEqual(f.err, [
+    "wrap: bad.po:2:10: end-of-line within string\n",
+    "wrap: dup.po:3:1: duplicate message definition (first defined at line 1)\n",
+    "wrap: missing.po: no such file\n",
+  ]);
+  assert.deepEqual(f.written, [], "a.po is not rewritten either");
+});
+
+Deno.test("wrap --help and usage errors", async (t) => {
+  await t.step("--help", async () => {
+    const f = fakeIo({});
+    assert.equal(await runWrap(["--help"], f.io), 0);
+    assert.deepEqual(f.out, [WRAP_USAGE]);
+  });
+  const cases: [string[], string][] = [
+    [[], "wrap: no FILE given\n"],
+    [["--modified", "a.po"], "wrap: unknown option --modified\n"],
+    [["--stdout", "--check", "a.po"], "wrap: --stdout cannot be combined with --check or --diff\n"],
+  ];
+  for (const [args, message] of cases) {
+    await t.step(args.join(" ") || "no arguments", async () => {
+      const f = fakeIo({ "a.po": LAID_OUT });
+      assert.equal(await runWrap(args, f.io), 2);
+      assert.equal(f.err.join(""), `${message}\n${WRAP_USAGE}`);
+    });
+  }
+  await t.step("-- ends the options", async () => {
+    const f = fakeIo({ "--check": UNWRAPPED });
+    assert.equal(await runWrap(["--", "--check"], f.io), 0);
+    assert.deepEqual(f.written, ["--check"]);
+  });
+});
+
+Deno.test("unifiedDiff output applies as a patch would", async (t) => {
+  const cases: [string, string, string][] = [
+    ["equal", "a\nb\n", "a\nb\n"],
+    ["change in the middle", "1\n2\n3\n4\n5\n6\n7\n8\n9\n10\n", "1\n2\n3\n4\nfive\n6\n7\n8\n9\n10\n"],
+    [
+      "two distant hunks",
+      Array.from({ length: 30 }, (_, i) => `${i}\n`).join(""),
+      "x\n" + Array.from({ length: 29 }, (_, i) => `${i + 1}\n`).join("") + "y\n",
+    ],
+    ["all different", "a\nb\n", "c\nd\ne\n"],
+    ["insert only", "a\nb\n", "a\nx\nb\n"],
+  ];
+  for (const [name, before, after] of cases) {
+    await t.step(name, () => assert.equal(applyPatch(before, unifiedDiff(before, after, "f")), after));
+  }
+});
+
+/** A minimal unified-diff applier (for files ending with a newline). */
+function applyPatch(before: string, diff: string): string {
+  if (diff === "") return before;
+  const a = before.split("\n").slice(0, -1);
+  const out: string[] = [];
+  let at = 0;
+  const lines = diff.split("\n").slice(2, -1);
+  for (const line of lines) {
+    const hunk = line.match(/^@@ -(\d+),(\d+) \+\d+,\d+ @@$/);
+    if (hunk) {
+      const start = Number(hunk[2]) === 0 ? Number(hunk[1]) : Number(hunk[1]) - 1;
+      while (at < start) out.push(a[at++]);
+      continue;
+    }
+    if (line.startsWith(" ")) {
+      assert.equal(a[at], line.slice(1));
+      out.push(a[at++]);
+    } else if (line.startsWith("-")) {
+      assert.equal(a[at], line.slice(1));
+      at++;
+    } else if (line.startsWith("+")) out.push(line.slice(1));
+  }
+  while (at < a.length) out.push(a[at++]);
+  return out.map((l) => l + "\n").join("");
+}
