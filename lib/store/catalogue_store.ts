@@ -99,6 +99,8 @@ interface CacheEntry<D> {
   size: number;
   /** SHA-256 of the contents while the entry is racy, else null. */
   hash: Uint8Array | null;
+  /** The file's bytes the document was parsed from (or encoded to), so an update can skip the parse. */
+  bytes: Uint8Array;
 }
 
 /**
@@ -212,7 +214,14 @@ export class CatalogueStore<D> {
       const outcome = await updateFileUnderLock(
         { openPath: path.lexicalPath, key: path.realPath, displayPath: userPath, followSymlinks: false },
         async (current) => {
-          const doc = current === null ? null : this.#parse(current.bytes, userPath);
+          // Under the lock the file is always re-read; when its bytes are those of the cached
+          // document, that document is reused (no parse, and the writer's layout cache stays warm).
+          const cached = this.#cache.get(path.realPath);
+          const doc = current === null
+            ? null
+            : cached && bytesEqual(cached.bytes, current.bytes)
+            ? cached.doc
+            : this.#parse(current.bytes, userPath);
           const out = await fn(doc);
           next = { ...out, bytes: this.#codec.encode(out.doc) };
           return next.bytes;
@@ -273,7 +282,7 @@ export class CatalogueStore<D> {
       this.#cachedBytes -= old.size;
     }
     if (this.#cacheMaxBytes === 0 || stat.size > this.#cacheMaxBytes) return;
-    this.#cache.set(realPath, { doc, key: statKey(stat), size: stat.size, hash });
+    this.#cache.set(realPath, { doc, key: statKey(stat), size: stat.size, hash, bytes });
     this.#cachedBytes += stat.size;
     for (const [oldest, entry] of this.#cache) {
       if (this.#cachedBytes <= this.#cacheMaxBytes) break;
