@@ -10,9 +10,9 @@
  * @module
  */
 import { PoSyntaxError, UnwritableCatalogError } from "../errors.ts";
-import { canonicalCharset, duplicateKey, headerCharset, messageLine, singleByteTable } from "./parse.ts";
+import { canonicalCharset, headerCharset, messageLine, singleByteTable } from "./parse.ts";
 import type { PoCatalog, PoMessage, PoReference } from "./types.ts";
-import { wrapString } from "./wrap.ts";
+import { type WrapOptions, wrapString } from "./wrap.ts";
 
 const PAGE_WIDTH = 79;
 
@@ -230,22 +230,39 @@ interface Layout {
 
 const layouts = new WeakMap<PoMessage, Layout>();
 
-function isAsciiText(s: string): boolean {
-  for (let i = 0; i < s.length; i++) if (s.charCodeAt(i) > 0x7f) return false;
-  return true;
-}
-
-function checkString(m: PoMessage, s: string): void {
+/** Bit 1: some character is non-ASCII; bit 2: a NUL or U+0004, which a PO string cannot hold. */
+function scanText(s: string): number {
+  let r = 0;
   for (let i = 0; i < s.length; i++) {
     const c = s.charCodeAt(i);
-    if (c === 0 || c === 4) {
-      throw new UnwritableCatalogError(
-        `Cannot write PO file: the entry with msgid ${JSON.stringify(m.msgid.slice(0, 60))} contains ` +
-          (c === 0 ? "a NUL character" : "the context separator U+0004 (EOT)") +
-          ", which PO strings cannot hold",
-      );
-    }
+    if (c > 0x7f) r |= 1;
+    else if (c === 0 || c === 4) return r | 2;
   }
+  return r;
+}
+
+function scanList(list: readonly string[]): number {
+  let r = 0;
+  for (let i = 0; i < list.length; i++) r |= scanText(list[i]);
+  return r;
+}
+
+function unholdable(m: PoMessage): UnwritableCatalogError {
+  const all = [m.msgid, m.msgstr, m.msgctxt ?? "", m.msgidPlural ?? "", ...(m.msgstrPlural ?? [])];
+  all.push(m.previousMsgctxt ?? "", m.previousMsgid ?? "", m.previousMsgidPlural ?? "");
+  all.push(...m.translatorComments, ...m.extractedComments);
+  const nul = all.some((s) => s.includes("\0"));
+  return new UnwritableCatalogError(
+    `Cannot write PO file: the entry with msgid ${JSON.stringify(m.msgid.slice(0, 60))} contains ` +
+      (nul ? "a NUL character" : "the context separator U+0004 (EOT)") + ", which PO strings cannot hold",
+  );
+}
+
+const NO_FLAGS: FlagState = { fuzzy: false, formats: [], range: null, wrap: null };
+
+function wrapField(options: WrapOptions, keyword: string, value: string): string {
+  options.keyword = keyword;
+  return wrapString(value, options);
 }
 
 /** Lays out one message as msgcat's `message_print` / `message_print_obsolete` would. */
@@ -256,44 +273,39 @@ function layoutMessage(m: PoMessage, singleByte: boolean, noWrapAll: boolean): L
   const plural = m.msgidPlural !== null;
   const forms = m.msgstrPlural !== null && m.msgstrPlural.length > 0 ? m.msgstrPlural : [m.msgstr];
   const msgstr0 = plural ? forms[0] : m.msgstr;
-  const strings: string[] = [m.msgid, ...m.translatorComments, ...m.extractedComments];
-  if (plural) strings.push(m.msgidPlural!, ...forms);
-  else strings.push(m.msgstr);
-  for (const s of [m.msgctxt, m.previousMsgctxt, m.previousMsgid, m.previousMsgidPlural]) {
-    if (s !== null) strings.push(s);
-  }
-  for (const s of strings) checkString(m, s);
-  let ascii = true;
-  for (const s of strings) {
-    if (!isAsciiText(s)) {
-      ascii = false;
-      break;
-    }
-  }
+  let scan = scanText(m.msgid) | scanText(m.msgstr) | scanList(m.translatorComments) |
+    scanList(m.extractedComments);
+  if (plural) scan |= scanText(m.msgidPlural!) | scanList(forms);
+  if (m.msgctxt !== null) scan |= scanText(m.msgctxt);
+  if (m.previousMsgctxt !== null) scan |= scanText(m.previousMsgctxt);
+  if (m.previousMsgid !== null) scan |= scanText(m.previousMsgid);
+  if (m.previousMsgidPlural !== null) scan |= scanText(m.previousMsgidPlural);
+  if (scan & 2) throw unholdable(m);
+  const ascii = (scan & 1) === 0;
 
   let text = "";
   if (!(m.obsolete && msgstr0 === "")) {
-    const flags = interpretFlags(m.flags);
-    const noWrap = noWrapAll || flags.wrap === false;
-    const formatLanguage = formatLanguageOf(flags);
-    const prefix = m.obsolete ? "#~ " : "";
-    const prevPrefix = m.obsolete ? "#~| " : "#| ";
-    for (const c of m.translatorComments) text += commentLines("#", c);
-    for (const c of m.extractedComments) text += commentLines("#.", c);
-    text += referenceLines(m.references, singleByte);
-    text += flagLine(flags, msgstr0, m.obsolete);
-    const field = (p: string, keyword: string, value: string) => {
-      text += wrapString(value, { prefix: p, keyword, noWrap, formatLanguage });
+    const flags = m.flags.length === 0 ? NO_FLAGS : interpretFlags(m.flags);
+    const options: WrapOptions = {
+      prefix: m.obsolete ? "#~| " : "#| ",
+      keyword: "",
+      noWrap: noWrapAll || flags.wrap === false,
+      formatLanguage: flags.formats.length === 0 ? null : formatLanguageOf(flags),
     };
-    if (m.previousMsgctxt !== null) field(prevPrefix, "msgctxt", m.previousMsgctxt);
-    if (m.previousMsgid !== null) field(prevPrefix, "msgid", m.previousMsgid);
-    if (m.previousMsgidPlural !== null) field(prevPrefix, "msgid_plural", m.previousMsgidPlural);
-    if (m.msgctxt !== null) field(prefix, "msgctxt", m.msgctxt);
-    field(prefix, "msgid", m.msgid);
+    for (let i = 0; i < m.translatorComments.length; i++) text += commentLines("#", m.translatorComments[i]);
+    for (let i = 0; i < m.extractedComments.length; i++) text += commentLines("#.", m.extractedComments[i]);
+    if (m.references.length > 0) text += referenceLines(m.references, singleByte);
+    if (flags !== NO_FLAGS) text += flagLine(flags, msgstr0, m.obsolete);
+    if (m.previousMsgctxt !== null) text += wrapField(options, "msgctxt", m.previousMsgctxt);
+    if (m.previousMsgid !== null) text += wrapField(options, "msgid", m.previousMsgid);
+    if (m.previousMsgidPlural !== null) text += wrapField(options, "msgid_plural", m.previousMsgidPlural);
+    options.prefix = m.obsolete ? "#~ " : "";
+    if (m.msgctxt !== null) text += wrapField(options, "msgctxt", m.msgctxt);
+    text += wrapField(options, "msgid", m.msgid);
     if (plural) {
-      field(prefix, "msgid_plural", m.msgidPlural!);
-      forms.forEach((s, i) => field(prefix, `msgstr[${i}]`, s));
-    } else field(prefix, "msgstr", m.msgstr);
+      text += wrapField(options, "msgid_plural", m.msgidPlural!);
+      for (let i = 0; i < forms.length; i++) text += wrapField(options, `msgstr[${i}]`, forms[i]);
+    } else text += wrapField(options, "msgstr", m.msgstr);
   }
   const layout: Layout = { text, singleByte, noWrapAll, ascii };
   layouts.set(m, layout);
@@ -370,12 +382,18 @@ function checkAccepted(catalog: PoCatalog): void {
       1,
     );
   }
-  const seen = new Map<string, PoMessage>();
+  // Keyed by the message's own strings (V8 caches their hashes), not by a concatenated key.
+  const seen = new Map<string, Map<string | null, PoMessage>>();
   for (const m of catalog.messages) {
-    const key = duplicateKey(m);
-    const first = seen.get(key);
+    const id = m.domain === undefined ? m.msgid : `${m.domain}\u0000${m.msgid}`;
+    let byContext = seen.get(id);
+    if (byContext === undefined) {
+      byContext = new Map();
+      seen.set(id, byContext);
+    }
+    const first = byContext.get(m.msgctxt);
     if (first === undefined) {
-      seen.set(key, m);
+      byContext.set(m.msgctxt, m);
       continue;
     }
     const firstLine = messageLine(first);

@@ -1,0 +1,101 @@
+/**
+ * `deno bench` for the PO reader and writer:
+ *
+ *   deno bench --allow-read --allow-run=msgcat bench/po_bench.ts
+ *
+ * Input: ../shared/corpus/po/zh-cn__whatsnew__changelog.po (2.3 MB, 12,440 entries) when
+ * ../shared exists, else a generated catalogue of 10,000 entries. Measures parse, a cold format
+ * (no message laid out before), a warm format after one message changed (what a write pays: the
+ * other messages come from the layout cache), parse + cold format, and — for comparison, when
+ * msgcat is installed and the corpus file is used — one `msgcat FILE` run.
+ *
+ * @module
+ */
+import { encodePo, formatPo, parsePo } from "../lib/po/mod.ts";
+import type { PoCatalog } from "../lib/po/mod.ts";
+
+const CORPUS_FILE = new URL("../../shared/corpus/po/zh-cn__whatsnew__changelog.po", import.meta.url);
+
+function generated(n: number): Uint8Array {
+  const words = [
+    "the",
+    "function",
+    "returns",
+    "a",
+    "new",
+    "list",
+    "of",
+    "strings",
+    ":func:`len`",
+    "value",
+    "see",
+  ];
+  let out = 'msgid ""\nmsgstr ""\n"Content-Type: text/plain; charset=UTF-8\\n"\n\n';
+  for (let i = 0; i < n; i++) {
+    const len = 3 + (i * 7) % 40;
+    const text = Array.from({ length: len }, (_, k) => words[(i + k * 3) % words.length]).join(" ");
+    out += `#: ../../library/module${i % 50}.rst:${i}\n`;
+    if (i % 14 === 0) out += "#, fuzzy\n";
+    out += `msgid "${text} ${i}"\nmsgstr "${i % 13 === 0 ? "" : "翻譯 " + text}"\n\n`;
+  }
+  return new TextEncoder().encode(out);
+}
+
+function load(): { name: string; bytes: Uint8Array; path: string | null } {
+  try {
+    return {
+      name: "zh-cn changelog (2.3 MB)",
+      bytes: Deno.readFileSync(CORPUS_FILE),
+      path: CORPUS_FILE.pathname,
+    };
+  } catch {
+    return { name: "generated (10k entries)", bytes: generated(10_000), path: null };
+  }
+}
+
+const input = load();
+
+/** A catalogue whose messages are new objects: nothing of it is in the layout cache. */
+function freshCopy(cat: PoCatalog): PoCatalog {
+  return { ...cat, messages: cat.messages.map((m) => ({ ...m })) };
+}
+
+const base = parsePo(input.bytes);
+encodePo(base); // fills the cache for the warm benchmark
+let edit = 0;
+
+Deno.bench(`parse: ${input.name}`, { group: "po" }, () => {
+  parsePo(input.bytes);
+});
+
+Deno.bench(`format, cold: ${input.name}`, { group: "po" }, (b) => {
+  const cat = freshCopy(base);
+  b.start();
+  encodePo(cat);
+  b.end();
+});
+
+Deno.bench(`format, warm, one message changed: ${input.name}`, { group: "po" }, () => {
+  const k = (edit++ * 7919) % base.messages.length;
+  const messages = base.messages.slice();
+  messages[k] = { ...messages[k], msgstr: `${messages[k].msgstr} (edit ${edit})` };
+  formatPo({ ...base, messages });
+});
+
+Deno.bench(`parse + cold format: ${input.name}`, { group: "po", baseline: true }, () => {
+  encodePo(parsePo(input.bytes));
+});
+
+let msgcat = false;
+if (input.path) {
+  try {
+    msgcat = (await new Deno.Command("msgcat", { args: ["--version"], stdout: "null" }).output()).success;
+  } catch {
+    msgcat = false;
+  }
+}
+if (msgcat) {
+  Deno.bench(`msgcat FILE (subprocess): ${input.name}`, { group: "po", n: 5 }, async () => {
+    await new Deno.Command("msgcat", { args: [input.path!], stdout: "null" }).output();
+  });
+}
