@@ -1,0 +1,69 @@
+/**
+ * In-process PO engine benchmark against one `msgcat` run on the same file, in the same run.
+ *
+ *   deno run --allow-read --allow-run=msgcat bench/po_engine.ts [FILE]
+ *
+ * Default FILE: ../shared/corpus/po/zh-cn__whatsnew__changelog.po (2.3 MB, 12k entries).
+ * Prints medians of 15 runs: parse, cold format (no layout cache), parse + cold format, a warm
+ * re-format after one message changed (what /po/write pays), and msgcat's wall time.
+ */
+import { encodePo, parsePo } from "../lib/po/mod.ts";
+
+const file = Deno.args[0] ??
+  new URL("../../shared/corpus/po/zh-cn__whatsnew__changelog.po", import.meta.url).pathname;
+const bytes = Deno.readFileSync(file);
+const RUNS = 15;
+
+function median(xs: number[]): number {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.floor(s.length / 2)];
+}
+
+function time(fn: () => void): number {
+  const t = performance.now();
+  fn();
+  return performance.now() - t;
+}
+
+const parse: number[] = [];
+const cold: number[] = [];
+const both: number[] = [];
+const warm: number[] = [];
+for (let i = 0; i < RUNS + 2; i++) {
+  let cat = parsePo(bytes, { fileName: file });
+  const p = time(() => (cat = parsePo(bytes, { fileName: file })));
+  const fresh = parsePo(bytes, { fileName: file });
+  const c = time(() => encodePo(fresh));
+  const b = time(() => encodePo(parsePo(bytes, { fileName: file })));
+  // One message replaced (a new object), the rest laid out from the cache.
+  encodePo(cat);
+  const k = Math.floor(cat.messages.length / 2);
+  const changed = {
+    ...cat,
+    messages: cat.messages.map((m, j) => (j === k ? { ...m, msgstr: m.msgstr + " (edited)" } : m)),
+  };
+  const w = time(() => encodePo(changed));
+  if (i >= 2) { // the first two runs warm the JIT
+    parse.push(p);
+    cold.push(c);
+    both.push(b);
+    warm.push(w);
+  }
+}
+
+const msgcat: number[] = [];
+for (let i = 0; i < 5; i++) {
+  const t = performance.now();
+  const out = await new Deno.Command("msgcat", { args: [file], stdout: "null", stderr: "null" }).output();
+  msgcat.push(performance.now() - t);
+  if (!out.success) throw new Error("msgcat failed");
+}
+
+const f = (n: number) => `${n.toFixed(1)} ms`;
+console.log(`file: ${file} (${(bytes.length / 1e6).toFixed(2)} MB)`);
+console.log(`parse                         ${f(median(parse))}`);
+console.log(`format, cold (no cache)       ${f(median(cold))}`);
+console.log(`parse + cold format           ${f(median(both))}`);
+console.log(`format after 1 change (warm)  ${f(median(warm))}`);
+console.log(`msgcat (one run, wall)        ${f(median(msgcat))}`);
+console.log(`ratio msgcat / (parse + format) = ${(median(msgcat) / median(both)).toFixed(1)}x`);
