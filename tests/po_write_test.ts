@@ -3,7 +3,7 @@ import assert from "node:assert/strict";
 import { po as gettextPo } from "gettext-parser";
 import { Buffer } from "node:buffer";
 import { PoSyntaxError, UnwritableCatalogError } from "../lib/errors.ts";
-import { encodePo, formatPo, interpretFlags, parsePo } from "../lib/po/mod.ts";
+import { canonicalCatalog, encodePo, formatPo, interpretFlags, parsePo } from "../lib/po/mod.ts";
 import type { PoCatalog, PoMessage } from "../lib/po/mod.ts";
 
 const FIXTURES = new URL("./fixtures/po/", import.meta.url);
@@ -174,6 +174,47 @@ Deno.test("formatting is idempotent on the corpus", () => {
     checked++;
   }
   assert.ok(checked >= 90, `${checked} files`);
+});
+
+Deno.test("canonicalCatalog equals reading the written file back", async (t) => {
+  const files = listPo(FIXTURES, ".in.po").map((n) => new URL(n, FIXTURES));
+  if (exists(CORPUS) && exists(VECTORS)) {
+    files.push(...listPo(CORPUS, ".po").map((n) => new URL(n, CORPUS)));
+    files.push(...listPo(VECTORS, ".in.po").map((n) => new URL(n, VECTORS)));
+  } else console.log("corpus part skipped: ../shared not found");
+  let checked = 0;
+  for (const url of files) {
+    let cat: PoCatalog;
+    try {
+      cat = parsePo(Deno.readFileSync(url), url.pathname);
+    } catch {
+      continue; // rejected input
+    }
+    const canonical = canonicalCatalog(cat);
+    assert.deepEqual(canonical, parsePo(encodePo(cat), url.pathname), url.pathname);
+    checked++;
+  }
+  assert.ok(checked >= 9, `${checked} files`);
+  await t.step("unchanged messages are shared, not copied", () => {
+    const cat = parsePo(Deno.readFileSync(new URL("wrapping.in.po", FIXTURES)));
+    const canonical = canonicalCatalog(cat);
+    assert.ok(canonical.messages.every((m, i) => m === cat.messages[i]));
+  });
+  await t.step("comments with newlines, ./ references, unknown flags, empty obsolete entries", () => {
+    const cat = parsePo(utf8('#, fuzzy\nmsgid "a"\nmsgstr "b"\n\n#~ msgid "o"\n#~ msgstr ""\n'));
+    const m: PoMessage = {
+      ...cat.messages[0],
+      translatorComments: ["x\nFile: s.c, line:3"],
+      extractedComments: ["e\n"],
+      references: [{ file: "./a.c", line: 1 }, { file: "a.c", line: 1 }],
+      flags: ["unknown", "fuzzy", "c-format"],
+    };
+    const edited: PoCatalog = { ...cat, messages: [cat.messages[1], m] };
+    const canonical = canonicalCatalog(edited);
+    assert.deepEqual(canonical, parsePo(encodePo(edited)));
+    assert.deepEqual(canonical.messages[0].references, [{ file: "s.c", line: 3 }, { file: "a.c", line: 1 }]);
+    assert.deepEqual(canonical.messages[0].flags, ["fuzzy", "c-format"]);
+  });
 });
 
 /** The (msgctxt, msgid) → msgstr forms map of a catalogue, obsolete entries included. */

@@ -10,7 +10,7 @@
 import { InvalidInputError, UnwritableCatalogError } from "../errors.ts";
 import { parseReferences, tokenizeFlags } from "./parse.ts";
 import type { PoCatalog, PoMessage, PoReference } from "./types.ts";
-import { catalogCharset } from "./write.ts";
+import { canonicalCatalog, catalogCharset } from "./write.ts";
 
 /** An entry as the JSON API returns it (snake_case, as the Python service did). */
 export interface ApiEntry {
@@ -341,7 +341,8 @@ function applyEntry(
  * An unmatched entry is appended after the last non-obsolete message; if an obsolete (`#~`)
  * message has the same msgctxt and msgid, that one is revived instead (moved there and updated),
  * since msgcat would reject the two as duplicates. When the request repeats a (msgctxt, msgid),
- * the last one wins. A new catalogue gets the header {@link NEW_CATALOG_HEADER}.
+ * the last one wins. A new catalogue gets the header {@link NEW_CATALOG_HEADER}. The result is
+ * canonical ({@link canonicalCatalog}): it equals what reading the written file back gives.
  *
  * @throws {UnwritableCatalogError} the catalogue's charset is not UTF-8 (or ASCII/absent).
  * @throws {InvalidInputError} a field holds NUL or U+0004, an occurrence holds white space,
@@ -423,7 +424,9 @@ export function applyWrite(cat: PoCatalog | null, entries: WriteEntry[]): WriteR
   if (lastActive < 0) out.unshift(...appended);
   out.push(...appendedObsolete);
 
-  const next: PoCatalog = { ...base, messages: out };
+  // What the file will read back as (obsolete entries with an empty msgstr gone, flags and
+  // references as printed…), so a cache of this document agrees with the file.
+  const next = canonicalCatalog({ ...base, messages: out });
   const after = catalogCharset(next);
   if (after.canonical !== "UTF-8" && after.canonical !== "ASCII") {
     throw new UnwritableCatalogError(

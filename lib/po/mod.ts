@@ -17,6 +17,7 @@
 export type { PoCatalog, PoMessage, PoReference } from "./types.ts";
 export { canonicalCharset, DEFAULT_DOMAIN, messageLine, parsePo, type ParsePoOptions } from "./parse.ts";
 export {
+  canonicalCatalog,
   catalogCharset,
   encodePo,
   type FlagState,

@@ -738,8 +738,8 @@ function addReference(out: PoReference[], file: string, line: number | null): vo
   out.push({ file, line });
 }
 
-/** A Solaris `# File: NAME, line:N` comment (text after `#`), or null. */
-function solarisReference(s: string): PoReference | null {
+/** The reference of a Solaris `# File: NAME, line:N` comment (its text after `#`), or null. */
+export function solarisReference(s: string): PoReference | null {
   if (!(s[0] === " " && (s[1] === "F" || s[1] === "f") && s.startsWith("ile:", 2))) return null;
   let p = 6;
   while (s[p] === " " || s[p] === "\t") p++;

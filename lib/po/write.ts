@@ -10,7 +10,15 @@
  * @module
  */
 import { PoSyntaxError, UnwritableCatalogError } from "../errors.ts";
-import { canonicalCharset, headerCharset, messageLine, singleByteTable } from "./parse.ts";
+import {
+  canonicalCharset,
+  headerCharset,
+  messageLine,
+  parseReferences,
+  singleByteTable,
+  solarisReference,
+  tokenizeFlags,
+} from "./parse.ts";
 import type { PoCatalog, PoMessage, PoReference } from "./types.ts";
 import { type WrapOptions, wrapString } from "./wrap.ts";
 
@@ -358,6 +366,30 @@ export function catalogCharset(catalog: PoCatalog): OutputCharset {
   return { canonical: canonical ?? "ASCII", spelled, missing: canonical === null };
 }
 
+function isSingleByte(canonical: string): boolean {
+  return canonical !== "UTF-8" && canonical !== "ASCII" &&
+    (canonical === "ISO-8859-1" || singleByteTable(canonical) !== null);
+}
+
+/**
+ * The domains in output order (the default one first, the others by first appearance) with their
+ * messages; `groups` is null when msgcat would write nothing at all: every domain is empty or
+ * holds only a header-like message (msgid "", no msgctxt, obsolete or not). So a header-only file
+ * becomes an empty file, while a header-only domain next to a non-empty one is printed
+ * (tests/fixtures/fuzz/case-504.po, tests/fixtures/po/header_only*.po).
+ */
+function domainGroups(
+  messages: readonly PoMessage[],
+): { domains: (string | undefined)[]; groups: (readonly PoMessage[])[] | null } {
+  const hasDomains = messages.some((m) => m.domain !== undefined);
+  const domains = hasDomains ? domainOrder(messages) : [undefined];
+  const groups = domains.map((domain) => hasDomains ? messages.filter((m) => m.domain === domain) : messages);
+  const onlyHeaders = groups.every((g) =>
+    g.length === 0 || (g.length === 1 && g[0].msgid === "" && g[0].msgctxt === null)
+  );
+  return { domains, groups: onlyHeaders ? null : groups };
+}
+
 function domainOrder(messages: readonly PoMessage[]): (string | undefined)[] {
   const order: (string | undefined)[] = [undefined];
   const seen = new Set<string>();
@@ -430,20 +462,9 @@ export interface FormatOptions {
 export function formatPo(catalog: PoCatalog, options: FormatOptions = {}): string {
   checkAccepted(catalog);
   const charset = catalogCharset(catalog);
-  const singleByte = charset.canonical !== "UTF-8" && charset.canonical !== "ASCII" &&
-    (charset.canonical === "ISO-8859-1" || singleByteTable(charset.canonical) !== null);
-  const messages = catalog.messages;
-  const hasDomains = messages.some((m) => m.domain !== undefined);
-  const domains = hasDomains ? domainOrder(messages) : [undefined];
-
-  const groups = domains.map((domain) => hasDomains ? messages.filter((m) => m.domain === domain) : messages);
-  // msgcat writes nothing at all when every domain is empty or holds only a header-like message
-  // (msgid "", no msgctxt, obsolete or not): a header-only file becomes an empty file, while a
-  // header-only domain next to a non-empty one is printed (tests/fixtures/fuzz/case-504.po).
-  const onlyHeaders = groups.every((g) =>
-    g.length === 0 || (g.length === 1 && g[0].msgid === "" && g[0].msgctxt === null)
-  );
-  if (onlyHeaders) return "";
+  const singleByte = isSingleByte(charset.canonical);
+  const { domains, groups } = domainGroups(catalog.messages);
+  if (groups === null) return "";
 
   const out: string[] = [];
   let blank = false;
@@ -527,4 +548,121 @@ function unencodable(text: string, i: number, charset: string): UnwritableCatalo
       cp.toString(16).toUpperCase().padStart(4, "0")
     } (${String.fromCodePoint(cp)}) cannot be encoded in it`,
   );
+}
+
+// ---------------------------------------------------------------------------------------------
+// The catalogue as it reads back
+
+function sameList<T>(a: readonly T[], b: readonly T[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
+
+/** A reference that may read back differently from how it is stored (see {@link canonicalCatalog}). */
+function unusualReference(r: PoReference): boolean {
+  const f = r.file;
+  return f === "" || f.startsWith("./") || f.includes(":") || /\s/.test(f) ||
+    (r.line !== null && !(r.line >= 0 && Number.isSafeInteger(r.line)));
+}
+
+/** One message as reading its printed form back gives it; the same object when nothing differs. */
+function canonicalMessage(m: PoMessage, singleByte: boolean): PoMessage {
+  const plural = m.msgidPlural !== null;
+  let msgstr = m.msgstr;
+  let msgstrPlural = m.msgstrPlural;
+  if (!plural) msgstrPlural = null;
+  else {
+    if (msgstrPlural === null || msgstrPlural.length === 0) msgstrPlural = [m.msgstr];
+    msgstr = "";
+  }
+  const msgstr0 = plural ? msgstrPlural![0] : msgstr;
+
+  // Comments print one line per "\n"; a translator line that reads as a Solaris position is a reference.
+  let translator = m.translatorComments;
+  const solaris: PoReference[] = [];
+  if (translator.some((c) => c.includes("\n") || /^[Ff]ile:/.test(c))) {
+    translator = [];
+    for (const line of m.translatorComments.flatMap((c) => c.split("\n"))) {
+      const ref = line === "" ? null : solarisReference(` ${line}`);
+      if (ref) solaris.push(ref);
+      else translator.push(line);
+    }
+  }
+  const extracted = m.extractedComments.some((c) => c.includes("\n"))
+    ? m.extractedComments.flatMap((c) => c.split("\n"))
+    : m.extractedComments;
+
+  // References read back from their printed lines: "./" stripped, then exact duplicates removed.
+  let references = m.references;
+  if (solaris.length > 0 || references.some(unusualReference)) {
+    references = [];
+    for (const r of solaris) {
+      if (!references.some((q) => q.file === r.file && q.line === r.line)) references.push(r);
+    }
+    for (const line of referenceLines(m.references, singleByte).split("\n")) {
+      if (line !== "") parseReferences(line.slice(2), references);
+    }
+  }
+
+  // Flags read back from the printed flag line.
+  let flags = m.flags;
+  if (flags.length > 0) {
+    const line = flagLine(interpretFlags(flags), msgstr0, m.obsolete);
+    const printed = line === "" ? [] : tokenizeFlags(line.slice(2, -1));
+    if (!sameList(printed, flags)) flags = printed;
+  }
+
+  const sameReferences = references === m.references ||
+    (references.length === m.references.length &&
+      references.every((r, i) => r.file === m.references[i].file && r.line === m.references[i].line));
+  if (
+    msgstr === m.msgstr && msgstrPlural === m.msgstrPlural && translator === m.translatorComments &&
+    extracted === m.extractedComments && sameReferences && flags === m.flags
+  ) {
+    return m;
+  }
+  return {
+    ...m,
+    msgstr,
+    msgstrPlural,
+    translatorComments: translator,
+    extractedComments: extracted,
+    references: sameReferences ? m.references : references,
+    flags,
+  };
+}
+
+/**
+ * The catalogue that reading {@link formatPo}'s output back gives: messages grouped by domain
+ * with obsolete ones last, obsolete messages with an empty msgstr gone, `./` prefixes stripped
+ * and references deduplicated, flags as printed (unknown ones and `fuzzy` on an empty msgstr
+ * gone), comments split at newlines. Messages that read back unchanged are the same objects, so
+ * the layout cache keeps serving them. A store that caches the document it wrote should cache
+ * this one.
+ *
+ * @throws {UnwritableCatalogError} the header names a charset msgcat refuses.
+ * @example
+ * ```ts
+ * const cat = canonicalCatalog(parsePo(bytes));
+ * // deepEqual(cat, parsePo(encodePo(cat))) for every catalogue encodePo accepts
+ * ```
+ */
+export function canonicalCatalog(catalog: PoCatalog): PoCatalog {
+  const singleByte = isSingleByte(catalogCharset(catalog).canonical);
+  const { groups } = domainGroups(catalog.messages);
+  const messages: PoMessage[] = [];
+  for (const group of groups ?? []) {
+    for (const m of group) if (!m.obsolete) messages.push(canonicalMessage(m, singleByte));
+    for (const m of group) {
+      if (!m.obsolete) continue;
+      const msgstr0 = m.msgidPlural !== null && m.msgstrPlural && m.msgstrPlural.length > 0
+        ? m.msgstrPlural[0]
+        : m.msgstr;
+      if (msgstr0 !== "") messages.push(canonicalMessage(m, singleByte));
+    }
+  }
+  const next: PoCatalog = { ...catalog, messages, charset: null };
+  next.charset = catalogCharset(next).spelled;
+  return next;
 }
