@@ -19,6 +19,15 @@ interface PolicyFixture extends AsyncDisposable {
 }
 
 /** A temp tree: root/ (the catalogue root), outside/, rootlink -> root, and odd files in root. */
+/** Runs a helper program; false when it fails or is not installed (spawning can throw synchronously). */
+async function tryRun(command: string, args: string[]): Promise<boolean> {
+  try {
+    return (await new Deno.Command(command, { args, stdout: "null", stderr: "null" }).output()).success;
+  } catch {
+    return false;
+  }
+}
+
 async function policyFixture(): Promise<PolicyFixture> {
   const base = await Deno.realPath(await Deno.makeTempDir({ prefix: "store_policy_" }));
   const root = `${base}/root`;
@@ -36,20 +45,15 @@ async function policyFixture(): Promise<PolicyFixture> {
   await Deno.symlink("/dev/null", `${root}/devnull.po`);
   await Deno.symlink(root, rootLink);
   await Deno.mkdir(`${root}/dir.po`);
-  const fifo =
-    (await new Deno.Command("mkfifo", { args: [`${root}/fifo.po`], stderr: "null" }).output().catch(() =>
-      null
-    ))
-      ?.success === true;
+  const fifo = await tryRun("mkfifo", [`${root}/fifo.po`]);
   // Creating a device node needs root; elsewhere that case is reported as not run.
-  const device =
-    (await new Deno.Command("mknod", { args: [`${root}/null.po`, "c", "1", "3"], stderr: "null" })
-      .output().catch(() => null))?.success === true;
+  const device = await tryRun("mknod", [`${root}/null.po`, "c", "1", "3"]);
   // A unix socket file (Deno.listen would need net permission and unlinks it on close).
-  const socket = (await new Deno.Command("python3", {
-    args: ["-c", "import socket,sys; socket.socket(socket.AF_UNIX).bind(sys.argv[1])", `${root}/sock.po`],
-    stderr: "null",
-  }).output().catch(() => null))?.success === true;
+  const socket = await tryRun("python3", [
+    "-c",
+    "import socket,sys; socket.socket(socket.AF_UNIX).bind(sys.argv[1])",
+    `${root}/sock.po`,
+  ]);
   return {
     base,
     root,
@@ -297,6 +301,7 @@ function cases(f: PolicyFixture): Case[] {
     },
     {
       name: "a unix socket is not a regular file",
+      when: f.socket,
       path: `${root}/sock.po`,
       expect: { error: InvalidInputError, message: `Not a regular file: ${root}/sock.po` },
     },
