@@ -352,6 +352,11 @@ Deno.test("applyWrite refuses what cannot be written", async (t) => {
   });
   const cases: [string, object, RegExp][] = [
     [
+      "the header",
+      { msgid: "", msgstr: "x" },
+      /^Invalid entry: msgid "" without msgctxt is the catalogue header/,
+    ],
+    [
       "a NUL character",
       { msgid: "a\0" },
       /^Invalid msgid of the entry with msgid "a\\u0000": it contains a NUL character/,

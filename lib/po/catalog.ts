@@ -345,7 +345,7 @@ function applyEntry(
  * canonical ({@link canonicalCatalog}): it equals what reading the written file back gives.
  *
  * @throws {UnwritableCatalogError} the catalogue's charset is not UTF-8 (or ASCII/absent).
- * @throws {InvalidInputError} a field holds NUL or U+0004, an occurrence holds white space,
+ * @throws {InvalidInputError} msgid "" without context (the header), a field holds NUL or U+0004, an occurrence holds white space,
  *   `msgstr_plural` has a bad key or no `msgid_plural`, `previous_msgctxt` without `previous_msgid`.
  * @example
  * ```ts
@@ -393,6 +393,11 @@ export function applyWrite(cat: PoCatalog | null, entries: WriteEntry[]): WriteR
   let updated = 0;
   for (const [k, e] of requested) {
     const msgctxt = e.msgctxt === undefined || e.msgctxt === "" ? null : e.msgctxt;
+    if (e.msgid === "" && msgctxt === null) {
+      throw new InvalidInputError(
+        'Invalid entry: msgid "" without msgctxt is the catalogue header, which cannot be written as an entry',
+      );
+    }
     const at = active.get(k);
     if (at !== undefined) {
       const m = applyEntry(messages[at], e, msgctxt, nplurals);
