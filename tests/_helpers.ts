@@ -75,3 +75,21 @@ export async function poFixture(files: Record<string, string | Uint8Array> = {})
     },
   };
 }
+
+/** Environment for a child `deno`: what it needs to find its caches (and this machine's registry CA). */
+export function childEnv(extra: Record<string, string>): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const name of ["PATH", "HOME", "DENO_DIR", "NODE_EXTRA_CA_CERTS", "XDG_CACHE_HOME"]) {
+    const v = Deno.env.get(name);
+    if (v !== undefined) env[name] = v;
+  }
+  return { ...env, NO_COLOR: "1", RUST_BACKTRACE: "0", ...extra };
+}
+
+/** A loopback port that was free a moment ago. */
+export function freePort(): number {
+  const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+  const port = (listener.addr as Deno.NetAddr).port;
+  listener.close();
+  return port;
+}

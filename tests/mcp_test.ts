@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
-import { testApp } from "./_helpers.ts";
+import { childEnv, testApp } from "./_helpers.ts";
 
 const MAIN = new URL("../main.ts", import.meta.url).pathname;
 
@@ -12,16 +12,6 @@ function inProcessClient(
     fetch: (url, init) => Promise.resolve(app.request(url instanceof Request ? url : String(url), init)),
   });
   return { client: new Client({ name: "test", version: "1.0.0" }), transport };
-}
-
-/** Environment a child deno needs to find its caches (and the registry's CA on this machine). */
-function childEnv(extra: Record<string, string>): Record<string, string> {
-  const env: Record<string, string> = {};
-  for (const name of ["PATH", "HOME", "DENO_DIR", "NODE_EXTRA_CA_CERTS", "XDG_CACHE_HOME"]) {
-    const v = Deno.env.get(name);
-    if (v !== undefined) env[name] = v;
-  }
-  return { ...env, NO_COLOR: "1", ...extra };
 }
 
 Deno.test("MCP over Streamable HTTP: initialize, list and call the greeting tool", async () => {

@@ -3,18 +3,12 @@
  * nothing, and a process killed mid-write leaves a valid file.
  */
 import assert from "node:assert/strict";
+import { freePort } from "./_helpers.ts";
 import { parsePo } from "../lib/po/mod.ts";
 
 const MAIN = new URL("../main.ts", import.meta.url).pathname;
 const ENV_NAMES =
   "PORT,HOST,PO_ROOTS,USER_CODE,GPSS_API_URL,GPSS_TIMEOUT_MS,GPSS_CACHE_TTL_S,API_TOKEN,PO_MAX_FILE_BYTES,MAX_BODY_BYTES,INIT_CWD";
-
-function freePort(): number {
-  const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
-  const port = (listener.addr as Deno.NetAddr).port;
-  listener.close();
-  return port;
-}
 
 async function startServer(root: string) {
   const port = freePort();

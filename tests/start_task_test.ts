@@ -2,24 +2,9 @@
  * `deno task start` as a user runs it: the permissions must follow PO_ROOTS, PORT and HOST.
  */
 import assert from "node:assert/strict";
+import { childEnv, freePort } from "./_helpers.ts";
 
 const REPO = new URL("../", import.meta.url).pathname;
-
-function childEnv(extra: Record<string, string>): Record<string, string> {
-  const env: Record<string, string> = {};
-  for (const name of ["PATH", "HOME", "DENO_DIR", "NODE_EXTRA_CA_CERTS", "XDG_CACHE_HOME"]) {
-    const v = Deno.env.get(name);
-    if (v !== undefined) env[name] = v;
-  }
-  return { ...env, NO_COLOR: "1", RUST_BACKTRACE: "0", ...extra };
-}
-
-function freePort(): number {
-  const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
-  const port = (listener.addr as Deno.NetAddr).port;
-  listener.close();
-  return port;
-}
 
 async function startTask(env: Record<string, string>) {
   const child = new Deno.Command(Deno.execPath(), {
