@@ -375,7 +375,12 @@ export function applyWrite(cat: PoCatalog | null, entries: WriteEntry[]): WriteR
   const active = new Map<string, number>();
   const obsolete = new Map<string, number>();
   let lastActive = -1;
+  // Only messages whose msgid is requested need a key (the Set lookup reuses the strings' hashes).
+  const requestedIds = new Set<string>();
+  for (const e of requested.values()) requestedIds.add(e.msgid);
   messages.forEach((m, i) => {
+    if (!m.obsolete) lastActive = i;
+    if (!requestedIds.has(m.msgid)) return;
     const k = key(m.msgctxt, m.msgid);
     if (m.obsolete) {
       if (!obsolete.has(k)) obsolete.set(k, i);

@@ -234,6 +234,8 @@ interface Layout {
   noWrapAll: boolean;
   /** Every string and comment msgcat checks for non-ASCII text is ASCII. */
   ascii: boolean;
+  /** `text` in UTF-8, made by the first {@link encodePo} that needs it. */
+  utf8?: Uint8Array;
 }
 
 const layouts = new WeakMap<PoMessage, Layout>();
@@ -460,13 +462,18 @@ export interface FormatOptions {
  * ```
  */
 export function formatPo(catalog: PoCatalog, options: FormatOptions = {}): string {
+  return layoutCatalog(catalog, options).map((p) => typeof p === "string" ? p : p.text).join("");
+}
+
+/** The output as pieces: separators and domain lines as strings, messages as their layouts. */
+function layoutCatalog(catalog: PoCatalog, options: FormatOptions): (string | Layout)[] {
   checkAccepted(catalog);
   const charset = catalogCharset(catalog);
   const singleByte = isSingleByte(charset.canonical);
   const { domains, groups } = domainGroups(catalog.messages);
-  if (groups === null) return "";
+  if (groups === null) return [];
 
-  const out: string[] = [];
+  const out: (string | Layout)[] = [];
   let blank = false;
   for (let k = 0; k < domains.length; k++) {
     const domain = domains[k];
@@ -492,13 +499,33 @@ export function formatPo(catalog: PoCatalog, options: FormatOptions = {}): strin
         }
         if (layout.text !== "") {
           if (blank) out.push("\n");
-          out.push(layout.text);
+          out.push(layout);
         }
         blank = true;
       }
     }
   }
-  return out.join("");
+  return out;
+}
+
+const utf8Encoder = new TextEncoder();
+
+/** UTF-8 output from the pieces, reusing each message's encoded bytes. */
+function encodeUtf8(pieces: (string | Layout)[]): Uint8Array {
+  const chunks: Uint8Array[] = [];
+  let length = 0;
+  for (const p of pieces) {
+    const bytes = typeof p === "string" ? utf8Encoder.encode(p) : (p.utf8 ??= utf8Encoder.encode(p.text));
+    chunks.push(bytes);
+    length += bytes.length;
+  }
+  const out = new Uint8Array(length);
+  let at = 0;
+  for (const c of chunks) {
+    out.set(c, at);
+    at += c.length;
+  }
+  return out;
 }
 
 /**
@@ -510,9 +537,10 @@ export function formatPo(catalog: PoCatalog, options: FormatOptions = {}): strin
  *   the charset cannot represent; plus everything {@link formatPo} throws.
  */
 export function encodePo(catalog: PoCatalog, options: FormatOptions = {}): Uint8Array {
-  const text = formatPo(catalog, options);
+  const pieces = layoutCatalog(catalog, options);
   const { canonical, spelled } = catalogCharset(catalog);
-  if (canonical === "UTF-8" || canonical === "ASCII") return new TextEncoder().encode(text);
+  if (canonical === "UTF-8" || canonical === "ASCII") return encodeUtf8(pieces);
+  const text = pieces.map((p) => typeof p === "string" ? p : p.text).join("");
   if (canonical === "ISO-8859-1") {
     const out = new Uint8Array(text.length);
     for (let i = 0; i < text.length; i++) {
@@ -566,8 +594,19 @@ function unusualReference(r: PoReference): boolean {
     (r.line !== null && !(r.line >= 0 && Number.isSafeInteger(r.line)));
 }
 
+const canonicalCache = new WeakMap<PoMessage, { singleByte: boolean; message: PoMessage }>();
+
 /** One message as reading its printed form back gives it; the same object when nothing differs. */
 function canonicalMessage(m: PoMessage, singleByte: boolean): PoMessage {
+  const cached = canonicalCache.get(m);
+  if (cached && cached.singleByte === singleByte) return cached.message;
+  const message = computeCanonicalMessage(m, singleByte);
+  canonicalCache.set(m, { singleByte, message });
+  if (message !== m) canonicalCache.set(message, { singleByte, message });
+  return message;
+}
+
+function computeCanonicalMessage(m: PoMessage, singleByte: boolean): PoMessage {
   const plural = m.msgidPlural !== null;
   let msgstr = m.msgstr;
   let msgstrPlural = m.msgstrPlural;
