@@ -113,7 +113,32 @@ export function toApiEntry(m: PoMessage): ApiEntry {
 }
 
 function entryMessages(cat: PoCatalog): PoMessage[] {
-  return cat.messages.filter((m) => !isHeader(m));
+  return entryIndex(cat).list;
+}
+
+/** Entries without the header, and the first position of each (msgctxt, msgid), per catalogue. */
+interface EntryIndex {
+  list: PoMessage[];
+  first: Map<string, number>;
+}
+
+// Catalogues are immutable values (a write makes a new one), so the index is built once per
+// catalogue and a read of a cached catalogue costs a map look-up, not a scan.
+const entryIndexes = new WeakMap<PoCatalog, EntryIndex>();
+
+function entryIndex(cat: PoCatalog): EntryIndex {
+  let index = entryIndexes.get(cat);
+  if (!index) {
+    const list = cat.messages.filter((m) => !isHeader(m));
+    const first = new Map<string, number>();
+    list.forEach((m, i) => {
+      const k = key(m.msgctxt, m.msgid);
+      if (!first.has(k)) first.set(k, i);
+    });
+    index = { list, first };
+    entryIndexes.set(cat, index);
+  }
+  return index;
 }
 
 /** Every entry in file order: the header excluded, obsolete (`#~`) entries included. */
@@ -149,8 +174,8 @@ export function readContext(
   msgctxt: string | null,
   size: number,
 ): ContextWindow {
-  const list = entryMessages(cat);
-  const index = list.findIndex((m) => m.msgid === msgid && m.msgctxt === msgctxt);
+  const { list, first } = entryIndex(cat);
+  const index = first.get(key(msgctxt, msgid)) ?? -1;
   if (index < 0) return { target_entry: null, context_before: [], context_after: [] };
   const n = Math.max(0, Math.floor(size));
   return {
