@@ -97,8 +97,8 @@ interface CacheEntry<D> {
   doc: D;
   key: string;
   size: number;
-  /** SHA-256 of the contents while the entry is racy, else null. */
-  hash: Uint8Array | null;
+  /** True while the entry is racy: its contents are verified against `bytes` on the next read. */
+  racy: boolean;
   /** The file's bytes the document was parsed from (or encoded to), so an update can skip the parse. */
   bytes: Uint8Array;
 }
@@ -172,7 +172,7 @@ export class CatalogueStore<D> {
       const path = await this.resolve(userPath, { mustExist: true });
       const key = statKey(path.stat!);
       const entry = this.#cache.get(path.realPath);
-      if (entry && entry.key === key && entry.hash === null) {
+      if (entry && entry.key === key && !entry.racy) {
         this.#cache.delete(path.realPath);
         this.#cache.set(path.realPath, entry);
         this.#stats.hits++;
@@ -229,7 +229,7 @@ export class CatalogueStore<D> {
         this.#writeOptions,
       );
       const stat = outcome.written ?? outcome.previous?.stat;
-      if (stat) await this.#remember(path.realPath, next.doc, stat, next.bytes, this.#now());
+      if (stat) this.#remember(path.realPath, next.doc, stat, next.bytes, this.#now());
       return next.result;
     } catch (error) {
       throw mapSandboxError(error, userPath);
@@ -260,29 +260,29 @@ export class CatalogueStore<D> {
     });
     if (current === null) throw new NotFoundError(`File not found: ${path.userPath}`);
     let doc: D;
-    if (racy?.hash && bytesEqual(await sha256(current.bytes), racy.hash)) {
+    if (racy?.racy && bytesEqual(current.bytes, racy.bytes)) {
       this.#stats.revalidations++;
       doc = racy.doc;
     } else {
       doc = this.#parse(current.bytes, path.userPath);
     }
-    await this.#remember(path.realPath, doc, current.stat, current.bytes, startedAt);
+    this.#remember(path.realPath, doc, current.stat, current.bytes, startedAt);
     return doc;
   }
 
   /** Caches `doc` as the parse of `bytes`, whose file had `stat` when read at `readAt`. */
-  async #remember(realPath: string, doc: D, stat: Deno.FileInfo, bytes: Uint8Array, readAt: number) {
+  #remember(realPath: string, doc: D, stat: Deno.FileInfo, bytes: Uint8Array, readAt: number) {
     const lastChange = Math.max(stat.mtime?.getTime() ?? 0, stat.ctime?.getTime() ?? 0);
     // A change in the same clock tick as the read would leave every stat field as it was: until the
-    // clock has moved on, keep a hash and verify the contents on the next read.
-    const hash = lastChange > readAt - this.#racyWindowMs ? await sha256(bytes) : null;
+    // clock has moved on, verify the contents (against the bytes kept) on the next read.
+    const racy = lastChange > readAt - this.#racyWindowMs;
     const old = this.#cache.get(realPath);
     if (old) {
       this.#cache.delete(realPath);
       this.#cachedBytes -= old.size;
     }
     if (this.#cacheMaxBytes === 0 || stat.size > this.#cacheMaxBytes) return;
-    this.#cache.set(realPath, { doc, key: statKey(stat), size: stat.size, hash, bytes });
+    this.#cache.set(realPath, { doc, key: statKey(stat), size: stat.size, racy, bytes });
     this.#cachedBytes += stat.size;
     for (const [oldest, entry] of this.#cache) {
       if (this.#cachedBytes <= this.#cacheMaxBytes) break;
@@ -295,10 +295,6 @@ export class CatalogueStore<D> {
 
 function statKey(stat: Deno.FileInfo): string {
   return `${stat.dev}:${stat.ino}:${stat.size}:${stat.mtime?.getTime()}:${stat.ctime?.getTime()}`;
-}
-
-async function sha256(bytes: Uint8Array): Promise<Uint8Array> {
-  return new Uint8Array(await crypto.subtle.digest("SHA-256", bytes as Uint8Array<ArrayBuffer>));
 }
 
 /** The sandbox's refusal names absolute paths: answer with the caller's own path instead. */
