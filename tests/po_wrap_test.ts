@@ -288,8 +288,8 @@ Deno.test("random strings wrap exactly as msgcat wraps them", () => {
     console.log(`${r.total} random string blocks compared, ${r.mismatches.length} mismatched`);
     assert.ok(r.total > 3000);
     if (Deno.env.get("WRITE_KNOWN_DIVERGENCES")) Deno.writeTextFileSync(KNOWN, r.mismatches.join("\n"));
-    // Known, not yet understood divergences (rare mixes of CJK, Hebrew, NBSP and directives): pinned
-    // so that any new mismatch, or a fix, shows up here.
+    // Known divergences would be pinned in this fixture (so that a new mismatch, or a fix, shows
+    // up); since the engine follows gettext 0.21's directive offsets, it is empty.
     assert.deepEqual(r.mismatches.join("\n"), Deno.readTextFileSync(KNOWN));
   } finally {
     Deno.removeSync(dir, { recursive: true });
