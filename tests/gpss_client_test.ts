@@ -582,7 +582,7 @@ Deno.test("without a user code the search fails at once and nothing is sent", as
 
 Deno.test("invalid requests throw InvalidInputError and send nothing", async () => {
   await withGpss(async (fake, client) => {
-    await assert.rejects(() => client.search({ keywords: "x", databases: ["XXX"] }), InvalidInputError);
+    await assert.rejects(() => client.search({ keywords: "x", databases: ["ZZZ"] }), InvalidInputError);
     assert.equal(fake.calls, 0);
   });
 });

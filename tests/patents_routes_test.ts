@@ -102,7 +102,7 @@ Deno.test("search_patents validates like the FastAPI original", async (t) => {
         ctx: { min_length: 1 },
       }]);
     }],
-    ["unknown database lists the valid codes", { keywords: "x", databases: ["TWA", "XXX"] }, (d) => {
+    ["unknown database lists the valid codes", { keywords: "x", databases: ["TWA", "ZZZ"] }, (d) => {
       assert.equal(d.length, 1);
       assert.equal(d[0].type, "literal_error");
       assert.deepEqual(d[0].loc, ["body", "databases", 1]);
