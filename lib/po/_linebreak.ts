@@ -104,6 +104,81 @@ export function lineBreakClass(codePoint: number): number {
 }
 
 /**
+ * State of the scan (section 5.3): `last` = class of the last non-space character, `prev` = class of
+ * the character just before (or the pseudo-class HL_BA), `space` = a space came after `last`,
+ * `ri` = number of regional indicators immediately before.
+ */
+export interface LineBreakScan {
+  last: number;
+  prev: number;
+  space: boolean;
+  ri: number;
+}
+
+/** The state before the first character of a string. */
+export function startLineBreakScan(): LineBreakScan {
+  return { last: LB_BK, prev: LB_BK, space: false, ri: 0 };
+}
+
+/**
+ * The rules of libunistring 1.0: feeds the next character, of line-break class `k`, to `scan` and
+ * returns whether a line may start at it ({@link BREAK_POSSIBLE}), not ({@link BREAK_PROHIBITED}), or
+ * it is a mandatory break character ({@link BREAK_MANDATORY}). This is the readable definition;
+ * {@link LINE_BREAK_DFA} is derived from it for speed.
+ *
+ * @example
+ * ```ts
+ * const scan = startLineBreakScan();
+ * [..."a b"].map((c) => nextLineBreak(scan, lineBreakClass(c.codePointAt(0)!))); // [0, 0, 1]
+ * ```
+ */
+export function nextLineBreak(scan: LineBreakScan, k: number): number {
+  const { last, prev, space } = scan;
+  let brk = BREAK_PROHIBITED;
+  if (k === LB_BK || k === LB_LF || k === LB_CR) {
+    brk = BREAK_MANDATORY;
+    scan.last = LB_BK;
+    scan.space = false;
+  } else if (k === LB_SP) {
+    scan.space = true;
+  } else if (k === LB_ZW) {
+    scan.last = LB_ZW;
+    scan.space = false;
+  } else if (k === LB_CM || k === LB_ZWJ) {
+    if (last === LB_BK) {
+      scan.last = LB_AL;
+      scan.space = false;
+    } else if (last === LB_ZW || space) {
+      // A combining mark after a space starts a new "word" that is treated as AL (LB10).
+      brk = BREAK_POSSIBLE;
+      scan.last = LB_AL;
+      scan.space = false;
+    }
+    // Otherwise the mark is absorbed by the character before it.
+  } else {
+    if (last === LB_BK) {
+      brk = BREAK_PROHIBITED;
+    } else if (last === LB_ZW) {
+      brk = BREAK_POSSIBLE;
+    } else if (prev === LB_ZWJ) {
+      brk = BREAK_PROHIBITED;
+    } else if (last === LB_RI && k === LB_RI) {
+      brk = space || (scan.ri & 1) === 0 ? BREAK_POSSIBLE : BREAK_PROHIBITED;
+    } else if (prev === HL_BA) {
+      brk = BREAK_PROHIBITED;
+    } else {
+      const cell = PAIRS[last * PAIR_CLASS_COUNT + k];
+      brk = cell === D || (cell === I && space) ? BREAK_POSSIBLE : BREAK_PROHIBITED;
+    }
+    scan.last = k;
+    scan.space = false;
+  }
+  scan.prev = prev === LB_HL && (k === LB_HY || k === LB_BA) ? HL_BA : k;
+  scan.ri = k === LB_RI ? scan.ri + 1 : 0;
+  return brk;
+}
+
+/**
  * Computes, for the characters whose classes are `classes[start..end)`, whether a line may begin at
  * each (`out[i]` = {@link BREAK_PROHIBITED}, {@link BREAK_POSSIBLE} or {@link BREAK_MANDATORY} for a
  * BK/LF/CR character itself). The text is scanned as one whole string: the first character never
@@ -117,55 +192,61 @@ export function lineBreakClass(codePoint: number): number {
  * ```
  */
 export function possibleLineBreaks(classes: Uint8Array, start: number, end: number, out: Uint8Array): void {
-  // State of the scan (section 5.3): `last` = class of the last non-space character, `prev` = class
-  // of the character just before, `space` = a space came after `last`, `ri` = regional indicators
-  // immediately before.
-  let last = LB_BK;
-  let prev = LB_BK;
-  let space = false;
-  let ri = 0;
-  for (let i = start; i < end; i++) {
-    const k = classes[i];
-    let brk = BREAK_PROHIBITED;
-    if (k === LB_BK || k === LB_LF || k === LB_CR) {
-      brk = BREAK_MANDATORY;
-      last = LB_BK;
-      space = false;
-    } else if (k === LB_SP) {
-      space = true;
-    } else if (k === LB_ZW) {
-      last = LB_ZW;
-      space = false;
-    } else if (k === LB_CM || k === LB_ZWJ) {
-      if (last === LB_BK) {
-        last = LB_AL;
-        space = false;
-      } else if (last === LB_ZW || space) {
-        // A combining mark after a space starts a new "word" that is treated as AL (LB10).
-        brk = BREAK_POSSIBLE;
-        last = LB_AL;
-        space = false;
+  const scan = startLineBreakScan();
+  for (let i = start; i < end; i++) out[i] = nextLineBreak(scan, classes[i]);
+}
+
+/** Number of line-break classes (the row length of {@link LINE_BREAK_DFA}). */
+export const CLASS_COUNT: number = LINE_BREAK_CLASS_NAMES.length;
+
+/**
+ * The scan as a finite automaton, for hot loops: states are numbers (multiples of
+ * {@link CLASS_COUNT}); `t = LINE_BREAK_DFA[state + k]` gives the break at a character of class `k`
+ * (`t & 3`) and the next state (`t >> 2`). Start at {@link LINE_BREAK_DFA_START}. Built at load
+ * time by running {@link nextLineBreak} from every reachable state: only whether `prev` is ZWJ, HL
+ * or HL_BA and the parity of `ri` matter, so the states are few.
+ *
+ * @example
+ * ```ts
+ * let state = LINE_BREAK_DFA_START;
+ * const breaks = [..."a b"].map((c) => {
+ *   const t = LINE_BREAK_DFA[state + lineBreakClass(c.codePointAt(0)!)];
+ *   state = t >> 2;
+ *   return t & 3;
+ * }); // [0, 0, 1]
+ * ```
+ */
+export const LINE_BREAK_DFA: Int32Array = buildAutomaton();
+
+/** Start state of {@link LINE_BREAK_DFA}. */
+export const LINE_BREAK_DFA_START = 0;
+
+function buildAutomaton(): Int32Array {
+  const canonical = (s: LineBreakScan): LineBreakScan => ({
+    last: s.last,
+    prev: s.prev === LB_ZWJ || s.prev === LB_HL || s.prev === HL_BA ? s.prev : LB_AL,
+    space: s.space,
+    ri: s.ri & 1,
+  });
+  const key = (s: LineBreakScan) => `${s.last},${s.prev},${s.space ? 1 : 0},${s.ri}`;
+  const states: LineBreakScan[] = [canonical(startLineBreakScan())];
+  const index = new Map([[key(states[0]), 0]]);
+  const rows: number[][] = [];
+  for (let n = 0; n < states.length; n++) {
+    const row: number[] = [];
+    for (let k = 0; k < CLASS_COUNT; k++) {
+      const next = { ...states[n] };
+      const brk = nextLineBreak(next, k);
+      const c = canonical(next);
+      let target = index.get(key(c));
+      if (target === undefined) {
+        target = states.length;
+        states.push(c);
+        index.set(key(c), target);
       }
-    } else {
-      if (last === LB_BK) {
-        brk = BREAK_PROHIBITED;
-      } else if (last === LB_ZW) {
-        brk = BREAK_POSSIBLE;
-      } else if (prev === LB_ZWJ) {
-        brk = BREAK_PROHIBITED;
-      } else if (last === LB_RI && k === LB_RI) {
-        brk = space || (ri & 1) === 0 ? BREAK_POSSIBLE : BREAK_PROHIBITED;
-      } else if (prev === HL_BA) {
-        brk = BREAK_PROHIBITED;
-      } else {
-        const cell = PAIRS[last * PAIR_CLASS_COUNT + k];
-        brk = cell === D || (cell === I && space) ? BREAK_POSSIBLE : BREAK_PROHIBITED;
-      }
-      last = k;
-      space = false;
+      row.push(((target * CLASS_COUNT) << 2) | brk);
     }
-    out[i] = brk;
-    prev = prev === LB_HL && (k === LB_HY || k === LB_BA) ? HL_BA : k;
-    ri = k === LB_RI ? ri + 1 : 0;
+    rows.push(row);
   }
+  return Int32Array.from(rows.flat());
 }

@@ -14,7 +14,8 @@ import {
   BREAK_MANDATORY,
   BREAK_PROHIBITED,
   LB_PR,
-  possibleLineBreaks,
+  LINE_BREAK_DFA,
+  LINE_BREAK_DFA_START,
 } from "./_linebreak.ts";
 import { astralWidth, BMP_WIDTHS } from "./_width.ts";
 
@@ -73,60 +74,71 @@ export function escapeString(value: string): string {
   return from === 0 ? value : out + value.slice(from);
 }
 
-/** True when some character of `value` needs an escape. */
-function needsEscaping(value: string): boolean {
-  const n = value.length;
-  for (let i = 0; i < n; i++) {
-    const c = value.charCodeAt(i);
-    if (c < 128 && ESCAPE_LETTER[c] !== 0) return true;
-  }
-  return false;
-}
+/** Whether the text last measured by {@link portionColumns} or laid out by {@link layOut} has escapes. */
+let sawEscape = false;
 
-/** Columns of the escaped text of `value[from..to)`. */
-function portionColumns(value: string, from: number, to: number): number {
+/**
+ * Columns of the escaped text of `value[from..to)`, counted only until they exceed `limit` (then
+ * some value above `limit` is returned). When the whole text was measured, {@link sawEscape} says
+ * whether it has escapes.
+ */
+function portionColumns(value: string, from: number, to: number, limit: number): number {
   let columns = 0;
-  for (let i = from; i < to; i++) {
+  let escapes = false;
+  for (let i = from; i < to && columns <= limit; i++) {
     const c = value.charCodeAt(i);
-    if (c < 128) columns += ASCII_COLUMNS[c];
-    else if (c >= 0xd800 && c < 0xdc00 && i + 1 < to) {
-      const d = value.charCodeAt(i + 1);
-      if (d >= 0xdc00 && d < 0xe000) {
-        columns += astralWidth(((c - 0xd800) << 10) + (d - 0xdc00) + 0x10000);
-        i++;
-      } else columns += BMP_WIDTHS[c];
+    if (c < 128) {
+      columns += ASCII_COLUMNS[c];
+      if (ESCAPE_LETTER[c] !== 0) escapes = true;
+    } else if (c >= 0xd800 && c < 0xdc00 && i + 1 < to && (value.charCodeAt(i + 1) & 0xfc00) === 0xdc00) {
+      columns += astralWidth(((c - 0xd800) << 10) + (value.charCodeAt(i + 1) - 0xdc00) + 0x10000);
+      i++;
     } else columns += BMP_WIDTHS[c];
   }
+  sawEscape = escapes;
   return columns;
 }
 
-// Scratch buffers for one portion's escaped characters (grown on demand, never shrunk).
-let classes = new Uint8Array(256);
-let widths = new Uint8Array(256);
-let overrides = new Uint8Array(256);
-let opportunities = new Uint8Array(256);
-/** Index in the raw value of the character each escaped character comes from. */
-let sources = new Int32Array(256);
 /** Raw indices where a new output line starts, as computed by the last {@link layOut}. */
 let lineStarts = new Int32Array(64);
 
-/** An override that leaves the break opportunity as computed. */
-const UNDEFINED = 255;
-
-function ensureCapacity(units: number): void {
-  if (classes.length >= units) return;
-  const size = Math.max(units, classes.length * 2);
-  classes = new Uint8Array(size);
-  widths = new Uint8Array(size);
-  overrides = new Uint8Array(size);
-  opportunities = new Uint8Array(size);
-  sources = new Int32Array(size);
+function pushLineStart(count: number, index: number): number {
+  if (count === lineStarts.length) {
+    const grown = new Int32Array(count * 2);
+    grown.set(lineStarts);
+    lineStarts = grown;
+  }
+  lineStarts[count] = index;
+  return count + 1;
 }
 
 /**
- * Computes where the portion `value[from..to)` is broken when it starts at column `startColumn` of
- * lines `width` columns wide: fills {@link lineStarts} with raw indices and returns their count.
- * `interiors[i] === 1` forbids a break before `value[i]` (inside a format directive).
+ * What {@link layOut} needs of a BMP code unit, in one load: bits 0–5 its line-break class, bits 6–7
+ * its columns; for a character msgcat escapes, bit 8 is set, the class is the `\\`'s (PR), the
+ * columns are the escape's 2, and bits 9–14 are the class of the escape's second character.
+ */
+const UNIT_INFO = new Uint16Array(0x10000);
+for (let c = 0; c < 0x10000; c++) {
+  const letter = c < 128 ? ESCAPE_LETTER[c] : 0;
+  UNIT_INFO[c] = letter === 0
+    ? BMP_CLASSES[c] | (BMP_WIDTHS[c] << 6)
+    : LB_PR | (2 << 6) | 0x100 | (BMP_CLASSES[letter] << 9);
+}
+
+/** Facts about the portion last laid out by {@link layOut}. */
+let sawMandatory = false;
+/** Whether the portion last laid out had a break opportunity (after the overrides). */
+let sawOpportunity = false;
+/** Columns of the portion last laid out. */
+let laidOutColumns = 0;
+
+/**
+ * Lays out the portion `value[from..to)`, starting at column `startColumn` of lines `width`
+ * columns wide, in one pass over its escaped text: break opportunities (UAX #14 as libunistring
+ * 1.0), write-po.c's overrides (no break inside an escape, before a final `\n`, or inside a format
+ * directive) and `u8_width_linebreaks`' greedy filling of whole pieces. Fills {@link lineStarts}
+ * with the raw indices where new lines start and returns their count; sets {@link sawEscape},
+ * {@link sawMandatory}, {@link sawOpportunity} and {@link laidOutColumns}.
  */
 function layOut(
   value: string,
@@ -136,88 +148,81 @@ function layOut(
   width: number,
   interiors: Uint8Array | null,
 ): number {
-  ensureCapacity(2 * (to - from));
-  // The escaped text, as classes, widths and write-po.c's overrides.
-  let m = 0;
-  for (let i = from; i < to; i++) {
-    let c = value.charCodeAt(i);
-    const override = interiors !== null && interiors[i] === 1 ? BREAK_PROHIBITED : UNDEFINED;
-    sources[m] = i;
-    overrides[m] = override;
-    if (c < 128) {
-      const letter = ESCAPE_LETTER[c];
-      if (letter !== 0) {
-        // "\" is PR; the second character may never start a line.
-        classes[m] = LB_PR;
-        widths[m] = 1;
-        m++;
-        sources[m] = i;
-        overrides[m] = BREAK_PROHIBITED;
-        classes[m] = BMP_CLASSES[letter];
-        widths[m] = 1;
-      } else {
-        classes[m] = BMP_CLASSES[c];
-        widths[m] = BMP_WIDTHS[c];
-      }
-    } else if (c >= 0xd800 && c < 0xdc00 && i + 1 < to && (value.charCodeAt(i + 1) & 0xfc00) === 0xdc00) {
-      c = ((c - 0xd800) << 10) + (value.charCodeAt(i + 1) - 0xdc00) + 0x10000;
-      classes[m] = astralLineBreakClass(c);
-      widths[m] = astralWidth(c);
-      i++;
-    } else {
-      classes[m] = BMP_CLASSES[c];
-      widths[m] = BMP_WIDTHS[c];
-    }
-    m++;
-  }
-  // No break just before the "\n" that ends a portion.
-  if (value.charCodeAt(to - 1) === 10) overrides[m - 2] = BREAK_PROHIBITED;
-
-  possibleLineBreaks(classes, 0, m, opportunities);
-
-  // Greedy filling of whole pieces (a piece runs from one opportunity to the next).
+  let state = LINE_BREAK_DFA_START;
+  // The filling: raw index where the current piece starts (-1: none yet), the piece's columns, the
+  // columns of the line before it, and of the pieces before it.
   let count = 0;
   let pieceStart = -1;
-  let column = startColumn;
   let pieceWidth = 0;
-  for (let k = 0; k < m; k++) {
-    const brk = overrides[k] === UNDEFINED ? opportunities[k] : overrides[k];
+  let column = startColumn;
+  let total = 0;
+  let escapes = false;
+  let mandatory = false;
+  let opportunity = false;
+  for (let i = from; i < to; i++) {
+    const at = i;
+    const c = value.charCodeAt(i);
+    let brk: number;
+    let columns: number;
+    if (c < 0xd800 || c >= 0xe000) {
+      const info = UNIT_INFO[c];
+      let t = LINE_BREAK_DFA[state + (info & 63)];
+      brk = t & 3;
+      columns = (info >> 6) & 3;
+      if ((info & 0x100) !== 0) {
+        // The escape's second character: never a break before it.
+        t = LINE_BREAK_DFA[(t >> 2) + (info >> 9)];
+        escapes = true;
+        // No break just before the "\n" that ends a portion.
+        if (c === 10) brk = BREAK_PROHIBITED;
+      }
+      state = t >> 2;
+    } else {
+      let cls: number;
+      if (c < 0xdc00 && i + 1 < to && (value.charCodeAt(i + 1) & 0xfc00) === 0xdc00) {
+        const cp = ((c - 0xd800) << 10) + (value.charCodeAt(i + 1) - 0xdc00) + 0x10000;
+        cls = astralLineBreakClass(cp);
+        columns = astralWidth(cp);
+        i++;
+      } else {
+        cls = BMP_CLASSES[c];
+        columns = BMP_WIDTHS[c];
+      }
+      const t = LINE_BREAK_DFA[state + cls];
+      brk = t & 3;
+      state = t >> 2;
+    }
+    if (interiors !== null && interiors[at] === 1) brk = BREAK_PROHIBITED;
+
     if (brk !== BREAK_PROHIBITED) {
       if (pieceStart >= 0 && column + pieceWidth > width) {
-        if (count === 0 || lineStarts[count - 1] !== sources[pieceStart]) {
-          count = pushLineStart(count, pieceStart);
-        }
+        if (count === 0 || lineStarts[count - 1] !== pieceStart) count = pushLineStart(count, pieceStart);
         column = 0;
       }
+      total += pieceWidth;
       if (brk === BREAK_MANDATORY) {
         // U+2028 & co.: columns restart at 0, but no line is started in the output.
+        mandatory = true;
         pieceStart = -1;
         column = 0;
         pieceWidth = 0;
         continue;
       }
-      pieceStart = k;
+      opportunity = true;
+      pieceStart = at;
       column += pieceWidth;
       pieceWidth = 0;
     }
-    pieceWidth += widths[k];
+    pieceWidth += columns;
   }
   if (pieceStart >= 0 && column + pieceWidth > width) {
-    if (count === 0 || lineStarts[count - 1] !== sources[pieceStart]) {
-      count = pushLineStart(count, pieceStart);
-    }
+    if (count === 0 || lineStarts[count - 1] !== pieceStart) count = pushLineStart(count, pieceStart);
   }
+  sawEscape = escapes;
+  sawMandatory = mandatory;
+  sawOpportunity = opportunity;
+  laidOutColumns = total + pieceWidth;
   return count;
-}
-
-function pushLineStart(count: number, unit: number): number {
-  if (count === lineStarts.length) {
-    const grown = new Int32Array(count * 2);
-    grown.set(lineStarts);
-    lineStarts = grown;
-  }
-  lineStarts[count] = sources[unit];
-  return count + 1;
 }
 
 /**
@@ -241,16 +246,16 @@ export function wrapString(value: string, options: WrapOptions): string {
   const firstColumn = keyword.length + 1;
 
   const newline = value.indexOf("\n");
-  if (newline < 0 || newline === n - 1) {
-    // One portion: the fast path when it fits on the keyword line.
-    if (firstColumn <= width && firstColumn + portionColumns(value, 0, n) <= width) {
-      return prefix + keyword + ' "' + escapeString(value) + '"\n';
-    }
+  if (
+    (newline < 0 || newline === n - 1) && firstColumn <= width && n <= width - firstColumn &&
+    portionColumns(value, 0, n, width - firstColumn) <= width - firstColumn
+  ) {
+    // One portion that fits on the keyword line.
+    return prefix + keyword + ' "' + (sawEscape ? escapeString(value) : value) + '"\n';
   }
 
-  const escape = needsEscaping(value);
   const language = options.formatLanguage;
-  const interiors = language ? directiveInteriors(value, language, keyword.startsWith("msgstr")) : null;
+  let interiors: Uint8Array | null | undefined;
   const continuation = prefix + '"';
   let out = "";
   let firstLine = true;
@@ -258,24 +263,43 @@ export function wrapString(value: string, options: WrapOptions): string {
   do {
     const nl = value.indexOf("\n", from);
     const to = nl < 0 ? n : nl + 1;
-    const columns = portionColumns(value, from, to);
+    // The first portion stays on the keyword line unless more text follows it or it needs a break
+    // there; then the first line is `K ""` and the portion starts a line of its own.
+    const onKeywordLine = firstLine && to === n && firstColumn <= width;
+    let emptyFirst = firstLine && !onKeywordLine;
+    const room = onKeywordLine ? width - firstColumn : width;
     let count = 0;
-    if (firstLine) {
-      // `K ""` first when more text follows this portion or it needs a break on the keyword line.
-      const emptyFirst = to < n || firstColumn > width ||
-        (firstColumn + columns > width && layOut(value, from, to, firstColumn, width, interiors) > 0);
-      if (emptyFirst) {
-        out += prefix + keyword + ' ""\n';
-        firstLine = false;
+    let escape = true;
+    if (width === Infinity) {
+      // no-wrap: never laid out
+    } else if (to - from > room || portionColumns(value, from, to, room) > room) {
+      // (More code units than columns: measuring first would rarely spare the layout.)
+      if (interiors === undefined) {
+        interiors = language ? directiveInteriors(value, language, keyword.startsWith("msgstr")) : null;
       }
+      count = layOut(value, from, to, 0, width, interiors);
+      if (onKeywordLine) {
+        // Does the portion need a break when it starts after `K "`? Without mandatory breaks (which
+        // restart the columns) that is: it is too wide and has an opportunity at all.
+        const breaks = sawMandatory
+          ? layOut(value, from, to, firstColumn, width, interiors) > 0
+          : sawOpportunity && firstColumn + laidOutColumns > width;
+        if (breaks) {
+          emptyFirst = true;
+          if (sawMandatory) count = layOut(value, from, to, 0, width, interiors);
+        } else count = 0; // it stays on the keyword line, however long
+      }
+      escape = sawEscape;
+    } else escape = sawEscape;
+    if (emptyFirst) {
+      out += prefix + keyword + ' ""\n';
+      firstLine = false;
     }
-    if (!firstLine && columns > width) count = layOut(value, from, to, 0, width, interiors);
     let line = firstLine ? prefix + keyword + ' "' : continuation;
     let start = from;
     for (let j = 0; j < count; j++) {
       const end = lineStarts[j];
-      line += escape ? escapeString(value.slice(start, end)) : value.slice(start, end);
-      out += line + '"\n';
+      out += line + (escape ? escapeString(value.slice(start, end)) : value.slice(start, end)) + '"\n';
       line = continuation;
       start = end;
     }
