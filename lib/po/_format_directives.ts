@@ -9,8 +9,8 @@
  * the characters after the START up to an END. Errors found after the scan (argument types,
  * missing argument numbers) leave the marks in place.
  *
- * Languages implemented exactly (checked against msgcat 0.21): `c`, `objc`, `python` and
- * `python-brace`. gettext 0.21's python-brace parser records its marks relative to the directive's
+ * Languages implemented exactly (checked against msgcat 0.21): `c`, `objc`, `python`,
+ * `python-brace`, `javascript` and `php`. gettext 0.21's python-brace parser records its marks relative to the directive's
  * own `{` instead of the string's start, so what it protects are the first characters of the
  * *string*; that quirk is reproduced. For any other language nothing is protected, which is exact
  * whenever no directive of that language contains a break opportunity.
@@ -22,7 +22,14 @@
  */
 
 /** Format languages whose directives {@link directiveInteriors} finds. */
-export const DIRECTIVE_LANGUAGES: readonly string[] = ["c", "objc", "python", "python-brace"];
+export const DIRECTIVE_LANGUAGES: readonly string[] = [
+  "c",
+  "objc",
+  "python",
+  "python-brace",
+  "javascript",
+  "php",
+];
 
 const START = 1;
 const END = 2;
@@ -77,6 +84,8 @@ const PARSERS: Record<string, DirectiveParser> = {
   objc: (s, translated, marks) => parseC(s, translated, true, marks),
   python: parsePython,
   "python-brace": parsePythonBrace,
+  javascript: parseJavaScript,
+  php: parsePhp,
 };
 
 /**
@@ -404,4 +413,87 @@ function braceDirective(s: string, open: number, toplevel: boolean, marks: Marks
     markRelative(i, END);
   }
   return i + 1;
+}
+
+/**
+ * JavaScript directives as gettext 0.21's format-javascript.c reads them: `%` or `%m$`, flags
+ * `-+ 0I`, width digits, `.` and optional precision digits, conversion `% c s b d o x X f j`;
+ * numbered and unnumbered arguments may not mix.
+ */
+function parseJavaScript(s: string, _translated: boolean, marks: Marks): void {
+  const n = s.length;
+  let numbered = 0;
+  let unnumbered = 0;
+  let i = 0;
+  while (i < n) {
+    if (s.charCodeAt(i++) !== 0x25) continue;
+    marks.mark(i - 1, START);
+    let number = 0;
+    if (isDigit(s.charCodeAt(i))) {
+      const f = skipDigits(s, i);
+      if (s.charCodeAt(f) === 0x24) {
+        number = digitsValue(s, i, f);
+        if (number === 0) return marks.mark(f, ERROR);
+        i = f + 1;
+      }
+    }
+    while (i < n && "-+ 0I".includes(s[i])) i++;
+    i = skipDigits(s, i);
+    if (s[i] === ".") i = skipDigits(s, i + 1);
+    if (i >= n) return marks.mark(i - 1, ERROR);
+    const c = s[i];
+    if (!"%csbdoxXfj".includes(c)) return marks.mark(i, ERROR);
+    if (c !== "%") {
+      if (number > 0 ? unnumbered > 0 : numbered > 0) return marks.mark(i, ERROR);
+      if (number > 0) numbered++;
+      else unnumbered++;
+    }
+    marks.mark(i, END);
+    i++;
+  }
+}
+
+/**
+ * PHP `sprintf` directives as gettext 0.21's format-php.c reads them: `%%`, or `%` / `%m$`, flags
+ * `0`, `-`, space and `'` followed by any one byte, width digits, `.` and precision digits, an
+ * ignored `l`, conversion `b d u o x X e f c s`. Numbered and unnumbered arguments may mix.
+ */
+function parsePhp(s: string, _translated: boolean, marks: Marks): void {
+  const n = s.length;
+  let i = 0;
+  while (i < n) {
+    if (s.charCodeAt(i++) !== 0x25) continue;
+    marks.mark(i - 1, START);
+    if (s[i] !== "%") {
+      if (isDigit(s.charCodeAt(i))) {
+        const f = skipDigits(s, i);
+        if (s.charCodeAt(f) === 0x24) {
+          if (digitsValue(s, i, f) === 0) return marks.mark(f, ERROR);
+          i = f + 1;
+        }
+      }
+      for (;;) {
+        const c = s[i];
+        if (c === "0" || c === "-" || c === " ") i++;
+        else if (c === "'") {
+          i++;
+          if (i >= n) return marks.mark(i - 1, ERROR);
+          // The padding "character" is one byte: after a non-ASCII one gettext reads a UTF-8
+          // continuation byte, which ends the directive as an invalid conversion.
+          if (s.charCodeAt(i) >= 0x80) return marks.mark(i, ERROR);
+          i++;
+        } else break;
+      }
+      i = skipDigits(s, i);
+      if (s[i] === ".") {
+        if (!isDigit(s.charCodeAt(i + 1))) return marks.mark(i, ERROR);
+        i = skipDigits(s, i + 1);
+      }
+      if (s[i] === "l") i++;
+      if (i >= n) return marks.mark(i - 1, ERROR);
+      if (!"bduoxXefcs".includes(s[i])) return marks.mark(i, ERROR);
+    }
+    marks.mark(i, END);
+    i++;
+  }
 }

@@ -74,7 +74,7 @@ export function escapeString(value: string): string {
   return from === 0 ? value : out + value.slice(from);
 }
 
-/** Whether the text last measured by {@link portionColumns} or laid out by {@link layOut} has escapes. */
+/** Whether the text last measured by {@link portionColumns} or {@link scan}ned has escapes. */
 let sawEscape = false;
 
 /**
@@ -99,10 +99,12 @@ function portionColumns(value: string, from: number, to: number, limit: number):
   return columns;
 }
 
-/** Raw indices where a new output line starts, as computed by the last {@link layOut}. */
+/** Raw indices where a new output line starts, as computed by the last {@link fill}. */
 let lineStarts = new Int32Array(64);
 
 function pushLineStart(count: number, index: number): number {
+  // The same piece can overflow at two checks (before a mandatory break, then at the end).
+  if (count > 0 && lineStarts[count - 1] === index) return count;
   if (count === lineStarts.length) {
     const grown = new Int32Array(count * 2);
     grown.set(lineStarts);
@@ -113,7 +115,7 @@ function pushLineStart(count: number, index: number): number {
 }
 
 /**
- * What {@link layOut} needs of a BMP code unit, in one load: bits 0–5 its line-break class, bits 6–7
+ * What {@link scan} needs of a BMP code unit, in one load: bits 0–5 its line-break class, bits 6–7
  * its columns; for a character msgcat escapes, bit 8 is set, the class is the `\\`'s (PR), the
  * columns are the escape's 2, and bits 9–14 are the class of the escape's second character.
  */
@@ -125,40 +127,35 @@ for (let c = 0; c < 0x10000; c++) {
     : LB_PR | (2 << 6) | 0x100 | (BMP_CLASSES[letter] << 9);
 }
 
-/** Facts about the portion last laid out by {@link layOut}. */
-let sawMandatory = false;
-/** Whether the portion last laid out had a break opportunity (after the overrides). */
-let sawOpportunity = false;
-/** Columns of the portion last laid out. */
-let laidOutColumns = 0;
+// The break opportunities of the portion last {@link scan}ned, in order: raw index of the
+// character, columns of the portion before it, and whether the break is possible or mandatory.
+let opportunityAt = new Int32Array(256);
+let opportunityColumn = new Int32Array(256);
+let opportunityKind = new Uint8Array(256);
+let opportunityCount = 0;
+/** Columns of the portion last scanned. */
+let scannedColumns = 0;
 
 /**
- * Lays out the portion `value[from..to)`, starting at column `startColumn` of lines `width`
- * columns wide, in one pass over its escaped text: break opportunities (UAX #14 as libunistring
- * 1.0), write-po.c's overrides (no break inside an escape, before a final `\n`, or inside a format
- * directive) and `u8_width_linebreaks`' greedy filling of whole pieces. Fills {@link lineStarts}
- * with the raw indices where new lines start and returns their count; sets {@link sawEscape},
- * {@link sawMandatory}, {@link sawOpportunity} and {@link laidOutColumns}.
+ * Scans the portion `value[from..to)` in one pass over its escaped text: break opportunities
+ * (UAX #14 as libunistring 1.0), write-po.c's overrides (no break inside an escape, before a final
+ * `\n`, or inside a format directive) and column widths. Records the opportunities for
+ * {@link fill} and sets {@link sawEscape}.
  */
-function layOut(
-  value: string,
-  from: number,
-  to: number,
-  startColumn: number,
-  width: number,
-  interiors: Uint8Array | null,
-): number {
+function scan(value: string, from: number, to: number, interiors: Uint8Array | null): void {
+  if (opportunityAt.length <= to - from) {
+    const size = Math.max(to - from + 1, opportunityAt.length * 2);
+    opportunityAt = new Int32Array(size);
+    opportunityColumn = new Int32Array(size);
+    opportunityKind = new Uint8Array(size);
+  }
+  const ats = opportunityAt;
+  const columnsBefore = opportunityColumn;
+  const kinds = opportunityKind;
   let state = LINE_BREAK_DFA_START;
-  // The filling: raw index where the current piece starts (-1: none yet), the piece's columns, the
-  // columns of the line before it, and of the pieces before it.
-  let count = 0;
-  let pieceStart = -1;
-  let pieceWidth = 0;
-  let column = startColumn;
-  let total = 0;
+  let n = 0;
+  let run = 0;
   let escapes = false;
-  let mandatory = false;
-  let opportunity = false;
   for (let i = from; i < to; i++) {
     const at = i;
     const c = value.charCodeAt(i);
@@ -193,35 +190,54 @@ function layOut(
       state = t >> 2;
     }
     if (interiors !== null && interiors[at] === 1) brk = BREAK_PROHIBITED;
-
-    if (brk !== BREAK_PROHIBITED) {
-      if (pieceStart >= 0 && column + pieceWidth > width) {
-        if (count === 0 || lineStarts[count - 1] !== pieceStart) count = pushLineStart(count, pieceStart);
-        column = 0;
-      }
-      total += pieceWidth;
-      if (brk === BREAK_MANDATORY) {
-        // U+2028 & co.: columns restart at 0, but no line is started in the output.
-        mandatory = true;
-        pieceStart = -1;
-        column = 0;
-        pieceWidth = 0;
-        continue;
-      }
-      opportunity = true;
-      pieceStart = at;
-      column += pieceWidth;
-      pieceWidth = 0;
-    }
-    pieceWidth += columns;
+    // Recorded unconditionally, kept only when it is an opportunity (no branch to mispredict).
+    ats[n] = at;
+    columnsBefore[n] = run;
+    kinds[n] = brk;
+    n += (brk + 1) >> 1;
+    // A mandatory break character (U+2028 & co.) takes no columns: they restart after it.
+    if (brk === BREAK_MANDATORY) run -= columns;
+    run += columns;
   }
-  if (pieceStart >= 0 && column + pieceWidth > width) {
-    if (count === 0 || lineStarts[count - 1] !== pieceStart) count = pushLineStart(count, pieceStart);
-  }
+  opportunityCount = n;
+  scannedColumns = run;
   sawEscape = escapes;
-  sawMandatory = mandatory;
-  sawOpportunity = opportunity;
-  laidOutColumns = total + pieceWidth;
+}
+
+/**
+ * `u8_width_linebreaks`' greedy filling of whole pieces (a piece runs from one opportunity to the
+ * next) over the portion last {@link scan}ned, starting at column `startColumn` of lines `width`
+ * columns wide. Fills {@link lineStarts} with the raw indices where new lines start and returns
+ * their count; with `record` false it stops at the first break and returns 1.
+ */
+function fill(startColumn: number, width: number, record: boolean): number {
+  const n = opportunityCount;
+  let count = 0;
+  let pieceStart = -1;
+  let pieceBegin = 0;
+  let column = startColumn;
+  for (let k = 0; k < n; k++) {
+    const before = opportunityColumn[k];
+    const pieceWidth = before - pieceBegin;
+    if (pieceStart >= 0 && column + pieceWidth > width) {
+      if (!record) return 1;
+      count = pushLineStart(count, opportunityAt[pieceStart]);
+      column = 0;
+    }
+    if (opportunityKind[k] === BREAK_MANDATORY) {
+      // Columns restart at 0, but no line is started in the output.
+      pieceStart = -1;
+      column = 0;
+    } else {
+      pieceStart = k;
+      column += pieceWidth;
+    }
+    pieceBegin = before;
+  }
+  if (pieceStart >= 0 && column + scannedColumns - pieceBegin > width) {
+    if (!record) return 1;
+    count = pushLineStart(count, opportunityAt[pieceStart]);
+  }
   return count;
 }
 
@@ -277,17 +293,12 @@ export function wrapString(value: string, options: WrapOptions): string {
       if (interiors === undefined) {
         interiors = language ? directiveInteriors(value, language, keyword.startsWith("msgstr")) : null;
       }
-      count = layOut(value, from, to, 0, width, interiors);
-      if (onKeywordLine) {
-        // Does the portion need a break when it starts after `K "`? Without mandatory breaks (which
-        // restart the columns) that is: it is too wide and has an opportunity at all.
-        const breaks = sawMandatory
-          ? layOut(value, from, to, firstColumn, width, interiors) > 0
-          : sawOpportunity && firstColumn + laidOutColumns > width;
-        if (breaks) {
-          emptyFirst = true;
-          if (sawMandatory) count = layOut(value, from, to, 0, width, interiors);
-        } else count = 0; // it stays on the keyword line, however long
+      scan(value, from, to, interiors);
+      if (onKeywordLine && fill(firstColumn, width, false) === 0) {
+        count = 0; // no break is needed (or possible) after `K "`: it stays there, however long
+      } else {
+        emptyFirst ||= onKeywordLine;
+        count = fill(0, width, true);
       }
       escape = sawEscape;
     } else escape = sawEscape;
