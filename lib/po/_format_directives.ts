@@ -10,13 +10,18 @@
  * missing argument numbers) leave the marks in place.
  *
  * Languages implemented exactly (checked against msgcat 0.21): `c`, `objc`, `python`,
- * `python-brace`, `javascript` and `php`. gettext 0.21's python-brace parser records its marks relative to the directive's
- * own `{` instead of the string's start, so what it protects are the first characters of the
- * *string*; that quirk is reproduced. For any other language nothing is protected, which is exact
- * whenever no directive of that language contains a break opportunity.
+ * `python-brace`, `javascript` and `php`. For any other language nothing is protected, which is
+ * exact whenever no directive of that language contains a break opportunity.
  *
- * The parsers work on UTF-16 code units where gettext works on bytes: every syntax character is
- * ASCII, so positions correspond.
+ * gettext 0.21's python-brace parser records its marks relative to the directive's own `{` instead
+ * of the string's start, so what it protects are the first bytes of the *string*; that quirk is
+ * reproduced (vector: the golden cases labelled "regression: python-brace …" in
+ * tests/po_wrap_test.ts).
+ *
+ * The parsers read UTF-16 code units where gettext reads bytes. Every syntax character is ASCII, so
+ * they decide alike, except where gettext looks at "one character" that is a non-ASCII one
+ * (python-brace's fill, php's padding) and sees only its first byte; those spots say so. Marks are
+ * kept at UTF-8 byte offsets, as gettext keeps them.
  *
  * @module
  */

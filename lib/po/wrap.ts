@@ -35,17 +35,18 @@ const PAGE_WIDTH = 79;
 
 /** For ASCII code units: the letter of their escape (`n` for newline, `"` for `"`…), or 0. */
 const ESCAPE_LETTER = new Uint8Array(128);
-for (
-  const [c, e] of [["\n", "n"], ["\t", "t"], ["\r", "r"], ["\x07", "a"], ["\b", "b"], ["\f", "f"], [
-    "\v",
-    "v",
-  ], [
-    '"',
-    '"',
-  ], ["\\", "\\"]]
-) {
-  ESCAPE_LETTER[c.charCodeAt(0)] = e.charCodeAt(0);
-}
+const ESCAPES: Record<string, string> = {
+  "\n": "n",
+  "\t": "t",
+  "\r": "r",
+  "\x07": "a",
+  "\b": "b",
+  "\f": "f",
+  "\v": "v",
+  '"': '"',
+  "\\": "\\",
+};
+for (const [c, letter] of Object.entries(ESCAPES)) ESCAPE_LETTER[c.charCodeAt(0)] = letter.charCodeAt(0);
 
 /** Columns of an ASCII code unit once escaped: 2 for an escape, 0 for other controls, else 1. */
 const ASCII_COLUMNS = new Uint8Array(128);
