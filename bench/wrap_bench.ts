@@ -1,7 +1,7 @@
 /**
  * `wrapString` over every string field of the largest corpus catalogue
  * (`../shared/corpus/po/zh-cn__whatsnew__changelog.po`, 2.3 MB, ~12k entries) when it is present,
- * else over a generated set of similar size and mix (short ASCII, long ASCII, long CJK, multi-line).
+ * else over a generated set of about the same size (short and long ASCII, long CJK, multi-line).
  *
  *   deno bench --allow-read bench/wrap_bench.ts
  *
@@ -59,14 +59,14 @@ function fieldsOf(text: string): [string, WrapOptions][] {
   return fields;
 }
 
-/** A deterministic stand-in for the corpus file: 12k entries, ~2.3 MB. */
+/** A deterministic stand-in for the corpus file: 12k entries, about 2 million characters. */
 function generatedFields(): [string, WrapOptions][] {
   const fields: [string, WrapOptions][] = [];
   const ascii = "Fix a crash in the :mod:`asyncio` event loop when a callback raises (patch by Someone). ";
   const cjk = "修复了在回调引发异常时 :mod:`asyncio` 事件循环崩溃的问题（由某人贡献补丁）。";
   for (let i = 0; i < 12000; i++) {
-    const id = i % 3 === 0 ? ascii.slice(0, 40) : ascii.repeat(1 + (i % 4));
-    const str = i % 5 === 0 ? "" : i % 7 === 0 ? `${cjk}\n${cjk}` : cjk.repeat(1 + (i % 3));
+    const id = i % 3 === 0 ? ascii.slice(0, 40) : ascii.repeat(1 + (i % 2));
+    const str = i % 5 === 0 ? "" : i % 7 === 0 ? `${cjk}\n${cjk}` : cjk.repeat(1 + (i % 2));
     fields.push([`bpo-${i}`, { prefix: "", keyword: "msgctxt" }]);
     fields.push([id, { prefix: "", keyword: "msgid" }]);
     fields.push([str, { prefix: "", keyword: "msgstr" }]);
