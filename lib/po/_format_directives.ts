@@ -343,7 +343,7 @@ function fieldEnd(s: string, i: number): number {
  * Python `str.format` directives as gettext 0.21's format-python-brace.c reads them: `{{` is an
  * escape; a directive is `{`, a field (identifier or number; `{}` is an error in 0.21), `.name` /
  * `[field]` chains, an optional `:` spec (a nested `{field}` or
- * `[[fill]align][sign][#][0][width][.precision][type]`), and `}`. A lone `}` is ordinary text.
+ * `[[fill]align][sign][#][0][width][.[precision]][type]`), and `}`. A lone `}` is ordinary text.
  */
 function parsePythonBrace(s: string, _translated: boolean, marks: Marks): void {
   const n = s.length;
@@ -408,7 +408,8 @@ function braceDirective(s: string, open: number, toplevel: boolean, marks: Marks
       if (s[i] === "#") i++;
       if (s[i] === "0") i++;
       i = skipDigits(s, i);
-      if (s[i] === "." && isDigit(s.charCodeAt(i + 1))) i = skipDigits(s, i + 1);
+      // In 0.21 the precision's digits are optional: "{0:.}" and "{0:.f}" are valid.
+      if (s[i] === ".") i = skipDigits(s, i + 1);
       if (i < s.length && "bcdoxXneEfFgG%".includes(s[i])) i++;
     }
   }
