@@ -797,19 +797,56 @@ interface RawParse {
 }
 
 /**
+ * Calls `found(first, second)` for each message (by index) that repeats an earlier one's domain,
+ * msgctxt (null ≠ "") and msgid, obsolete ones included, as msgcat compares them; stops when it
+ * returns false. A list found free of duplicates is remembered (message lists are not changed in
+ * place: see `types.ts`), so the writer's check of a freshly parsed catalogue costs nothing. Keyed by the msgid string alone (V8 keeps a string's hash), the rare collisions
+ * told apart by a chain: no key string is built per message.
+ */
+const uniqueLists = new WeakSet<readonly PoMessage[]>();
+
+export function forEachDuplicate(
+  messages: readonly PoMessage[],
+  found: (first: number, second: number) => boolean,
+): void {
+  if (uniqueLists.has(messages)) return;
+  // msgid → index of its first message, or a list of the first index of each distinct identity.
+  const seen = new Map<string, number | number[]>();
+  let duplicates = false;
+  for (let i = 0; i < messages.length; i++) {
+    const m = messages[i];
+    const prior = seen.get(m.msgid);
+    if (prior === undefined) {
+      seen.set(m.msgid, i);
+      continue;
+    }
+    const chain = typeof prior === "number" ? [prior] : prior;
+    let first = -1;
+    for (let k = 0; k < chain.length; k++) {
+      const o = messages[chain[k]];
+      if (o.msgctxt === m.msgctxt && o.domain === m.domain) {
+        first = chain[k];
+        break;
+      }
+    }
+    if (first < 0) {
+      chain.push(i);
+      if (chain.length === 2) seen.set(m.msgid, chain);
+    } else {
+      duplicates = true;
+      if (!found(first, i)) return;
+    }
+  }
+  if (!duplicates) uniqueLists.add(messages);
+}
+
+/**
  * Finds messages with the same domain, msgctxt and msgid (obsolete ones included), as msgcat does.
  * Strict: throws at the second one. Otherwise remembers the lines of the messages involved, for
  * the writer's error message.
  */
 function checkDuplicates(messages: PoMessage[], lines: number[], strict: boolean): void {
-  const seen = new Map<string, number>();
-  for (let i = 0; i < messages.length; i++) {
-    const key = duplicateKey(messages[i]);
-    const first = seen.get(key);
-    if (first === undefined) {
-      seen.set(key, i);
-      continue;
-    }
+  forEachDuplicate(messages, (first, i) => {
     if (strict) {
       throw new PoSyntaxError(
         `duplicate message definition (first defined at line ${lines[first]})`,
@@ -819,40 +856,48 @@ function checkDuplicates(messages: PoMessage[], lines: number[], strict: boolean
     }
     lineOfMessage.set(messages[first], lines[first]);
     lineOfMessage.set(messages[i], lines[i]);
-  }
+    return true;
+  });
 }
 
-/** The identity of a message for duplicate detection: domain, msgctxt (null ≠ ""), msgid. */
-export function duplicateKey(m: PoMessage): string {
-  return `${m.domain ?? ""}\u0000${m.msgctxt === null ? "\u0001" : "\u0002" + m.msgctxt}\u0000${m.msgid}`;
-}
+const NO_STRINGS = Object.freeze([]) as unknown as string[];
+const NO_REFERENCES = Object.freeze([]) as unknown as PoReference[];
 
 /** The parser state carried from one message to the next: comments waiting for their message. */
 class Pending {
-  translator: string[] = [];
-  extracted: string[] = [];
-  references: PoReference[] = [];
-  flags: string[] = [];
+  // Most messages have no comment of some kind: they share one frozen empty list (a push to it
+  // would throw), and a list is made only when a comment of its kind comes.
+  translator: string[] = NO_STRINGS;
+  extracted: string[] = NO_STRINGS;
+  references: PoReference[] = NO_REFERENCES;
+  flags: string[] = NO_STRINGS;
 
   reset(): void {
-    this.translator = [];
-    this.extracted = [];
-    this.references = [];
-    this.flags = [];
+    this.translator = NO_STRINGS;
+    this.extracted = NO_STRINGS;
+    this.references = NO_REFERENCES;
+    this.flags = NO_STRINGS;
   }
 
   comment(s: string): void {
     const c = s.charCodeAt(0);
     if (c === 46) { // '.'
+      if (this.extracted === NO_STRINGS) this.extracted = [];
       this.extracted.push(s.charCodeAt(1) === 32 ? s.slice(2) : s.slice(1));
     } else if (c === 58) { // ':'
+      if (this.references === NO_REFERENCES) this.references = [];
       parseReferences(s.slice(1), this.references);
     } else if (c === 44 || c === 33) { // ',' '!': only the last flag line counts
       this.flags = tokenizeFlags(s.slice(1));
     } else {
       const ref = solarisReference(s);
-      if (ref) addReference(this.references, ref.file, ref.line);
-      else this.translator.push(c === 32 ? s.slice(1) : s);
+      if (ref) {
+        if (this.references === NO_REFERENCES) this.references = [];
+        addReference(this.references, ref.file, ref.line);
+      } else {
+        if (this.translator === NO_STRINGS) this.translator = [];
+        this.translator.push(c === 32 ? s.slice(1) : s);
+      }
     }
   }
 }

@@ -22,5 +22,6 @@ import { encodePo } from "./write.ts";
  */
 export const PO_CODEC: DocumentCodec<PoCatalog> = {
   parse: (bytes, path) => parsePo(bytes, { fileName: path, allowBom: true, strict: false }),
-  encode: (catalog) => encodePo(catalog),
+  // The store encodes the same catalogue after every write: keep each message's bytes.
+  encode: (catalog) => encodePo(catalog, { keepBytes: true }),
 };

@@ -5,8 +5,9 @@
  * and writing it back gives exactly what `msgcat FILE` prints. Strings are Unicode (decoded from
  * the file's charset); escapes are resolved.
  *
- * Messages are treated as immutable values: the writer caches each message's laid-out text by
- * object identity, so code that changes a message must replace the object (see `catalog.ts`).
+ * Messages, and a catalogue's list of messages, are treated as immutable values: the writer caches
+ * each message's laid-out text by object identity (and remembers lists it found free of
+ * duplicates), so code that changes a message or the list must make a new one (see `catalog.ts`).
  *
  * @module
  */

@@ -111,9 +111,8 @@ interface CacheEntry<D> {
  * const store = new CatalogueStore({ roots: ["/srv/po"], codec: { parse: parsePo, encode: encodePo } });
  * const { doc } = await store.read("/srv/po/fr/app.po");
  * const added = await store.update("/srv/po/fr/app.po", (catalog) => {
- *   const next = catalog ?? emptyCatalog();
- *   next.messages.push(message);
- *   return { doc: next, result: 1 };
+ *   const base = catalog ?? emptyCatalog();
+ *   return { doc: { ...base, messages: [...base.messages, message] }, result: 1 };
  * });
  * ```
  */
