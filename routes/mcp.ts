@@ -13,7 +13,7 @@ import { createMcpHandler, McpServer } from "@modelcontextprotocol/server";
 import type { z } from "zod";
 import type { AppDeps } from "./deps.ts";
 import { INTERNAL_ERROR_DETAIL, toErrorAnswer } from "./errors.ts";
-import type { Tool } from "./tool.ts";
+import { JsonAnswer, type Tool } from "./tool.ts";
 import { validateJson } from "./validation.ts";
 
 /** Name and version announced in `initialize`. */
@@ -61,7 +61,8 @@ type ToolResult = {
 async function callTool(tool: Tool, args: unknown, deps: AppDeps): Promise<ToolResult> {
   try {
     const input = tool.input ? validateJson(tool.input, args ?? {}) : undefined;
-    const result = await tool.handle(input as never, deps) as Record<string, unknown>;
+    const answer = await tool.handle(input as never, deps);
+    const result = (answer instanceof JsonAnswer ? answer.value() : answer) as Record<string, unknown>;
     return { content: [{ type: "text", text: JSON.stringify(result, null, 2) }], structuredContent: result };
   } catch (error) {
     const answer = toErrorAnswer(error);

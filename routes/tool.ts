@@ -24,6 +24,14 @@ export interface Tool<I extends z.ZodType | null = z.ZodType | null> {
   handle(input: I extends z.ZodType ? z.output<I> : undefined, deps: AppDeps): Promise<unknown> | unknown;
 }
 
+/**
+ * A tool's answer already serialised, for large answers that many requests share (a catalogue's
+ * `/po/read`): HTTP sends `json` as it is; MCP, which needs the object, calls `value()`.
+ */
+export class JsonAnswer {
+  constructor(readonly json: Uint8Array, readonly value: () => unknown) {}
+}
+
 /** Declares a tool (an identity function that keeps the input type tied to `handle`). */
 export function defineTool<I extends z.ZodType | null>(tool: Tool<I>): Tool<I> {
   return tool;
@@ -53,7 +61,11 @@ export function mountTools(app: OpenAPIHono, tools: readonly Tool[], deps: AppDe
     }));
     app.post(tool.path, async function toolHandler(c) {
       const input = tool.input ? await readJsonBody(c, tool.input, deps.config.maxBodyBytes) : undefined;
-      return c.json(await tool.handle(input as never, deps));
+      const answer = await tool.handle(input as never, deps);
+      if (answer instanceof JsonAnswer) {
+        return c.body(answer.json as Uint8Array<ArrayBuffer>, 200, { "Content-Type": "application/json" });
+      }
+      return c.json(answer);
     });
   }
 }

@@ -306,3 +306,30 @@ Deno.test("writes to a non-UTF-8 catalogue are refused; reads decode it", async 
   assert.match(w.body.detail, /ISO-8859-1/);
   assert.deepEqual(await Deno.readFile(f.path("l.po")), latin1);
 });
+
+Deno.test("/po/read and /po/find_fuzzy answers (serialised once per document) follow writes and outside edits", async () => {
+  await using f = await poFixture({ "s.po": SAMPLE });
+  const file = f.path("s.po");
+  const ids = async (path: string) =>
+    (await f.post(path, { file_path: file })).body.entries.map((e: { msgid: string }) => e.msgid);
+  assert.deepEqual(await ids("/po/find_fuzzy"), ["Hello %s", "Fuzzy two"]);
+  const first = await ids("/po/read");
+  assert.deepEqual(await ids("/po/read"), first, "a repeated read gives the same answer");
+
+  await f.post("/po/write", {
+    file_path: file,
+    entries: [{ msgid: "Fuzzy two", msgstr: "Deux", flags: [] }],
+  });
+  assert.deepEqual(await ids("/po/find_fuzzy"), ["Hello %s"], "the write is seen");
+  await f.post("/po/write", {
+    file_path: file,
+    entries: [{ msgid: "Added", msgstr: "Ajouté", flags: ["fuzzy"] }],
+  });
+  assert.deepEqual(await ids("/po/find_fuzzy"), ["Hello %s", "Added"]);
+  assert.deepEqual(await ids("/po/read"), [...first.slice(0, 6), "Added", "Old"]);
+
+  // Another program rewrites the file (a different size, so the stat changes at once).
+  await Deno.writeTextFile(file, HEADER + '#, fuzzy\nmsgid "Only"\nmsgstr "Seul"\n');
+  assert.deepEqual(await ids("/po/read"), ["Only"]);
+  assert.deepEqual(await ids("/po/find_fuzzy"), ["Only"]);
+});
