@@ -32,6 +32,8 @@ export class JsonAnswer {
   constructor(readonly json: Uint8Array, readonly value: () => unknown) {}
 }
 
+const RESPONSE_CHUNK_BYTES = 64 * 1024;
+
 /** Declares a tool (an identity function that keeps the input type tied to `handle`). */
 export function defineTool<I extends z.ZodType | null>(tool: Tool<I>): Tool<I> {
   return tool;
@@ -63,7 +65,22 @@ export function mountTools(app: OpenAPIHono, tools: readonly Tool[], deps: AppDe
       const input = tool.input ? await readJsonBody(c, tool.input, deps.config.maxBodyBytes) : undefined;
       const answer = await tool.handle(input as never, deps);
       if (answer instanceof JsonAnswer) {
-        return c.body(answer.json as Uint8Array<ArrayBuffer>, 200, { "Content-Type": "application/json" });
+        // Streamed as views of the cached bytes: a Uint8Array body would be copied whole per
+        // response, and 64 KiB pieces keep the server's buffers small (megabyte-sized ones are
+        // what fragments the allocator and keeps resident memory high under load).
+        const json = answer.json;
+        let at = 0;
+        const body = new ReadableStream<Uint8Array>({
+          pull(controller) {
+            if (at >= json.length) return controller.close();
+            controller.enqueue(json.subarray(at, at + RESPONSE_CHUNK_BYTES));
+            at += RESPONSE_CHUNK_BYTES;
+          },
+        });
+        return c.body(body, 200, {
+          "Content-Type": "application/json",
+          "Content-Length": String(json.length),
+        });
       }
       return c.json(answer);
     });

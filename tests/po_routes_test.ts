@@ -333,3 +333,30 @@ Deno.test("/po/read and /po/find_fuzzy answers (serialised once per document) fo
   assert.deepEqual(await ids("/po/read"), ["Only"]);
   assert.deepEqual(await ids("/po/find_fuzzy"), ["Only"]);
 });
+
+Deno.test("a large /po/read answer arrives whole over a real socket, with its length, as the entries", async () => {
+  const body = Array.from(
+    { length: 3000 },
+    (_, i) =>
+      `#: src/m${i}.py:${i}\nmsgid "Message ${i} — ${"é".repeat(i % 50)}"\nmsgstr "Traduction ${i}"\n`,
+  ).join("\n");
+  await using f = await poFixture({ "big.po": HEADER + body });
+  await using server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen() {} }, f.app.fetch);
+  const url = `http://127.0.0.1:${server.addr.port}/po/read`;
+  for (let round = 0; round < 2; round++) { // the second answer comes from the cached bytes
+    const res = await fetch(url, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ file_path: f.path("big.po") }),
+    });
+    assert.equal(res.status, 200);
+    assert.equal(res.headers.get("content-type"), "application/json");
+    const bytes = new Uint8Array(await res.arrayBuffer());
+    assert.ok(bytes.length > 4 * 64 * 1024, `${bytes.length} bytes: several 64 KiB pieces`);
+    assert.equal(Number(res.headers.get("content-length")), bytes.length);
+    const entries = JSON.parse(new TextDecoder().decode(bytes)).entries;
+    assert.equal(entries.length, 3000);
+    assert.equal(entries[2999].msgid, `Message 2999 — ${"é".repeat(2999 % 50)}`);
+    assert.deepEqual(entries[1234].occurrences, ["src/m1234.py:1234"]);
+  }
+});

@@ -301,6 +301,27 @@ Deno.test("re-formatting after one message changed equals formatting from scratc
   assert.equal(formatPo(cat), before, "the old catalogue still formats as before");
 });
 
+Deno.test("encodePo keeping bytes: repeated writes with changes equal encoding from scratch", () => {
+  const input = Deno.readFileSync(new URL("wrapping.in.po", FIXTURES));
+  let cat = parsePo(input);
+  const reference = (c: PoCatalog) => encodePo(parsePo(encodePo(c)));
+  assert.deepEqual(encodePo(cat, { keepBytes: true }), reference(cat), "cold");
+  // Changed, appended and removed messages, a batch, then the text of kept layouts again.
+  const edits: ((c: PoCatalog) => PoMessage[])[] = [
+    (c) => c.messages.map((m, i) => i === 1 ? { ...m, msgstr: m.msgstr + " — modifié, à la fin" } : m),
+    (c) => [...c.messages, { ...c.messages[1], msgid: "Ajouté", msgstr: "nouveau\ntexte" }],
+    (c) => c.messages.filter((_, i) => i !== 2),
+    (c) => c.messages.map((m, i) => i % 2 === 1 ? { ...m, msgstr: `${m.msgstr} ${i}` } : m),
+    (c) => c.messages.map((m, i) => i === c.messages.length - 1 ? { ...m, msgstr: "dernier" } : m),
+  ];
+  for (const edit of edits) {
+    cat = { ...cat, messages: edit(cat) };
+    const kept = encodePo(cat, { keepBytes: true });
+    assert.deepEqual(kept, utf8(formatPo(parsePo(encodePo(cat)))));
+    assert.equal(formatPo(cat), new TextDecoder().decode(kept), "formatPo reads the kept bytes back");
+  }
+});
+
 Deno.test("formatPo normalises flags as msgcat does", async (t) => {
   const cases: [string, string[], string, string][] = [
     [

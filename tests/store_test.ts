@@ -432,6 +432,45 @@ Deno.test("readRegularFile with followSymlinks false refuses a symlink planted a
   assert.deepEqual((await readRegularFile(`${f.root}/link.po`, "shown.po", 1000))?.bytes, lineFile([]));
 });
 
+Deno.test("readRegularFile with expected bytes: the same array when equal, the file's bytes otherwise", async (t) => {
+  await using f = await storeFixture();
+  const path = `${f.root}/big.po`;
+  // Larger than one comparison chunk (256 KiB), so differences in a later chunk are exercised.
+  const original = new Uint8Array(600_000).map((_, i) => 32 + (i % 90));
+  await Deno.writeFile(path, original);
+  await t.step("equal: the expected array itself is returned", async () => {
+    const expected = original.slice();
+    const read = await readRegularFile(path, "big.po", 1 << 20, { expected });
+    assert.equal(read?.bytes, expected);
+  });
+  for (const at of [0, 5, 262_143, 262_144, 500_000, 599_999]) {
+    await t.step(`one byte differs at ${at}`, async () => {
+      const changed = original.slice();
+      changed[at] ^= 1;
+      await Deno.writeFile(path, changed);
+      const read = await readRegularFile(path, "big.po", 1 << 20, { expected: original });
+      assert.notEqual(read?.bytes, original);
+      assert.deepEqual(read?.bytes, changed);
+    });
+  }
+  await t.step("other sizes are read in full", async () => {
+    for (const size of [0, 1000, 600_001]) {
+      const other = new Uint8Array(size).fill(65);
+      await Deno.writeFile(path, other);
+      assert.deepEqual(
+        (await readRegularFile(path, "big.po", 1 << 20, { expected: original }))?.bytes,
+        other,
+      );
+    }
+  });
+  await t.step("the size limit still applies", async () => {
+    await Deno.writeFile(path, original);
+    const expected = original.slice();
+    expected[10] ^= 1;
+    await assert.rejects(() => readRegularFile(path, "big.po", 1000, { expected }), TooLargeError);
+  });
+});
+
 Deno.test("stale temp files of the updated file are removed; fresh or foreign ones are kept", async () => {
   await using f = await storeFixture();
   const path = `${f.root}/a.po`;

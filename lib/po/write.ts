@@ -228,19 +228,32 @@ function referenceLines(refs: readonly PoReference[], singleByte: boolean): stri
 }
 
 interface Layout {
-  /** The entry's lines ("" for an obsolete entry msgcat drops). */
-  text: string;
+  /**
+   * The entry's lines ("" for an obsolete entry msgcat drops); null once its UTF-8 bytes are
+   * kept, which then hold them (a catalogue's laid-out text as UTF-16 would double its memory).
+   */
+  text: string | null;
   /** Whether `#:` lines were filled counting one byte per character. */
   singleByte: boolean;
   /** Whether strings were laid out as with `msgcat --no-wrap`. */
   noWrapAll: boolean;
   /** Every string and comment msgcat checks for non-ASCII text is ASCII. */
   ascii: boolean;
-  /** `text` in UTF-8 (a view into a shared buffer), kept by {@link encodePo} with `keepBytes`. */
-  utf8?: Uint8Array;
+  /**
+   * `text` in UTF-8, kept by {@link encodePo} with `keepBytes`: bytes `[start, end)` of `buffer`,
+   * which many layouts share (plain fields, not a view per message: cheaper to make and compare).
+   */
+  buffer?: Uint8Array;
+  start?: number;
+  end?: number;
 }
 
 const layouts = new WeakMap<PoMessage, Layout>();
+const utf8Decoder = new TextDecoder();
+
+function layoutText(l: Layout): string {
+  return l.text ?? utf8Decoder.decode(l.buffer!.subarray(l.start!, l.end!));
+}
 
 // Control characters are what these look for.
 // deno-lint-ignore no-control-regex
@@ -461,7 +474,7 @@ export interface FormatOptions {
  * ```
  */
 export function formatPo(catalog: PoCatalog, options: FormatOptions = {}): string {
-  return layoutCatalog(catalog, options).map((p) => typeof p === "string" ? p : p.text).join("");
+  return layoutCatalog(catalog, options).map((p) => typeof p === "string" ? p : layoutText(p)).join("");
 }
 
 /** The output as pieces: separators and domain lines as strings, messages as their layouts. */
@@ -514,15 +527,23 @@ const NON_ASCII_TEXT = /[^\0-\x7f]/;
 
 /** UTF-8 output from the pieces: one TextEncoder call over the joined text. */
 function encodeUtf8(pieces: (string | Layout)[]): Uint8Array {
-  return utf8Encoder.encode(pieces.map((p) => typeof p === "string" ? p : p.text).join(""));
+  return utf8Encoder.encode(pieces.map((p) => typeof p === "string" ? p : layoutText(p)).join(""));
 }
 
-/** Bytes of a piece's text: views of `bytes` for layouts, from `at`; returns where it ends. */
+/**
+ * Gives the layouts among `pieces` (laid out in order in `bytes` from `at`) views of their bytes,
+ * dropping their text; returns where the pieces end.
+ */
 function keepViews(pieces: (string | Layout)[], bytes: Uint8Array, at: number): number {
   for (const p of pieces) {
-    const text = typeof p === "string" ? p : p.text;
+    const text = typeof p === "string" ? p : layoutText(p);
     const length = NON_ASCII_TEXT.test(text) ? utf8Length(text) : text.length;
-    if (typeof p !== "string") p.utf8 = bytes.subarray(at, at + length);
+    if (typeof p !== "string") {
+      p.buffer = bytes;
+      p.start = at;
+      p.end = at + length;
+      p.text = null;
+    }
     at += length;
   }
   return at;
@@ -537,7 +558,7 @@ function keepViews(pieces: (string | Layout)[], bytes: Uint8Array, at: number): 
  */
 function encodeUtf8Keeping(pieces: (string | Layout)[]): Uint8Array {
   const fresh: Layout[] = [];
-  for (const p of pieces) if (typeof p !== "string" && p.utf8 === undefined) fresh.push(p);
+  for (const p of pieces) if (typeof p !== "string" && p.buffer === undefined) fresh.push(p);
   if (fresh.length * 4 > pieces.length) {
     const out = encodeUtf8(pieces);
     const end = keepViews(pieces, out, 0);
@@ -545,33 +566,39 @@ function encodeUtf8Keeping(pieces: (string | Layout)[]): Uint8Array {
     return out;
   }
   if (fresh.length > 0) {
-    const bytes = utf8Encoder.encode(fresh.map((l) => l.text).join(""));
+    const bytes = utf8Encoder.encode(fresh.map((l) => l.text!).join(""));
     const end = keepViews(fresh, bytes, 0);
     if (end !== bytes.length) throw new Error(`internal error: UTF-8 length ${end} ≠ ${bytes.length}`);
   }
-  // Runs of contiguous bytes, each a view of one buffer: `whole` (all of it), [start, end).
+  // Runs of contiguous bytes: [start, end) of `whole`.
   const runs: Uint8Array[] = [];
   let whole: Uint8Array | null = null;
   let start = 0;
   let end = 0;
   let length = 0;
   for (const p of pieces) {
-    if (typeof p === "string" && p === "\n" && whole !== null && end < whole.length && whole[end] === 10) {
+    if (typeof p !== "string") {
+      if (p.buffer === whole && p.start === end) {
+        end = p.end!;
+        continue;
+      }
+    } else if (p === "\n" && whole !== null && end < whole.length && whole[end] === 10) {
       end++; // the separator is in place right after the run
-      continue;
-    }
-    const bytes = typeof p !== "string" ? p.utf8! : p === "\n" ? NEWLINE_UTF8 : utf8Encoder.encode(p);
-    if (whole !== null && bytes.buffer === whole.buffer && bytes.byteOffset === end) {
-      end += bytes.length;
       continue;
     }
     if (whole !== null) {
       runs.push(whole.subarray(start, end));
       length += end - start;
     }
-    whole = new Uint8Array(bytes.buffer);
-    start = bytes.byteOffset;
-    end = start + bytes.length;
+    if (typeof p !== "string") {
+      whole = p.buffer!;
+      start = p.start!;
+      end = p.end!;
+    } else {
+      whole = p === "\n" ? NEWLINE_UTF8 : utf8Encoder.encode(p);
+      start = 0;
+      end = whole.length;
+    }
   }
   if (whole !== null) {
     runs.push(whole.subarray(start, end));
@@ -600,7 +627,7 @@ export function encodePo(catalog: PoCatalog, options: FormatOptions = {}): Uint8
   if (canonical === "UTF-8" || canonical === "ASCII") {
     return options.keepBytes ? encodeUtf8Keeping(pieces) : encodeUtf8(pieces);
   }
-  const text = pieces.map((p) => typeof p === "string" ? p : p.text).join("");
+  const text = pieces.map((p) => typeof p === "string" ? p : layoutText(p)).join("");
   if (canonical === "ISO-8859-1") {
     const out = new Uint8Array(text.length);
     for (let i = 0; i < text.length; i++) {

@@ -76,6 +76,8 @@ export interface LockTarget {
   displayPath: string;
   /** False: refuse a symlink at `openPath` (see {@link readRegularFile}). Default true. */
   followSymlinks?: boolean;
+  /** The contents the caller believes the file has: when they are, `compute` gets this very array. */
+  expected?: Uint8Array;
 }
 
 /**
@@ -149,6 +151,7 @@ export async function updateFileUnderLock(
       if (staleAge !== null) await removeStaleTemps(target.openPath, staleAge);
       const previous = await readRegularFile(target.openPath, target.displayPath, maxBytes, {
         followSymlinks: target.followSymlinks,
+        expected: target.expected,
       });
       const next = await compute(previous);
       if (next === null || (previous !== null && bytesEqual(previous.bytes, next))) {
@@ -221,7 +224,8 @@ export async function atomicUpdateFile(
  * Reads a regular file in full, with the stat taken just before opening it. Returns null when the path does not exist. Checks the type before opening, so a FIFO is
  * never opened (opening one would block). With `followSymlinks: false`, a symlink at `path` is
  * refused as not a regular file (the path policy hands out paths without symlinks; one appearing
- * later was planted after the check).
+ * later was planted after the check). With `expected`, a file whose contents equal it is read
+ * in small chunks and `expected` itself is returned (no copy of the file is made).
  *
  * @throws {InvalidInputError} not a regular file.
  * @throws {TooLargeError} larger than `maxBytes` (also when it grows past it while being read).
@@ -230,7 +234,7 @@ export async function readRegularFile(
   path: string,
   displayPath: string,
   maxBytes: number,
-  options: { followSymlinks?: boolean } = {},
+  options: { followSymlinks?: boolean; expected?: Uint8Array } = {},
 ): Promise<CurrentFile | null> {
   let stat: Deno.FileInfo;
   let file: Deno.FsFile;
@@ -243,7 +247,7 @@ export async function readRegularFile(
     throw error;
   }
   try {
-    return { bytes: await readAllBounded(file, stat.size, maxBytes, displayPath), stat };
+    return { bytes: await readAllBounded(file, stat.size, maxBytes, displayPath, options.expected), stat };
   } finally {
     file.close();
   }
@@ -251,6 +255,7 @@ export async function readRegularFile(
 
 /** True when two byte arrays are equal. */
 export function bytesEqual(a: Uint8Array, b: Uint8Array): boolean {
+  if (a === b) return true;
   if (a.length !== b.length) return false;
   let start = 0;
   if (a.byteOffset % 4 === 0 && b.byteOffset % 4 === 0) {
@@ -270,10 +275,50 @@ async function readAllBounded(
   sizeHint: number,
   maxBytes: number,
   displayPath: string,
+  expected?: Uint8Array,
 ): Promise<Uint8Array> {
   // One byte more than expected, so a file that grew since fstat is noticed.
-  let buffer = new Uint8Array(Math.min(sizeHint, maxBytes) + 1);
+  let buffer: Uint8Array | null = null;
   let total = 0;
+  if (expected !== undefined && expected.length === sizeHint) {
+    // Compared chunk by chunk with the bytes the caller expects: when they match (the usual
+    // case: the file is as this process last wrote it), no buffer of the file's size is made.
+    const chunk = new Uint8Array(Math.min(1 << 18, expected.length + 1));
+    for (;;) {
+      const n = await file.read(chunk);
+      if (n === null) return total === expected.length ? expected : expected.slice(0, total);
+      const read = chunk.subarray(0, n);
+      if (total + n <= expected.length && bytesEqual(read, expected.subarray(total, total + n))) {
+        total += n;
+        continue;
+      }
+      buffer = new Uint8Array(Math.min(Math.max(sizeHint, total + n), maxBytes) + 1);
+      buffer.set(expected.subarray(0, total));
+      if (total + n > buffer.length) {
+        throw new TooLargeError(`File too large: ${displayPath} is over ${maxBytes} bytes`);
+      }
+      buffer.set(read, total);
+      total += n;
+      break;
+    }
+  }
+  return await readRest(
+    file,
+    buffer ?? new Uint8Array(Math.min(sizeHint, maxBytes) + 1),
+    total,
+    maxBytes,
+    displayPath,
+  );
+}
+
+/** Reads to the end of `file` into `buffer` (holding `total` bytes already), growing it up to `maxBytes` + 1. */
+async function readRest(
+  file: Deno.FsFile,
+  buffer: Uint8Array,
+  total: number,
+  maxBytes: number,
+  displayPath: string,
+): Promise<Uint8Array> {
   while (true) {
     if (total === buffer.length) {
       if (total > maxBytes) {

@@ -211,7 +211,13 @@ export class CatalogueStore<D> {
       const path = await this.resolve(userPath, { mustExist: false });
       let next!: { doc: D; result: R; bytes: Uint8Array };
       const outcome = await updateFileUnderLock(
-        { openPath: path.lexicalPath, key: path.realPath, displayPath: userPath, followSymlinks: false },
+        {
+          openPath: path.lexicalPath,
+          key: path.realPath,
+          displayPath: userPath,
+          followSymlinks: false,
+          expected: this.#cache.get(path.realPath)?.bytes,
+        },
         async (current) => {
           // Under the lock the file is always re-read; when its bytes are those of the cached
           // document, that document is reused (no parse, and the writer's layout cache stays warm).
