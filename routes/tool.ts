@@ -26,10 +26,11 @@ export interface Tool<I extends z.ZodType | null = z.ZodType | null> {
 
 /**
  * A tool's answer already serialised, for large answers that many requests share (a catalogue's
- * `/po/read`): HTTP sends `json` as it is; MCP, which needs the object, calls `value()`.
+ * `/po/read`): HTTP streams `chunks` (views of kept bytes, in order) as they are; MCP, which needs
+ * the object, calls `value()`.
  */
 export class JsonAnswer {
-  constructor(readonly json: Uint8Array, readonly value: () => unknown) {}
+  constructor(readonly chunks: readonly Uint8Array[], readonly value: () => unknown) {}
 }
 
 const RESPONSE_CHUNK_BYTES = 64 * 1024;
@@ -65,21 +66,28 @@ export function mountTools(app: OpenAPIHono, tools: readonly Tool[], deps: AppDe
       const input = tool.input ? await readJsonBody(c, tool.input, deps.config.maxBodyBytes) : undefined;
       const answer = await tool.handle(input as never, deps);
       if (answer instanceof JsonAnswer) {
-        // Streamed as views of the cached bytes: a Uint8Array body would be copied whole per
-        // response, and 64 KiB pieces keep the server's buffers small (megabyte-sized ones are
-        // what fragments the allocator and keeps resident memory high under load).
-        const json = answer.json;
+        // Streamed as views of the kept bytes (a Uint8Array body would be copied whole per
+        // response), at most 64 KiB each: megabyte-sized buffers in the server's write path are
+        // what fragments the allocator and keeps resident memory high under load.
+        const chunks = answer.chunks;
+        let length = 0;
+        for (const chunk of chunks) length += chunk.length;
+        let k = 0;
         let at = 0;
         const body = new ReadableStream<Uint8Array>({
           pull(controller) {
-            if (at >= json.length) return controller.close();
-            controller.enqueue(json.subarray(at, at + RESPONSE_CHUNK_BYTES));
+            while (k < chunks.length && at >= chunks[k].length) {
+              k++;
+              at = 0;
+            }
+            if (k >= chunks.length) return controller.close();
+            controller.enqueue(chunks[k].subarray(at, at + RESPONSE_CHUNK_BYTES));
             at += RESPONSE_CHUNK_BYTES;
           },
         });
         return c.body(body, 200, {
           "Content-Type": "application/json",
-          "Content-Length": String(json.length),
+          "Content-Length": String(length),
         });
       }
       return c.json(answer);

@@ -275,6 +275,34 @@ Deno.test("update hands fn the current document and the next read is served with
   }
 });
 
+Deno.test("reads during writes reuse the written documents: no re-parse, never an older state", async () => {
+  // A read can see the new file between the rename and the moment the update caches its
+  // document; it must take that document rather than parse the file again.
+  await using f = await storeFixture({ now: Date.now });
+  const path = `${f.root}/a.po`;
+  await Deno.writeFile(path, lineFile(["0"]));
+  await f.store.read(path);
+  let writing = true;
+  let reads = 0;
+  const reader = (async () => {
+    let last = 0;
+    while (writing) {
+      const { doc } = await f.store.read(path);
+      assert.ok(doc.lines.length >= last, "a read never goes back to an older state");
+      last = doc.lines.length;
+      reads++;
+    }
+  })();
+  const readers = [reader, reader.then(() => {})];
+  for (let i = 1; i <= 30; i++) {
+    await f.store.update(path, (doc) => ({ doc: { lines: [...doc!.lines, String(i)] }, result: null }));
+  }
+  writing = false;
+  await Promise.all(readers);
+  assert.equal((await f.store.read(path)).doc.lines.length, 31);
+  assert.equal(f.counter.parses, 1, `${reads} reads during 30 writes parsed nothing`);
+});
+
 Deno.test("update does not hand fn a stale cached document: it reads the current file under the lock", async () => {
   await using f = await storeFixture();
   const path = `${f.root}/a.po`;

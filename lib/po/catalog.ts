@@ -112,14 +112,24 @@ export function toApiEntry(m: PoMessage): ApiEntry {
   };
 }
 
-function entryMessages(cat: PoCatalog): PoMessage[] {
+/** Every entry's message in file order: the header excluded, obsolete (`#~`) entries included. */
+export function entryMessages(cat: PoCatalog): readonly PoMessage[] {
   return entryIndex(cat).list;
+}
+
+/** The messages of the entries flagged `fuzzy`, in file order (as {@link findFuzzy}). */
+export function fuzzyMessages(cat: PoCatalog): readonly PoMessage[] {
+  return entryIndex(cat).list.filter((m) => m.flags.includes("fuzzy"));
 }
 
 /** Entries without the header, and the first position of each (msgctxt, msgid), per catalogue. */
 interface EntryIndex {
   list: PoMessage[];
-  first: Map<string, number>;
+  /**
+   * msgid → position of its first entry, or the first positions of each distinct msgctxt when
+   * several share the msgid (keyed by the msgid string alone: no key string built per entry).
+   */
+  first: Map<string, number | number[]>;
 }
 
 // Catalogues are immutable values (a write makes a new one), so the index is built once per
@@ -130,15 +140,26 @@ function entryIndex(cat: PoCatalog): EntryIndex {
   let index = entryIndexes.get(cat);
   if (!index) {
     const list = cat.messages.filter((m) => !isHeader(m));
-    const first = new Map<string, number>();
-    list.forEach((m, i) => {
-      const k = key(m.msgctxt, m.msgid);
-      if (!first.has(k)) first.set(k, i);
-    });
+    const first = new Map<string, number | number[]>();
+    for (let i = 0; i < list.length; i++) {
+      const m = list[i];
+      const prior = first.get(m.msgid);
+      if (prior === undefined) first.set(m.msgid, i);
+      else if (typeof prior === "number") {
+        if (list[prior].msgctxt !== m.msgctxt) first.set(m.msgid, [prior, i]);
+      } else if (!prior.some((j) => list[j].msgctxt === m.msgctxt)) prior.push(i);
+    }
     index = { list, first };
     entryIndexes.set(cat, index);
   }
   return index;
+}
+
+function findEntry(index: EntryIndex, msgctxt: string | null, msgid: string): number {
+  const at = index.first.get(msgid);
+  if (at === undefined) return -1;
+  if (typeof at === "number") return index.list[at].msgctxt === msgctxt ? at : -1;
+  return at.find((j) => index.list[j].msgctxt === msgctxt) ?? -1;
 }
 
 /** Every entry in file order: the header excluded, obsolete (`#~`) entries included. */
@@ -148,7 +169,7 @@ export function listEntries(cat: PoCatalog): ApiEntry[] {
 
 /** The entries flagged `fuzzy`, in file order (header excluded, obsolete entries included). */
 export function findFuzzy(cat: PoCatalog): ApiEntry[] {
-  return entryMessages(cat).filter((m) => m.flags.includes("fuzzy")).map(toApiEntry);
+  return fuzzyMessages(cat).map(toApiEntry);
 }
 
 /** The answer of {@link readContext}. */
@@ -174,8 +195,9 @@ export function readContext(
   msgctxt: string | null,
   size: number,
 ): ContextWindow {
-  const { list, first } = entryIndex(cat);
-  const index = first.get(key(msgctxt, msgid)) ?? -1;
+  const entries = entryIndex(cat);
+  const list = entries.list;
+  const index = findEntry(entries, msgctxt, msgid);
   if (index < 0) return { target_entry: null, context_before: [], context_after: [] };
   const n = Math.max(0, Math.floor(size));
   return {

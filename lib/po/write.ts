@@ -20,6 +20,7 @@ import {
   solarisReference,
   tokenizeFlags,
 } from "./parse.ts";
+import { utf8Length } from "../byte_runs.ts";
 import type { PoCatalog, PoMessage, PoReference } from "./types.ts";
 import { type WrapOptions, wrapString } from "./wrap.ts";
 
@@ -190,21 +191,6 @@ function commentLines(marker: string, text: string): string {
     if (nl < 0) return out;
     s = s.slice(nl + 1);
   }
-}
-
-/** Bytes of `s` in UTF-8 as TextEncoder writes it (a lone surrogate becomes U+FFFD, 3 bytes). */
-function utf8Length(s: string): number {
-  let n = 0;
-  for (let i = 0; i < s.length; i++) {
-    const c = s.charCodeAt(i);
-    if (c < 0x80) n += 1;
-    else if (c < 0x800) n += 2;
-    else if (c >= 0xd800 && c < 0xdc00 && i + 1 < s.length && (s.charCodeAt(i + 1) & 0xfc00) === 0xdc00) {
-      n += 4;
-      i++;
-    } else n += 3;
-  }
-  return n;
 }
 
 /** `#:` lines: references re-filled to 79 bytes, leading `./` removed (section 3.4). */
@@ -537,7 +523,7 @@ function encodeUtf8(pieces: (string | Layout)[]): Uint8Array {
 function keepViews(pieces: (string | Layout)[], bytes: Uint8Array, at: number): number {
   for (const p of pieces) {
     const text = typeof p === "string" ? p : layoutText(p);
-    const length = NON_ASCII_TEXT.test(text) ? utf8Length(text) : text.length;
+    const length = utf8Length(text);
     if (typeof p !== "string") {
       p.buffer = bytes;
       p.start = at;

@@ -126,6 +126,8 @@ export class CatalogueStore<D> {
   readonly #writeOptions: AtomicUpdateOptions;
   readonly #cache = new Map<string, CacheEntry<D>>();
   readonly #loading = new Map<string, Promise<D>>();
+  /** Per real path, the document an update is writing right now and its bytes. */
+  readonly #writing = new Map<string, { doc: D; bytes: Uint8Array }>();
   #cachedBytes = 0;
   #stats = { hits: 0, revalidations: 0, parses: 0, evictions: 0 };
 
@@ -229,10 +231,14 @@ export class CatalogueStore<D> {
             : this.#parse(current.bytes, userPath);
           const out = await fn(doc);
           next = { ...out, bytes: this.#codec.encode(out.doc) };
+          // A read that sees the new file before this update has cached it reuses this document.
+          this.#writing.set(path.realPath, next);
           return next.bytes;
         },
         this.#writeOptions,
-      );
+      ).finally(() => {
+        if (this.#writing.get(path.realPath) === next) this.#writing.delete(path.realPath);
+      });
       const stat = outcome.written ?? outcome.previous?.stat;
       if (stat) this.#remember(path.realPath, next.doc, stat, next.bytes, this.#now());
       return next.result;
@@ -260,12 +266,19 @@ export class CatalogueStore<D> {
   /** Reads the file; reuses `racy`'s document when the bytes are the ones it was parsed from. */
   async #load(path: ResolvedCataloguePath, racy: CacheEntry<D> | undefined): Promise<D> {
     const startedAt = this.#now();
+    const writing = this.#writing.get(path.realPath);
     const current = await readRegularFile(path.lexicalPath, path.userPath, this.#maxFileBytes, {
       followSymlinks: false,
+      // Compared chunk by chunk with the bytes it most likely has, without a copy of the file.
+      expected: writing?.bytes ?? racy?.bytes,
     });
     if (current === null) throw new NotFoundError(`File not found: ${path.userPath}`);
     let doc: D;
-    if (racy?.racy && bytesEqual(current.bytes, racy.bytes)) {
+    if (writing && bytesEqual(current.bytes, writing.bytes)) {
+      // The file an update of this process has just written (it is about to cache it).
+      this.#stats.revalidations++;
+      doc = writing.doc;
+    } else if (racy?.racy && bytesEqual(current.bytes, racy.bytes)) {
       this.#stats.revalidations++;
       doc = racy.doc;
     } else {

@@ -1,0 +1,60 @@
+#!/usr/bin/env bash
+# Soak test: mixed /po/* read/write load on one catalogue for DURATION seconds against our server
+# (`deno task start`), loopback only. Reports requests/s, latency, errors, every acknowledged write
+# found in the file afterwards (and the file still msgcat's layout), and the server's resident
+# memory sampled every 5 s, so a leak shows as a rising series.
+#
+#   bench/po_soak.sh [ENTRIES] [DURATION_S] [CONNECTIONS]     (defaults: 10000 60 4)
+#
+# Needs: wrk, ../shared/reference/perf/gen-po (catalogue generator), msgcat for the layout check.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+N=${1:-10000}
+DURATION=${2:-60}
+CONNS=${3:-4}
+DENO=${DENO:-deno}
+PORT=${PORT:-18002}
+command -v wrk >/dev/null || { echo "wrk is missing: apt-get install -y wrk"; exit 1; }
+
+work=$(mktemp -d /tmp/po-soak.XXXXXX)
+trap 'kill $(jobs -p) 2>/dev/null; rm -rf "$work"' EXIT
+mkdir -p "$work/srv"
+../shared/reference/perf/gen-po -n "$N" --seed 7 -o "$work/srv/soak.po" >/dev/null
+# Formatted first (gen-po's output already is msgcat's layout; this makes sure).
+$DENO task wrap "$work/srv/soak.po" >/dev/null
+# msgids to look up (no context, no escapes that need more than the JSON escaping above).
+awk '/^msgid "[^"\\]+"$/ && n++ < 2000 { print substr($0, 8, length($0) - 8) }' "$work/srv/soak.po" >"$work/msgids"
+
+PO_ROOTS="$work/srv" PORT=$PORT $DENO task start >"$work/server.log" 2>&1 &
+for _ in $(seq 1 100); do curl -s -o /dev/null "http://127.0.0.1:$PORT/openapi.json" && break; sleep 0.2; done
+pid=$(pgrep -f "main.ts serve" | tail -1)
+rss() { awk '/VmRSS/ {printf "%d", $2/1024}' "/proc/$pid/status"; }
+echo "server pid $pid, RSS at start $(rss) MiB; $N entries, ${DURATION}s, $CONNS connections"
+
+(
+  t=0
+  while kill -0 "$pid" 2>/dev/null; do
+    echo "$t $(rss)"
+    sleep 5
+    t=$((t + 5))
+  done
+) >"$work/rss" &
+sampler=$!
+
+wrk -t2 -c"$CONNS" -d"${DURATION}s" --latency -s bench/po_soak.lua "http://127.0.0.1:$PORT" -- \
+  "$work/srv/soak.po" "$work/msgids" | tee "$work/wrk.txt"
+kill "$sampler" 2>/dev/null || true
+
+acked=$(awk '/acknowledged writes:/ {print $3}' "$work/wrk.txt")
+found=$(grep -c '^msgid "soak ' "$work/srv/soak.po" || true)
+echo "entries written under load found in the file: $found (acknowledged: $acked)"
+[ "$found" -ge "$acked" ] || echo "LOST UPDATES: $((acked - found))"
+if command -v msgcat >/dev/null; then
+  if msgcat "$work/srv/soak.po" | cmp -s - "$work/srv/soak.po"; then echo "file is msgcat's layout: yes"
+  else echo "file is msgcat's layout: NO"; fi
+fi
+echo "resident memory (s MiB):"
+tr '\n' ' ' <"$work/rss"; echo
+awk -v h="$((DURATION / 2))" '$1 <= h && $2 > a {a = $2} $1 > h && $2 > b {b = $2}
+  END {printf "max RSS first half %d MiB, second half %d MiB\n", a, b}' "$work/rss"
+echo "peak RSS (VmHWM): $(awk '/VmHWM/ {printf "%d", $2/1024}' "/proc/$pid/status") MiB"
