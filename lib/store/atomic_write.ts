@@ -270,6 +270,10 @@ export function bytesEqual(a: Uint8Array, b: Uint8Array): boolean {
   return true;
 }
 
+const COMPARE_CHUNK_BYTES = 1 << 18;
+/** Idle comparison buffers (each in use by one read at a time). */
+const COMPARE_CHUNKS: Uint8Array[] = [];
+
 async function readAllBounded(
   file: Deno.FsFile,
   sizeHint: number,
@@ -283,23 +287,28 @@ async function readAllBounded(
   if (expected !== undefined && expected.length === sizeHint) {
     // Compared chunk by chunk with the bytes the caller expects: when they match (the usual
     // case: the file is as this process last wrote it), no buffer of the file's size is made.
-    const chunk = new Uint8Array(Math.min(1 << 18, expected.length + 1));
-    for (;;) {
-      const n = await file.read(chunk);
-      if (n === null) return total === expected.length ? expected : expected.slice(0, total);
-      const read = chunk.subarray(0, n);
-      if (total + n <= expected.length && bytesEqual(read, expected.subarray(total, total + n))) {
+    const chunk = COMPARE_CHUNKS.pop() ?? new Uint8Array(COMPARE_CHUNK_BYTES);
+    try {
+      for (;;) {
+        const n = await file.read(chunk);
+        if (n === null) return total === expected.length ? expected : expected.slice(0, total);
+        const read = chunk.subarray(0, n);
+        if (total + n <= expected.length && bytesEqual(read, expected.subarray(total, total + n))) {
+          total += n;
+          continue;
+        }
+        buffer = new Uint8Array(Math.min(Math.max(sizeHint, total + n), maxBytes) + 1);
+        buffer.set(expected.subarray(0, total));
+        if (total + n > buffer.length) {
+          throw new TooLargeError(`File too large: ${displayPath} is over ${maxBytes} bytes`);
+        }
+        buffer.set(read, total);
         total += n;
-        continue;
+        break;
       }
-      buffer = new Uint8Array(Math.min(Math.max(sizeHint, total + n), maxBytes) + 1);
-      buffer.set(expected.subarray(0, total));
-      if (total + n > buffer.length) {
-        throw new TooLargeError(`File too large: ${displayPath} is over ${maxBytes} bytes`);
-      }
-      buffer.set(read, total);
-      total += n;
-      break;
+    } finally {
+      // Reused: comparisons run on every write and on reads just after one.
+      if (COMPARE_CHUNKS.length < 4) COMPARE_CHUNKS.push(chunk);
     }
   }
   return await readRest(
