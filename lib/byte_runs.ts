@@ -95,3 +95,33 @@ export function joinRuns(pieces: readonly BytePiece[], separator: number): Uint8
   close();
   return runs;
 }
+
+/**
+ * {@link joinRuns}, but when that gives more than `maxRuns` views (pieces scattered over many
+ * buffers), the bytes are copied once into one buffer: `runs` is then that buffer alone and
+ * `pieces` says where each piece now lies in it (with the separators between them), so a caller
+ * that keeps them gets few runs next time. Otherwise `pieces` is null.
+ */
+export function compactRuns(
+  pieces: readonly BytePiece[],
+  separator: number,
+  maxRuns: number,
+): { runs: Uint8Array[]; pieces: BytePiece[] | null } {
+  const runs = joinRuns(pieces, separator);
+  if (runs.length <= maxRuns) return { runs, pieces: null };
+  let length = 0;
+  for (const r of runs) length += r.length;
+  const buffer = new Uint8Array(length);
+  let at = 0;
+  for (const r of runs) {
+    buffer.set(r, at);
+    at += r.length;
+  }
+  at = 0;
+  const moved = pieces.map((p) => {
+    const start = at;
+    at += p.end - p.start + 1;
+    return { buffer, start, end: start + p.end - p.start };
+  });
+  return { runs: [buffer], pieces: moved };
+}

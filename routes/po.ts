@@ -7,7 +7,7 @@
 import { z } from "zod";
 import { applyWrite, entryMessages, fuzzyMessages, readContext, toApiEntry } from "../lib/po/catalog.ts";
 import type { PoCatalog, PoMessage } from "../lib/po/types.ts";
-import { type BytePiece, encodePieces, joinRuns } from "../lib/byte_runs.ts";
+import { type BytePiece, compactRuns, encodePieces } from "../lib/byte_runs.ts";
 import type { AppDeps } from "./deps.ts";
 import { defineTool, JsonAnswer } from "./tool.ts";
 import { pyInt } from "./validation.ts";
@@ -106,6 +106,7 @@ function entriesAnswer(
   cache: WeakMap<PoCatalog, Uint8Array[]>,
   catalog: PoCatalog,
   select: (catalog: PoCatalog) => readonly PoMessage[],
+  keepCompacted: boolean,
 ): JsonAnswer {
   let chunks = cache.get(catalog);
   if (chunks === undefined) {
@@ -113,7 +114,11 @@ function entriesAnswer(
     const fresh = messages.filter((m) => !entryJson.has(m));
     const pieces = encodePieces(fresh.map((m) => JSON.stringify(toApiEntry(m))), ",");
     fresh.forEach((m, i) => entryJson.set(m, pieces[i]));
-    chunks = [ENTRIES_OPEN, ...joinRuns(messages.map((m) => entryJson.get(m)!), 0x2c), ENTRIES_CLOSE];
+    // Pieces made at different times lie in different buffers: when they make too many runs,
+    // they are copied together once (and, for the full list, kept there for later versions).
+    const { runs, pieces: moved } = compactRuns(messages.map((m) => entryJson.get(m)!), 0x2c, 64);
+    if (moved && keepCompacted) messages.forEach((m, i) => entryJson.set(m, moved[i]));
+    chunks = [ENTRIES_OPEN, ...runs, ENTRIES_CLOSE];
     cache.set(catalog, chunks);
   }
   return new JsonAnswer(chunks, () => ({ entries: select(catalog).map(toApiEntry) }));
@@ -137,7 +142,7 @@ export const poTools = [
     input: ReadPoRequest,
     output: EntriesResponse.meta({ id: "ReadPOResponse" }),
     handle: async ({ file_path }, deps) =>
-      entriesAnswer(readAnswers, (await catalogues(deps).read(file_path)).doc, entryMessages),
+      entriesAnswer(readAnswers, (await catalogues(deps).read(file_path)).doc, entryMessages, true),
   }),
   defineTool({
     name: "write_po",
@@ -189,6 +194,6 @@ export const poTools = [
     input: FindFuzzyRequest,
     output: EntriesResponse.meta({ id: "FindFuzzyResponse" }),
     handle: async ({ file_path }, deps) =>
-      entriesAnswer(fuzzyAnswers, (await catalogues(deps).read(file_path)).doc, fuzzyMessages),
+      entriesAnswer(fuzzyAnswers, (await catalogues(deps).read(file_path)).doc, fuzzyMessages, false),
   }),
 ];

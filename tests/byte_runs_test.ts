@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { encodePieces, joinRuns, utf8Length } from "../lib/byte_runs.ts";
+import { compactRuns, encodePieces, joinRuns, utf8Length } from "../lib/byte_runs.ts";
 
 const enc = new TextEncoder();
 const concat = (chunks: Uint8Array[]) => {
@@ -62,4 +62,20 @@ Deno.test("joinRuns gives the pieces with separators, merging what lies together
   assert.ok(runs.length < 15, `${runs.length} runs`);
   assert.deepEqual(joinRuns([], 0x2c), []);
   assert.deepEqual(concat(joinRuns([changed], 0x2c)), enc.encode('{"changed":true}'));
+});
+
+Deno.test("compactRuns copies scattered pieces into one buffer once, and says where they now lie", () => {
+  const texts = Array.from({ length: 40 }, (_, i) => `{"n":${i},"訊":"${"x".repeat(i)}"}`);
+  // Every other piece encoded separately: 40 runs.
+  const pieces = texts.map((t, i) => i % 2 ? encodePieces([t])[0] : encodePieces([t, "pad"], ",")[0]);
+  const few = compactRuns(pieces, 0x2c, 100);
+  assert.equal(few.pieces, null);
+  assert.deepEqual(concat(few.runs), enc.encode(texts.join(",")));
+  const compact = compactRuns(pieces, 0x2c, 8);
+  assert.equal(compact.runs.length, 1);
+  assert.deepEqual(compact.runs[0], enc.encode(texts.join(",")));
+  compact.pieces!.forEach((p, i) =>
+    assert.deepEqual(p.buffer.subarray(p.start, p.end), enc.encode(texts[i]))
+  );
+  assert.equal(joinRuns(compact.pieces!, 0x2c).length, 1, "kept, they make one run next time");
 });
