@@ -66,6 +66,38 @@ function tooLarge(limit: number): TooLargeError {
 const utf8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: false });
 
 /**
+ * Deepest nesting of a JSON body: CPython's `json` gives up past its recursion limit (about 1000
+ * levels), and so does this service. Deeper values are refused as soon as they are parsed: a 422
+ * echoes the invalid value (`input`), and `JSON.stringify` takes time quadratic in the depth (a
+ * 16 MiB body of nested arrays kept the server busy for 45 s).
+ */
+export const MAX_JSON_DEPTH = 1000;
+
+/**
+ * True when a parsed JSON value holds a value nested in more than `max` arrays or objects (the
+ * top-level value is at depth 0), i.e. when CPython's `json` would have refused it. Iterative, so
+ * any depth is safe to check.
+ */
+export function exceedsJsonDepth(value: unknown, max: number = MAX_JSON_DEPTH): boolean {
+  const stack: unknown[] = [value];
+  const depths: number[] = [0];
+  while (stack.length > 0) {
+    const v = stack.pop();
+    const depth = depths.pop()!;
+    if (v === null || typeof v !== "object") continue;
+    const members = Array.isArray(v) ? v : Object.values(v);
+    if (members.length > 0 && depth >= max) return true;
+    for (const m of members) {
+      if (m !== null && typeof m === "object") {
+        stack.push(m);
+        depths.push(depth + 1);
+      }
+    }
+  }
+  return false;
+}
+
+/**
  * Decodes a request body into a {@link RawBody} following FastAPI's rules.
  *
  * @example
@@ -83,12 +115,20 @@ export function decodeBody(bytes: Uint8Array, contentType: string | null): RawBo
     return { kind: "undecodable" };
   }
   if (!isJsonContentType(contentType)) return { kind: "text", value: text };
+  let value: unknown;
   try {
-    return { kind: "json", value: JSON.parse(text) };
+    value = JSON.parse(text);
   } catch {
     const { position, error } = pythonJsonError(text);
     return { kind: "json_invalid", position, error };
   }
+  // Nesting deeper than MAX_JSON_DEPTH needs at least two characters per level.
+  if (text.length > 2 * MAX_JSON_DEPTH && exceedsJsonDepth(value)) {
+    // Python stops at the same place: "Maximum recursion depth exceeded" at that value's offset.
+    const { position, error } = pythonJsonError(text);
+    return { kind: "json_invalid", position, error };
+  }
+  return { kind: "json", value };
 }
 
 /** A Python `json.JSONDecodeError`: message and character (code point) offset. */
@@ -148,7 +188,7 @@ export function pythonJsonError(text: string): PythonJsonError {
     return true;
   };
   const parseValue = (depth: number): void => {
-    if (depth > 1000) fail("Maximum recursion depth exceeded", i);
+    if (depth > MAX_JSON_DEPTH) fail("Maximum recursion depth exceeded", i);
     const ch = chars[i];
     if (ch === '"') return parseString();
     if (ch === "{") return parseObject(depth);

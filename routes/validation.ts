@@ -10,7 +10,7 @@
  */
 import { z } from "zod";
 import type { Context } from "hono";
-import { decodeBody, readBodyBytes } from "./json_body.ts";
+import { decodeBody, exceedsJsonDepth, readBodyBytes } from "./json_body.ts";
 
 /** One pydantic v2 error item. */
 export interface PydanticError {
@@ -156,6 +156,8 @@ function typeError(expected: string, input: unknown): Pick<PydanticError, "type"
       return { type: "list_type", msg: "Input should be a valid list" };
     case "boolean":
       return { type: "bool_type", msg: "Input should be a valid boolean" };
+    case "record":
+      return { type: "dict_type", msg: "Input should be a valid dictionary" };
     case "object":
       return {
         type: "model_attributes_type",
@@ -292,6 +294,17 @@ function convertIssue(issue: Issue, schema: z.core.$ZodType, data: unknown, base
 export function validateJson<S extends z.ZodType>(schema: S, data: unknown): z.output<S> {
   const result = schema.safeParse(data);
   if (result.success) return result.data;
+  if (exceedsJsonDepth(data)) {
+    // Already-parsed input (MCP arguments) nested deeper than an HTTP body may be: refused as
+    // `decodeBody` refuses such a body, and not echoed (serialising it is quadratic in the depth).
+    throw new RequestValidationError([{
+      type: "json_invalid",
+      loc: ["body"],
+      msg: "JSON decode error",
+      input: {},
+      ctx: { error: "Maximum recursion depth exceeded" },
+    }]);
+  }
   const detail = result.error.issues.flatMap((issue) => convertIssue(issue, schema, data, []));
   // pydantic's key order: type, loc, msg, input, ctx.
   throw new RequestValidationError(detail.map(({ type, loc, msg, input, ctx }) => ({

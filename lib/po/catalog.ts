@@ -229,6 +229,17 @@ function checkText(e: WriteEntry, field: string, value: string | null | undefine
       );
     }
   }
+  checkWellFormed(e, field, value);
+}
+
+/** UTF-8 cannot hold a lone surrogate: the file would get U+FFFD, and no longer match the request
+ * (or the cached document). */
+function checkWellFormed(e: WriteEntry, field: string, value: string): void {
+  if (!value.isWellFormed()) {
+    throw new InvalidInputError(
+      `Invalid ${field} of the ${label(e)}: it contains a lone UTF-16 surrogate, which UTF-8 cannot encode`,
+    );
+  }
 }
 
 function commentList(text: string): string[] {
@@ -319,6 +330,8 @@ function applyEntry(
     checkText(e, f, (e as unknown as Record<string, string | null | undefined>)[f]);
   }
   checkText(e, "msgctxt", msgctxt);
+  e.occurrences?.forEach((o, i) => checkWellFormed(e, `occurrences[${i}]`, o));
+  e.flags?.forEach((f, i) => checkWellFormed(e, `flags[${i}]`, f));
   const m: PoMessage = base ? { ...base } : {
     msgctxt,
     msgid: e.msgid,
@@ -392,7 +405,8 @@ function applyEntry(
  * canonical ({@link canonicalCatalog}): it equals what reading the written file back gives.
  *
  * @throws {UnwritableCatalogError} the catalogue's charset is not UTF-8 (or ASCII/absent).
- * @throws {InvalidInputError} msgid "" without context (the header), a field holds NUL or U+0004, an occurrence holds white space,
+ * @throws {InvalidInputError} msgid "" without context (the header), a field holds NUL or U+0004 or a
+ *   lone surrogate, an occurrence holds white space,
  *   `msgstr_plural` has a bad key or no `msgid_plural`, `previous_msgctxt` without `previous_msgid`.
  * @example
  * ```ts

@@ -76,8 +76,11 @@ export interface LockTarget {
   displayPath: string;
   /** False: refuse a symlink at `openPath` (see {@link readRegularFile}). Default true. */
   followSymlinks?: boolean;
-  /** The contents the caller believes the file has: when they are, `compute` gets this very array. */
-  expected?: Uint8Array;
+  /**
+   * The contents the caller believes the file has, asked once the lock is held: when they are,
+   * `compute` gets this very array (the file is compared, not copied).
+   */
+  expected?: () => Uint8Array | undefined;
 }
 
 /**
@@ -151,7 +154,7 @@ export async function updateFileUnderLock(
       if (staleAge !== null) await removeStaleTemps(target.openPath, staleAge);
       const previous = await readRegularFile(target.openPath, target.displayPath, maxBytes, {
         followSymlinks: target.followSymlinks,
-        expected: target.expected,
+        expected: target.expected?.(),
       });
       const next = await compute(previous);
       if (next === null || (previous !== null && bytesEqual(previous.bytes, next))) {

@@ -25,7 +25,7 @@
  *
  * @module
  */
-import { NotFoundError, OutsideRootsError } from "../errors.ts";
+import { InvalidInputError, NotFoundError, OutsideRootsError } from "../errors.ts";
 import {
   type AtomicUpdateOptions,
   bytesEqual,
@@ -162,7 +162,7 @@ export class CatalogueStore<D> {
    * Reads and parses a catalogue, from the cache when the file is unchanged (one `stat`, no read, no
    * parse). Concurrent reads of the same uncached file share one parse.
    *
-   * @throws {InvalidInputError} malformed path, or not a regular file.
+   * @throws {InvalidInputError} malformed path (a name too long included), or not a regular file.
    * @throws {OutsideRootsError} outside every root (symlinks resolved), or refused by the sandbox.
    * @throws {NotFoundError} `File not found: PATH`.
    * @throws {TooLargeError} larger than `maxFileBytes`.
@@ -211,37 +211,41 @@ export class CatalogueStore<D> {
   ): Promise<R> {
     try {
       const path = await this.resolve(userPath, { mustExist: false });
-      let next!: { doc: D; result: R; bytes: Uint8Array };
-      const outcome = await updateFileUnderLock(
-        {
-          openPath: path.lexicalPath,
-          key: path.realPath,
-          displayPath: userPath,
-          followSymlinks: false,
-          expected: this.#cache.get(path.realPath)?.bytes,
-        },
-        async (current) => {
-          // Under the lock the file is always re-read; when its bytes are those of the cached
-          // document, that document is reused (no parse, and the writer's layout cache stays warm).
-          const cached = this.#cache.get(path.realPath);
-          const doc = current === null
-            ? null
-            : cached && bytesEqual(cached.bytes, current.bytes)
-            ? cached.doc
-            : this.#parse(current.bytes, userPath);
-          const out = await fn(doc);
-          next = { ...out, bytes: this.#codec.encode(out.doc) };
-          // A read that sees the new file before this update has cached it reuses this document.
-          this.#writing.set(path.realPath, next);
-          return next.bytes;
-        },
-        this.#writeOptions,
-      ).finally(() => {
-        if (this.#writing.get(path.realPath) === next) this.#writing.delete(path.realPath);
-      });
-      const stat = outcome.written ?? outcome.previous?.stat;
-      if (stat) this.#remember(path.realPath, next.doc, stat, next.bytes, this.#now());
-      return next.result;
+      let next: { doc: D; result: R; bytes: Uint8Array } | undefined;
+      try {
+        const outcome = await updateFileUnderLock(
+          {
+            openPath: path.lexicalPath,
+            key: path.realPath,
+            displayPath: userPath,
+            followSymlinks: false,
+            // Asked under the lock: an update queued before this one may have changed it.
+            expected: () => this.#cache.get(path.realPath)?.bytes,
+          },
+          async (current) => {
+            // Under the lock the file is always re-read; when its bytes are those of the cached
+            // document, that document is reused (no parse, and the writer's layout cache stays warm).
+            const cached = this.#cache.get(path.realPath);
+            const doc = current === null
+              ? null
+              : cached && bytesEqual(cached.bytes, current.bytes)
+              ? cached.doc
+              : this.#parse(current.bytes, userPath);
+            const out = await fn(doc);
+            next = { ...out, bytes: this.#codec.encode(out.doc) };
+            // A read that sees the new file before this update has cached it reuses this document.
+            this.#writing.set(path.realPath, next);
+            return next.bytes;
+          },
+          this.#writeOptions,
+        );
+        const stat = outcome.written ?? outcome.previous?.stat;
+        if (stat) this.#remember(path.realPath, next!.doc, stat, next!.bytes, this.#now());
+      } finally {
+        // Only once the document is cached (or the update failed): no read falls between the two.
+        if (next && this.#writing.get(path.realPath) === next) this.#writing.delete(path.realPath);
+      }
+      return next!.result;
     } catch (error) {
       throw mapSandboxError(error, userPath);
     }
@@ -315,10 +319,17 @@ function statKey(stat: Deno.FileInfo): string {
   return `${stat.dev}:${stat.ino}:${stat.size}:${stat.mtime?.getTime()}:${stat.ctime?.getTime()}`;
 }
 
-/** The sandbox's refusal names absolute paths: answer with the caller's own path instead. */
+/** File-system refusals that depend on the path the caller gave, told in the caller's own words (the
+ * OS messages name absolute paths). */
 function mapSandboxError(error: unknown, userPath: string): unknown {
   if (error instanceof Deno.errors.NotCapable) {
     return new OutsideRootsError(`Path is outside the catalogue roots: ${userPath}`, { cause: error });
+  }
+  if (error instanceof Error && (error as { code?: unknown }).code === "ENAMETOOLONG") {
+    // A name over the file system's limit (255 bytes), for the file or its lock and temp files.
+    return new InvalidInputError(`Invalid file path: a name in it is too long: ${userPath}`, {
+      cause: error,
+    });
   }
   return error;
 }

@@ -59,8 +59,9 @@ export interface ResolvedCataloguePath {
  *
  * @param roots configured catalogue roots, absolute, as configured (symlinks allowed).
  * @param userPath the path from the request.
- * @throws {InvalidInputError} a malformed path (not a string, relative, NUL byte, wrong extension), or
- *   not a regular file (directory, FIFO, socket, device).
+ * @throws {InvalidInputError} a malformed path (not a string, relative, NUL byte, lone surrogate, wrong
+ *   extension), or not a regular file (directory, FIFO, socket, device). A symlink loop counts as a
+ *   missing file.
  * @throws {OutsideRootsError} the real location is outside every root, or the sandbox refused the path
  *   (`Deno.errors.NotCapable`).
  * @throws {NotFoundError} `File not found: PATH` (with `mustExist`), or `Directory not found: DIR` when
@@ -113,7 +114,8 @@ export async function resolveCataloguePath(
  * Checks the syntax of a catalogue path and returns it normalised (`.`, `..` and `//` resolved
  * lexically). Does not touch the file system.
  *
- * @throws {InvalidInputError} not a string, empty, contains NUL, relative, or not ending in `.po`/`.pot`.
+ * @throws {InvalidInputError} not a string, empty, contains NUL or a lone surrogate, relative, or not
+ *   ending in `.po`/`.pot`.
  * @example
  * ```ts
  * checkCataloguePathSyntax("/srv/po/../po/fr.po"); // "/srv/po/fr.po"
@@ -124,6 +126,12 @@ export function checkCataloguePathSyntax(userPath: unknown): string {
   if (userPath === "") throw new InvalidInputError("Invalid file path: must not be empty");
   if (userPath.includes("\0")) {
     throw new InvalidInputError(`Invalid file path: contains a NUL byte: ${JSON.stringify(userPath)}`);
+  }
+  if (!userPath.isWellFormed()) {
+    // The file system would get U+FFFD in its place: a different name than the one asked for.
+    throw new InvalidInputError(
+      `Invalid file path: contains a lone UTF-16 surrogate: ${JSON.stringify(userPath)}`,
+    );
   }
   if (!isAbsolute(userPath)) {
     throw new InvalidInputError(`Invalid file path: must be absolute: ${userPath}`);
@@ -197,11 +205,13 @@ function isMissing(error: unknown): boolean {
   return error instanceof Deno.errors.NotFound || error instanceof Deno.errors.NotADirectory;
 }
 
+/** The real path, or null when `p` leads to no file: missing, or a symlink loop (which, like a
+ * dangling symlink, is then judged by its nearest existing ancestor). */
 async function realPathOrNull(p: string): Promise<string | null> {
   try {
     return await Deno.realPath(p);
   } catch (error) {
-    if (isMissing(error)) return null;
+    if (isMissing(error) || error instanceof Deno.errors.FilesystemLoop) return null;
     throw error;
   }
 }
