@@ -1,7 +1,7 @@
 /**
  * Text kept as UTF-8 pieces that share buffers, and output assembled from runs of those bytes.
- * Made for large answers rebuilt after small changes: a catalogue's 10,000 entries are encoded
- * once, and a version with one entry changed is sent as three runs of existing bytes.
+ * Made for large outputs rebuilt after small changes: a catalogue's 10,000 entries are encoded
+ * once, and a version with one entry changed is three runs of existing bytes.
  *
  * @module
  */
@@ -12,6 +12,9 @@ export interface BytePiece {
   start: number;
   end: number;
 }
+
+/** What an output is assembled from: kept pieces, and literal bytes (separators and the like). */
+export type ByteItem = BytePiece | Uint8Array;
 
 const encoder = new TextEncoder();
 const NON_ASCII = /[^\0-\x7f]/;
@@ -59,69 +62,82 @@ export function encodePieces(texts: readonly string[], separator = ""): BytePiec
 }
 
 /**
- * Views covering `pieces` in order with the one-byte `separator` between consecutive ones: runs
- * of bytes that lie next to each other in one buffer become one view (a separator found in place
- * after a run joins it).
+ * Views covering `items` in order. Pieces that lie next to each other in one buffer become one
+ * view, and literal bytes that the current run's buffer already holds right after it join it (a
+ * "," or "\n" separator found in place).
  */
-export function joinRuns(pieces: readonly BytePiece[], separator: number): Uint8Array[] {
+export function joinRuns(items: readonly ByteItem[]): Uint8Array[] {
   const runs: Uint8Array[] = [];
-  const sep = new Uint8Array([separator]);
   let whole: Uint8Array | null = null;
   let start = 0;
   let end = 0;
-  const close = () => {
-    if (whole !== null) runs.push(whole.subarray(start, end));
-  };
-  for (let i = 0; i < pieces.length; i++) {
-    const p = pieces[i];
-    if (i > 0) {
-      if (whole !== null && end < whole.length && whole[end] === separator) end++;
-      else {
-        close();
-        whole = sep;
-        start = 0;
-        end = 1;
+  for (const item of items) {
+    let buffer: Uint8Array;
+    let from: number;
+    let to: number;
+    if (item instanceof Uint8Array) {
+      if (whole !== null && inPlace(whole, end, item)) {
+        end += item.length;
+        continue;
       }
+      buffer = item;
+      from = 0;
+      to = item.length;
+    } else {
+      if (item.buffer === whole && item.start === end) {
+        end = item.end;
+        continue;
+      }
+      buffer = item.buffer;
+      from = item.start;
+      to = item.end;
     }
-    if (p.buffer === whole && p.start === end) {
-      end = p.end;
-      continue;
-    }
-    close();
-    whole = p.buffer;
-    start = p.start;
-    end = p.end;
+    if (whole !== null && end > start) runs.push(whole.subarray(start, end));
+    whole = buffer;
+    start = from;
+    end = to;
   }
-  close();
+  if (whole !== null && end > start) runs.push(whole.subarray(start, end));
   return runs;
+}
+
+function inPlace(buffer: Uint8Array, at: number, bytes: Uint8Array): boolean {
+  if (at + bytes.length > buffer.length) return false;
+  for (let i = 0; i < bytes.length; i++) if (buffer[at + i] !== bytes[i]) return false;
+  return true;
+}
+
+/** The runs copied into one new buffer. */
+export function concatRuns(runs: readonly Uint8Array[]): Uint8Array {
+  let length = 0;
+  for (const r of runs) length += r.length;
+  const out = new Uint8Array(length);
+  let at = 0;
+  for (const r of runs) {
+    out.set(r, at);
+    at += r.length;
+  }
+  return out;
 }
 
 /**
  * {@link joinRuns}, but when that gives more than `maxRuns` views (pieces scattered over many
  * buffers), the bytes are copied once into one buffer: `runs` is then that buffer alone and
- * `pieces` says where each piece now lies in it (with the separators between them), so a caller
- * that keeps them gets few runs next time. Otherwise `pieces` is null.
+ * `moved[i]` says where the piece `items[i]` now lies in it (null for literal bytes), so a caller
+ * that keeps them gets few runs next time. Otherwise `moved` is null.
  */
 export function compactRuns(
-  pieces: readonly BytePiece[],
-  separator: number,
+  items: readonly ByteItem[],
   maxRuns: number,
-): { runs: Uint8Array[]; pieces: BytePiece[] | null } {
-  const runs = joinRuns(pieces, separator);
-  if (runs.length <= maxRuns) return { runs, pieces: null };
-  let length = 0;
-  for (const r of runs) length += r.length;
-  const buffer = new Uint8Array(length);
+): { runs: Uint8Array[]; moved: (BytePiece | null)[] | null } {
+  const runs = joinRuns(items);
+  if (runs.length <= maxRuns) return { runs, moved: null };
+  const buffer = concatRuns(runs);
   let at = 0;
-  for (const r of runs) {
-    buffer.set(r, at);
-    at += r.length;
-  }
-  at = 0;
-  const moved = pieces.map((p) => {
-    const start = at;
-    at += p.end - p.start + 1;
-    return { buffer, start, end: start + p.end - p.start };
+  const moved = items.map((item) => {
+    const length = item instanceof Uint8Array ? item.length : item.end - item.start;
+    at += length;
+    return item instanceof Uint8Array ? null : { buffer, start: at - length, end: at };
   });
-  return { runs: [buffer], pieces: moved };
+  return { runs: [buffer], moved };
 }

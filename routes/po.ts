@@ -7,7 +7,7 @@
 import { z } from "zod";
 import { applyWrite, entryMessages, fuzzyMessages, readContext, toApiEntry } from "../lib/po/catalog.ts";
 import type { PoCatalog, PoMessage } from "../lib/po/types.ts";
-import { type BytePiece, compactRuns, encodePieces } from "../lib/byte_runs.ts";
+import { type ByteItem, type BytePiece, compactRuns, encodePieces } from "../lib/byte_runs.ts";
 import type { AppDeps } from "./deps.ts";
 import { defineTool, JsonAnswer } from "./tool.ts";
 import { pyInt } from "./validation.ts";
@@ -96,6 +96,7 @@ const entryJson = new WeakMap<PoMessage, BytePiece>();
 
 const ENTRIES_OPEN = utf8.encode('{"entries":[');
 const ENTRIES_CLOSE = utf8.encode("]}");
+const COMMA = utf8.encode(",");
 
 /**
  * The JSON answer `{"entries": [...]}` listing `select(catalog)`, assembled once per catalogue
@@ -114,11 +115,17 @@ function entriesAnswer(
     const fresh = messages.filter((m) => !entryJson.has(m));
     const pieces = encodePieces(fresh.map((m) => JSON.stringify(toApiEntry(m))), ",");
     fresh.forEach((m, i) => entryJson.set(m, pieces[i]));
+    const items: ByteItem[] = [ENTRIES_OPEN];
+    for (let i = 0; i < messages.length; i++) {
+      if (i > 0) items.push(COMMA);
+      items.push(entryJson.get(messages[i])!);
+    }
+    items.push(ENTRIES_CLOSE);
     // Pieces made at different times lie in different buffers: when they make too many runs,
     // they are copied together once (and, for the full list, kept there for later versions).
-    const { runs, pieces: moved } = compactRuns(messages.map((m) => entryJson.get(m)!), 0x2c, 64);
-    if (moved && keepCompacted) messages.forEach((m, i) => entryJson.set(m, moved[i]));
-    chunks = [ENTRIES_OPEN, ...runs, ENTRIES_CLOSE];
+    const { runs, moved } = compactRuns(items, 64);
+    if (moved && keepCompacted) messages.forEach((m, i) => entryJson.set(m, moved[2 * i + 1]!));
+    chunks = runs;
     cache.set(catalog, chunks);
   }
   return new JsonAnswer(chunks, () => ({ entries: select(catalog).map(toApiEntry) }));

@@ -1,16 +1,15 @@
 import assert from "node:assert/strict";
-import { compactRuns, encodePieces, joinRuns, utf8Length } from "../lib/byte_runs.ts";
+import {
+  type ByteItem,
+  type BytePiece,
+  compactRuns,
+  concatRuns,
+  encodePieces,
+  joinRuns,
+  utf8Length,
+} from "../lib/byte_runs.ts";
 
 const enc = new TextEncoder();
-const concat = (chunks: Uint8Array[]) => {
-  const out = new Uint8Array(chunks.reduce((n, c) => n + c.length, 0));
-  let at = 0;
-  for (const c of chunks) {
-    out.set(c, at);
-    at += c.length;
-  }
-  return out;
-};
 
 Deno.test("utf8Length counts what TextEncoder writes, lone surrogates included", () => {
   for (
@@ -39,13 +38,17 @@ Deno.test("encodePieces: one buffer, a piece per text, separators between them",
   assert.deepEqual(encodePieces([]), []);
 });
 
+/** Pieces with literal "," bytes between them, as the JSON answers are assembled. */
+const withCommas = (pieces: BytePiece[]): ByteItem[] => pieces.flatMap((p, i) => i === 0 ? [p] : [COMMA, p]);
+const COMMA = enc.encode(",");
+
 Deno.test("joinRuns gives the pieces with separators, merging what lies together", () => {
   const texts = Array.from({ length: 50 }, (_, i) => `{"n":${i},"s":"${"é".repeat(i % 7)}"}`);
   const pieces = encodePieces(texts, ",");
   const expected = (list: string[]) => enc.encode(list.join(","));
-  // All from one encode, in order: one run.
-  assert.equal(joinRuns(pieces, 0x2c).length, 1);
-  assert.deepEqual(concat(joinRuns(pieces, 0x2c)), expected(texts));
+  // All from one encode, in order: one run (the separators are found in place).
+  assert.equal(joinRuns(withCommas(pieces)).length, 1);
+  assert.deepEqual(concatRuns(joinRuns(withCommas(pieces))), expected(texts));
   // One changed (encoded alone), one removed, one moved to the end, one added.
   const changed = encodePieces(['{"changed":true}'])[0];
   const added = encodePieces(['{"added":"訊息"}'])[0];
@@ -57,25 +60,30 @@ Deno.test("joinRuns gives the pieces with separators, merging what lies together
   listTexts.splice(20, 1);
   list.push(list.splice(3, 1)[0], added);
   listTexts.push(listTexts.splice(3, 1)[0], '{"added":"訊息"}');
-  const runs = joinRuns(list, 0x2c);
-  assert.deepEqual(concat(runs), expected(listTexts));
-  assert.ok(runs.length < 15, `${runs.length} runs`);
-  assert.deepEqual(joinRuns([], 0x2c), []);
-  assert.deepEqual(concat(joinRuns([changed], 0x2c)), enc.encode('{"changed":true}'));
+  const runs = joinRuns(withCommas(list));
+  assert.deepEqual(concatRuns(runs), expected(listTexts));
+  assert.ok(runs.length < 20, `${runs.length} runs`);
+  assert.deepEqual(joinRuns([]), []);
+  assert.deepEqual(concatRuns(joinRuns([changed])), enc.encode('{"changed":true}'));
+  // Literal bytes that are not in place start a run of their own; empty ones vanish.
+  assert.deepEqual(
+    concatRuns(joinRuns([enc.encode("["), changed, enc.encode(""), enc.encode("]")])),
+    enc.encode('[{"changed":true}]'),
+  );
 });
 
 Deno.test("compactRuns copies scattered pieces into one buffer once, and says where they now lie", () => {
   const texts = Array.from({ length: 40 }, (_, i) => `{"n":${i},"訊":"${"x".repeat(i)}"}`);
-  // Every other piece encoded separately: 40 runs.
+  // Every other piece encoded separately: many runs.
   const pieces = texts.map((t, i) => i % 2 ? encodePieces([t])[0] : encodePieces([t, "pad"], ",")[0]);
-  const few = compactRuns(pieces, 0x2c, 100);
-  assert.equal(few.pieces, null);
-  assert.deepEqual(concat(few.runs), enc.encode(texts.join(",")));
-  const compact = compactRuns(pieces, 0x2c, 8);
+  const items = withCommas(pieces);
+  const few = compactRuns(items, 100);
+  assert.equal(few.moved, null);
+  assert.deepEqual(concatRuns(few.runs), enc.encode(texts.join(",")));
+  const compact = compactRuns(items, 8);
   assert.equal(compact.runs.length, 1);
   assert.deepEqual(compact.runs[0], enc.encode(texts.join(",")));
-  compact.pieces!.forEach((p, i) =>
-    assert.deepEqual(p.buffer.subarray(p.start, p.end), enc.encode(texts[i]))
-  );
-  assert.equal(joinRuns(compact.pieces!, 0x2c).length, 1, "kept, they make one run next time");
+  const moved = compact.moved!.filter((p): p is BytePiece => p !== null);
+  moved.forEach((p, i) => assert.deepEqual(p.buffer.subarray(p.start, p.end), enc.encode(texts[i])));
+  assert.equal(joinRuns(withCommas(moved)).length, 1, "kept, they make one run next time");
 });

@@ -20,7 +20,14 @@ import {
   solarisReference,
   tokenizeFlags,
 } from "./parse.ts";
-import { utf8Length } from "../byte_runs.ts";
+import {
+  type ByteItem,
+  type BytePiece,
+  concatRuns,
+  encodePieces,
+  joinRuns,
+  utf8Length,
+} from "../byte_runs.ts";
 import type { PoCatalog, PoMessage, PoReference } from "./types.ts";
 import { type WrapOptions, wrapString } from "./wrap.ts";
 
@@ -225,20 +232,15 @@ interface Layout {
   noWrapAll: boolean;
   /** Every string and comment msgcat checks for non-ASCII text is ASCII. */
   ascii: boolean;
-  /**
-   * `text` in UTF-8, kept by {@link encodePo} with `keepBytes`: bytes `[start, end)` of `buffer`,
-   * which many layouts share (plain fields, not a view per message: cheaper to make and compare).
-   */
-  buffer?: Uint8Array;
-  start?: number;
-  end?: number;
+  /** `text` in UTF-8, kept by {@link encodePo} with `keepBytes` (in a buffer many layouts share). */
+  bytes?: BytePiece;
 }
 
 const layouts = new WeakMap<PoMessage, Layout>();
 const utf8Decoder = new TextDecoder();
 
 function layoutText(l: Layout): string {
-  return l.text ?? utf8Decoder.decode(l.buffer!.subarray(l.start!, l.end!));
+  return l.text ?? utf8Decoder.decode(l.bytes!.buffer.subarray(l.bytes!.start, l.bytes!.end));
 }
 
 // Control characters are what these look for.
@@ -246,6 +248,7 @@ function layoutText(l: Layout): string {
 const NOT_PLAIN = /[^\x01-\x03\x05-\x7f]/;
 // deno-lint-ignore no-control-regex
 const UNHOLDABLE = /[\0\x04]/;
+const NON_ASCII_TEXT = /[^\0-\x7f]/;
 
 /** Bit 1: some character is non-ASCII; bit 2: a NUL or U+0004, which a PO string cannot hold. */
 function scanText(s: string): number {
@@ -509,94 +512,47 @@ function layoutCatalog(catalog: PoCatalog, options: FormatOptions): (string | La
 const utf8Encoder = new TextEncoder();
 
 const NEWLINE_UTF8 = utf8Encoder.encode("\n");
-const NON_ASCII_TEXT = /[^\0-\x7f]/;
 
 /** UTF-8 output from the pieces: one TextEncoder call over the joined text. */
 function encodeUtf8(pieces: (string | Layout)[]): Uint8Array {
   return utf8Encoder.encode(pieces.map((p) => typeof p === "string" ? p : layoutText(p)).join(""));
 }
 
-/**
- * Gives the layouts among `pieces` (laid out in order in `bytes` from `at`) views of their bytes,
- * dropping their text; returns where the pieces end.
- */
-function keepViews(pieces: (string | Layout)[], bytes: Uint8Array, at: number): number {
-  for (const p of pieces) {
-    const text = typeof p === "string" ? p : layoutText(p);
-    const length = utf8Length(text);
-    if (typeof p !== "string") {
-      p.buffer = bytes;
-      p.start = at;
-      p.end = at + length;
-      p.text = null;
-    }
-    at += length;
+/** Keeps each layout's bytes and drops its text. */
+function keepBytes(layouts: Layout[], pieces: BytePiece[]): void {
+  for (let i = 0; i < layouts.length; i++) {
+    layouts[i].bytes = pieces[i];
+    layouts[i].text = null;
   }
-  return at;
 }
 
 /**
- * UTF-8 output from the pieces, keeping each message's bytes as a view of the buffer they were
- * encoded in. The first time (most layouts without bytes), everything is encoded in one call and
- * that buffer is the output. Later, the few new layouts are encoded, and the output is copied
- * from runs of views that lie next to each other in one buffer (with the "\n" separators found
- * between them): a one-message change copies three runs, not 20,000 pieces.
+ * UTF-8 output from the pieces, keeping each message's bytes. The first time (most layouts
+ * without bytes), everything is encoded in one call and that buffer is the output. Later, the few
+ * new layouts are encoded, and the output is copied from runs of bytes that lie next to each
+ * other (separators found in place): a one-message change copies three runs, not 20,000 pieces.
  */
 function encodeUtf8Keeping(pieces: (string | Layout)[]): Uint8Array {
   const fresh: Layout[] = [];
-  for (const p of pieces) if (typeof p !== "string" && p.buffer === undefined) fresh.push(p);
+  for (const p of pieces) if (typeof p !== "string" && p.bytes === undefined) fresh.push(p);
   if (fresh.length * 4 > pieces.length) {
-    const out = encodeUtf8(pieces);
-    const end = keepViews(pieces, out, 0);
-    if (end !== out.length) throw new Error(`internal error: UTF-8 length ${end} ≠ ${out.length}`);
-    return out;
-  }
-  if (fresh.length > 0) {
-    const bytes = utf8Encoder.encode(fresh.map((l) => l.text!).join(""));
-    const end = keepViews(fresh, bytes, 0);
-    if (end !== bytes.length) throw new Error(`internal error: UTF-8 length ${end} ≠ ${bytes.length}`);
-  }
-  // Runs of contiguous bytes: [start, end) of `whole`.
-  const runs: Uint8Array[] = [];
-  let whole: Uint8Array | null = null;
-  let start = 0;
-  let end = 0;
-  let length = 0;
-  for (const p of pieces) {
-    if (typeof p !== "string") {
-      if (p.buffer === whole && p.start === end) {
-        end = p.end!;
-        continue;
+    const encoded = encodePieces(pieces.map((p) => typeof p === "string" ? p : layoutText(p)));
+    const layouts: Layout[] = [];
+    const kept: BytePiece[] = [];
+    pieces.forEach((p, i) => {
+      if (typeof p !== "string") {
+        layouts.push(p);
+        kept.push(encoded[i]);
       }
-    } else if (p === "\n" && whole !== null && end < whole.length && whole[end] === 10) {
-      end++; // the separator is in place right after the run
-      continue;
-    }
-    if (whole !== null) {
-      runs.push(whole.subarray(start, end));
-      length += end - start;
-    }
-    if (typeof p !== "string") {
-      whole = p.buffer!;
-      start = p.start!;
-      end = p.end!;
-    } else {
-      whole = p === "\n" ? NEWLINE_UTF8 : utf8Encoder.encode(p);
-      start = 0;
-      end = whole.length;
-    }
+    });
+    keepBytes(layouts, kept);
+    return encoded.length > 0 ? encoded[0].buffer : new Uint8Array(0);
   }
-  if (whole !== null) {
-    runs.push(whole.subarray(start, end));
-    length += end - start;
-  }
-  const out = new Uint8Array(length);
-  let at = 0;
-  for (const r of runs) {
-    out.set(r, at);
-    at += r.length;
-  }
-  return out;
+  if (fresh.length > 0) keepBytes(fresh, encodePieces(fresh.map((l) => l.text!)));
+  const items: ByteItem[] = pieces.map((p) =>
+    typeof p !== "string" ? p.bytes! : p === "\n" ? NEWLINE_UTF8 : utf8Encoder.encode(p)
+  );
+  return concatRuns(joinRuns(items));
 }
 
 /**
