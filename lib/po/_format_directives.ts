@@ -105,6 +105,24 @@ const PARSERS: Record<string, DirectiveParser> = {
  * ```
  */
 export function directiveInteriors(value: string, language: string, translated: boolean): Uint8Array | null {
+  const protectedBytes = directiveInteriorBytes(value, language, translated);
+  if (protectedBytes === null) return null;
+  // A character is protected when its first byte is.
+  const offsets = new Marks(value);
+  const mask = new Uint8Array(value.length);
+  for (let i = 0; i < value.length; i++) mask[i] = protectedBytes[offsets.byteOf(i)];
+  return mask;
+}
+
+/**
+ * {@link directiveInteriors} by UTF-8 byte offset of `value`: 1 at the first byte of each
+ * protected character (and at its other bytes). Null when nothing is protected.
+ */
+export function directiveInteriorBytes(
+  value: string,
+  language: string,
+  translated: boolean,
+): Uint8Array | null {
   const parse = PARSERS[language];
   if (parse === undefined || value.length === 0 || !mayHaveDirective(value, language)) return null;
   const marks = new Marks(value);
@@ -123,11 +141,7 @@ export function directiveInteriors(value: string, language: string, translated: 
     }
     p = q;
   }
-  if (protectedBytes === null) return null;
-  // A character is protected when its first byte is.
-  const mask = new Uint8Array(value.length);
-  for (let i = 0; i < value.length; i++) mask[i] = protectedBytes[marks.byteOf(i)];
-  return mask;
+  return protectedBytes;
 }
 
 /** Cheap pre-check: no `%` (or `{`) means no directive. */

@@ -956,19 +956,27 @@ function readStrings(lex: Lexer, obsolete: boolean, previous: boolean): StringVa
   if (lex.kind !== T_STRING) {
     throw lex.tokenError(`syntax error: expected a string, found ${TOKEN_NAMES[lex.kind]}`);
   }
-  let text: string | null = null;
+  // Text pieces are joined once, into a flat string: `a + b + …` would make a rope that every
+  // later hash, scan and regular expression flattens (an allocation and a copy each time).
+  const texts = textPieces;
+  texts.length = 0;
   let parts: StringValue[] | null = null;
   while (lex.kind === T_STRING) {
     checkObsolete(lex, obsolete);
     if (lex.previous !== previous) throw lex.tokenError("syntax error: misplaced #| string");
     const v = lex.value;
     if (parts !== null) parts.push(v);
-    else if (typeof v !== "string") parts = text === null ? [v] : [text, v];
-    else text = text === null ? v : text + v;
+    else if (typeof v !== "string") {
+      parts = texts.length === 0 ? [v] : [texts.join(""), v];
+    } else if (v.length > 0) texts.push(v);
     lex.advance();
   }
-  return parts !== null ? concatValues(parts) : text!;
+  if (parts !== null) return concatValues(parts);
+  return texts.length === 0 ? "" : texts.length === 1 ? texts[0] : texts.join("");
 }
+
+/** The text pieces of the string being read by {@link readStrings} (one array, reused). */
+const textPieces: string[] = [];
 
 /** Consumes a keyword token of the expected kind. */
 function takeKeyword(lex: Lexer, kind: number, obsolete: boolean, previous: boolean): void {

@@ -22,6 +22,7 @@ import { encodePo } from "./write.ts";
  */
 export const PO_CODEC: DocumentCodec<PoCatalog> = {
   parse: (bytes, path) => parsePo(bytes, { fileName: path, allowBom: true, strict: false }),
-  // The store encodes the same catalogue after every write: keep each message's bytes.
-  encode: (catalog) => encodePo(catalog, { keepBytes: true }),
+  // The store encodes the same catalogue after every write: the writer's layout cache keeps each
+  // message's bytes, so only the changed messages are laid out again.
+  encode: (catalog) => encodePo(catalog),
 };

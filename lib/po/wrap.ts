@@ -7,7 +7,7 @@
  *
  * @module
  */
-import { directiveInteriors } from "./_format_directives.ts";
+import { directiveInteriorBytes } from "./_format_directives.ts";
 import {
   astralLineBreakClass,
   BMP_CLASSES,
@@ -18,6 +18,7 @@ import {
   LINE_BREAK_DFA_START,
 } from "./_linebreak.ts";
 import { astralWidth, BMP_WIDTHS } from "./_width.ts";
+import { ByteWriter, ESCAPE_LETTER } from "./_byte_writer.ts";
 
 /** Options of {@link wrapString}. */
 export interface WrapOptions {
@@ -32,21 +33,6 @@ export interface WrapOptions {
 }
 
 const PAGE_WIDTH = 79;
-
-/** For ASCII code units: the letter of their escape (`n` for newline, `"` for `"`…), or 0. */
-const ESCAPE_LETTER = new Uint8Array(128);
-const ESCAPES: Record<string, string> = {
-  "\n": "n",
-  "\t": "t",
-  "\r": "r",
-  "\x07": "a",
-  "\b": "b",
-  "\f": "f",
-  "\v": "v",
-  '"': '"',
-  "\\": "\\",
-};
-for (const [c, letter] of Object.entries(ESCAPES)) ESCAPE_LETTER[c.charCodeAt(0)] = letter.charCodeAt(0);
 
 /** Columns of an ASCII code unit once escaped: 2 for an escape, 0 for other controls, else 1. */
 const ASCII_COLUMNS = new Uint8Array(128);
@@ -75,32 +61,34 @@ export function escapeString(value: string): string {
   return from === 0 ? value : out + value.slice(from);
 }
 
-/** Whether the text last measured by {@link portionColumns} or {@link scan}ned has escapes. */
-let sawEscape = false;
-
 /**
- * Columns of the escaped text of `value[from..to)`, counted only until they exceed `limit` (then
- * some value above `limit` is returned). When the whole text was measured, {@link sawEscape} says
- * whether it has escapes.
+ * Columns of the escaped text of the UTF-8 bytes `src[from..to)`, counted only until they exceed
+ * `limit` (then some value above `limit` is returned).
  */
-function portionColumns(value: string, from: number, to: number, limit: number): number {
+function portionColumns(src: Uint8Array, from: number, to: number, limit: number): number {
   let columns = 0;
-  let escapes = false;
-  for (let i = from; i < to && columns <= limit; i++) {
-    const c = value.charCodeAt(i);
-    if (c < 128) {
+  for (let i = from; i < to && columns <= limit;) {
+    const c = src[i];
+    if (c < 0x80) {
       columns += ASCII_COLUMNS[c];
-      if (ESCAPE_LETTER[c] !== 0) escapes = true;
-    } else if (c >= 0xd800 && c < 0xdc00 && i + 1 < to && (value.charCodeAt(i + 1) & 0xfc00) === 0xdc00) {
-      columns += astralWidth(((c - 0xd800) << 10) + (value.charCodeAt(i + 1) - 0xdc00) + 0x10000);
       i++;
-    } else columns += BMP_WIDTHS[c];
+    } else if (c < 0xe0) {
+      columns += BMP_WIDTHS[((c & 0x1f) << 6) | (src[i + 1] & 63)];
+      i += 2;
+    } else if (c < 0xf0) {
+      columns += BMP_WIDTHS[((c & 0x0f) << 12) | ((src[i + 1] & 63) << 6) | (src[i + 2] & 63)];
+      i += 3;
+    } else {
+      columns += astralWidth(
+        ((c & 7) << 18) | ((src[i + 1] & 63) << 12) | ((src[i + 2] & 63) << 6) | (src[i + 3] & 63),
+      );
+      i += 4;
+    }
   }
-  sawEscape = escapes;
   return columns;
 }
 
-/** Raw indices where a new output line starts, as computed by the last {@link fill}. */
+/** Byte offsets where a new output line starts, as computed by the last {@link fill}. */
 let lineStarts = new Int32Array(64);
 
 function pushLineStart(count: number, index: number): number {
@@ -116,7 +104,7 @@ function pushLineStart(count: number, index: number): number {
 }
 
 /**
- * What {@link scan} needs of a BMP code unit, in one load: bits 0–5 its line-break class, bits 6–7
+ * What {@link scan} needs of a BMP code point, in one load: bits 0–5 its line-break class, bits 6–7
  * its columns; for a character msgcat escapes, bit 8 is set, the class is the `\\`'s (PR), the
  * columns are the escape's 2, and bits 9–14 are the class of the escape's second character.
  */
@@ -128,7 +116,7 @@ for (let c = 0; c < 0x10000; c++) {
     : LB_PR | (2 << 6) | 0x100 | (BMP_CLASSES[letter] << 9);
 }
 
-// The break opportunities of the portion last {@link scan}ned, in order: raw index of the
+// The break opportunities of the portion last {@link scan}ned, in order: byte offset of the
 // character, columns of the portion before it, and whether the break is possible or mandatory.
 let opportunityAt = new Int32Array(256);
 let opportunityColumn = new Int32Array(256);
@@ -138,12 +126,12 @@ let opportunityCount = 0;
 let scannedColumns = 0;
 
 /**
- * Scans the portion `value[from..to)` in one pass over its escaped text: break opportunities
+ * Scans the UTF-8 portion `src[from..to)` in one pass over its escaped text: break opportunities
  * (UAX #14 as libunistring 1.0), write-po.c's overrides (no break inside an escape, before a final
- * `\n`, or inside a format directive) and column widths. Records the opportunities for
- * {@link fill} and sets {@link sawEscape}.
+ * `\n`, or inside a format directive: `interiors`, by byte offset) and column widths. Records the
+ * opportunities for {@link fill}.
  */
-function scan(value: string, from: number, to: number, interiors: Uint8Array | null): void {
+function scan(src: Uint8Array, from: number, to: number, interiors: Uint8Array | null): void {
   if (opportunityAt.length <= to - from) {
     const size = Math.max(to - from + 1, opportunityAt.length * 2);
     opportunityAt = new Int32Array(size);
@@ -156,37 +144,38 @@ function scan(value: string, from: number, to: number, interiors: Uint8Array | n
   let state = LINE_BREAK_DFA_START;
   let n = 0;
   let run = 0;
-  let escapes = false;
-  for (let i = from; i < to; i++) {
+  for (let i = from; i < to;) {
     const at = i;
-    const c = value.charCodeAt(i);
+    const c = src[i];
     let brk: number;
     let columns: number;
-    if (c < 0xd800 || c >= 0xe000) {
-      const info = UNIT_INFO[c];
+    if (c < 0xf0) {
+      let info: number;
+      if (c < 0x80) {
+        info = UNIT_INFO[c];
+        i++;
+      } else if (c < 0xe0) {
+        info = UNIT_INFO[((c & 0x1f) << 6) | (src[i + 1] & 63)];
+        i += 2;
+      } else {
+        info = UNIT_INFO[((c & 0x0f) << 12) | ((src[i + 1] & 63) << 6) | (src[i + 2] & 63)];
+        i += 3;
+      }
       let t = LINE_BREAK_DFA[state + (info & 63)];
       brk = t & 3;
       columns = (info >> 6) & 3;
       if ((info & 0x100) !== 0) {
         // The escape's second character: never a break before it.
         t = LINE_BREAK_DFA[(t >> 2) + (info >> 9)];
-        escapes = true;
         // No break just before the "\n" that ends a portion.
         if (c === 10) brk = BREAK_PROHIBITED;
       }
       state = t >> 2;
     } else {
-      let cls: number;
-      if (c < 0xdc00 && i + 1 < to && (value.charCodeAt(i + 1) & 0xfc00) === 0xdc00) {
-        const cp = ((c - 0xd800) << 10) + (value.charCodeAt(i + 1) - 0xdc00) + 0x10000;
-        cls = astralLineBreakClass(cp);
-        columns = astralWidth(cp);
-        i++;
-      } else {
-        cls = BMP_CLASSES[c];
-        columns = BMP_WIDTHS[c];
-      }
-      const t = LINE_BREAK_DFA[state + cls];
+      const cp = ((c & 7) << 18) | ((src[i + 1] & 63) << 12) | ((src[i + 2] & 63) << 6) | (src[i + 3] & 63);
+      i += 4;
+      columns = astralWidth(cp);
+      const t = LINE_BREAK_DFA[state + astralLineBreakClass(cp)];
       brk = t & 3;
       state = t >> 2;
     }
@@ -202,13 +191,12 @@ function scan(value: string, from: number, to: number, interiors: Uint8Array | n
   }
   opportunityCount = n;
   scannedColumns = run;
-  sawEscape = escapes;
 }
 
 /**
  * `u8_width_linebreaks`' greedy filling of whole pieces (a piece runs from one opportunity to the
  * next) over the portion last {@link scan}ned, starting at column `startColumn` of lines `width`
- * columns wide. Fills {@link lineStarts} with the raw indices where new lines start and returns
+ * columns wide. Fills {@link lineStarts} with the byte offsets where new lines start and returns
  * their count; with `record` false it stops at the first break and returns 1.
  */
 function fill(startColumn: number, width: number, record: boolean): number {
@@ -242,9 +230,17 @@ function fill(startColumn: number, width: number, record: boolean): number {
   return count;
 }
 
+const utf8Decoder = new TextDecoder();
+const utf8Encoder = new TextEncoder();
+const scratch = new ByteWriter(4096);
+
+/** The UTF-8 bytes of the value being written (one buffer, reused). */
+let source = new Uint8Array(4096);
+
 /**
  * Prints one string field exactly as msgcat 0.21 does: returns its lines, each ending in "\n".
- * `value` is the raw (unescaped) string.
+ * `value` is the raw (unescaped) string. (The writer uses {@link writeString}, which writes the
+ * same lines as UTF-8 bytes.)
  *
  * @example
  * ```ts
@@ -253,71 +249,109 @@ function fill(startColumn: number, width: number, record: boolean): number {
  * ```
  */
 export function wrapString(value: string, options: WrapOptions): string {
-  const prefix = options.prefix;
-  const keyword = options.keyword;
-  const n = value.length;
-  if (n === 0) return prefix + keyword + ' ""\n';
+  scratch.pos = 0;
+  writeString(
+    scratch,
+    value,
+    options.prefix,
+    options.keyword,
+    options.noWrap ?? false,
+    options.formatLanguage ?? null,
+  );
+  return utf8Decoder.decode(scratch.bytes());
+}
+
+/**
+ * Writes one string field as msgcat 0.21 prints it ({@link wrapString}) into `w`, in UTF-8; what
+ * the string holds is recorded in `w.seen`. The value is encoded once, and everything after that
+ * (measuring, break opportunities, escaping) reads its bytes.
+ */
+export function writeString(
+  w: ByteWriter,
+  value: string,
+  prefix: string,
+  keyword: string,
+  noWrap: boolean,
+  language: string | null,
+): void {
+  if (value.length === 0) {
+    w.ascii(prefix);
+    w.ascii(keyword);
+    w.ascii(' ""\n');
+    return;
+  }
+  if (source.length < value.length * 3) source = new Uint8Array(value.length * 3 + 1024);
+  const src = source;
+  const n = utf8Encoder.encodeInto(value, src).written;
+  // A sentinel newline after the text: searches for "\n" stop there, not at the buffer's end.
+  src[n] = 10;
   // Columns between the quotes of a continuation line `P"…"` (79 in all), and where the text of the
   // first line `PK "…"` starts relative to a continuation line's.
-  const width = options.noWrap ? Infinity : PAGE_WIDTH - 1 - (prefix.length + 1);
+  const width = noWrap ? Infinity : PAGE_WIDTH - 1 - (prefix.length + 1);
   const firstColumn = keyword.length + 1;
 
-  const newline = value.indexOf("\n");
+  const newline = src.indexOf(10);
   if (
-    (newline < 0 || newline === n - 1) && firstColumn <= width && n <= width - firstColumn &&
-    portionColumns(value, 0, n, width - firstColumn) <= width - firstColumn
+    newline >= n - 1 && firstColumn <= width && value.length <= width - firstColumn &&
+    portionColumns(src, 0, n, width - firstColumn) <= width - firstColumn
   ) {
     // One portion that fits on the keyword line.
-    return prefix + keyword + ' "' + (sawEscape ? escapeString(value) : value) + '"\n';
+    w.ascii(prefix);
+    w.ascii(keyword);
+    w.ascii(' "');
+    w.escapedBytes(src, 0, n);
+    w.ascii('"\n');
+    return;
   }
 
-  const language = options.formatLanguage;
   let interiors: Uint8Array | null | undefined;
-  const continuation = prefix + '"';
-  let out = "";
   let firstLine = true;
   let from = 0;
   do {
-    const nl = value.indexOf("\n", from);
-    const to = nl < 0 ? n : nl + 1;
+    const nl = src.indexOf(10, from);
+    const to = nl >= n ? n : nl + 1;
     // The first portion stays on the keyword line unless more text follows it or it needs a break
     // there; then the first line is `K ""` and the portion starts a line of its own.
     const onKeywordLine = firstLine && to === n && firstColumn <= width;
     let emptyFirst = firstLine && !onKeywordLine;
     const room = onKeywordLine ? width - firstColumn : width;
     let count = 0;
-    let escape = true;
     if (width === Infinity) {
       // no-wrap: never laid out
-    } else if (to - from > room || portionColumns(value, from, to, room) > room) {
-      // (More code units than columns: measuring first would rarely spare the layout.)
+    } else if (to - from > room * 3 || portionColumns(src, from, to, room) > room) {
+      // (Far more bytes than columns: measuring first would rarely spare the layout.)
       if (interiors === undefined) {
-        interiors = language ? directiveInteriors(value, language, keyword.startsWith("msgstr")) : null;
+        interiors = language ? directiveInteriorBytes(value, language, keyword.startsWith("msgstr")) : null;
       }
-      scan(value, from, to, interiors);
+      scan(src, from, to, interiors);
       if (onKeywordLine && fill(firstColumn, width, false) === 0) {
         count = 0; // no break is needed (or possible) after `K "`: it stays there, however long
       } else {
         emptyFirst ||= onKeywordLine;
         count = fill(0, width, true);
       }
-      escape = sawEscape;
-    } else escape = sawEscape;
+    }
     if (emptyFirst) {
-      out += prefix + keyword + ' ""\n';
+      w.ascii(prefix);
+      w.ascii(keyword);
+      w.ascii(' ""\n');
       firstLine = false;
     }
-    let line = firstLine ? prefix + keyword + ' "' : continuation;
     let start = from;
-    for (let j = 0; j < count; j++) {
-      const end = lineStarts[j];
-      out += line + (escape ? escapeString(value.slice(start, end)) : value.slice(start, end)) + '"\n';
-      line = continuation;
+    for (let j = 0; j <= count; j++) {
+      const end = j < count ? lineStarts[j] : to;
+      w.ascii(prefix);
+      if (firstLine) {
+        w.ascii(keyword);
+        w.byte(32);
+        firstLine = false;
+      }
+      w.byte(34);
+      w.escapedBytes(src, start, end);
+      w.byte(34);
+      w.byte(10);
       start = end;
     }
-    out += line + (escape ? escapeString(value.slice(start, to)) : value.slice(start, to)) + '"\n';
-    firstLine = false;
     from = to;
   } while (from < n);
-  return out;
 }

@@ -20,16 +20,10 @@ import {
   solarisReference,
   tokenizeFlags,
 } from "./parse.ts";
-import {
-  type ByteItem,
-  type BytePiece,
-  concatRuns,
-  encodePieces,
-  joinRuns,
-  utf8Length,
-} from "../byte_runs.ts";
+import { type ByteItem, type BytePiece, concatRuns, joinRuns, utf8Length } from "../byte_runs.ts";
+import { ByteWriter, SEEN_NON_ASCII, SEEN_UNHOLDABLE } from "./_byte_writer.ts";
 import type { PoCatalog, PoMessage, PoReference } from "./types.ts";
-import { type WrapOptions, wrapString } from "./wrap.ts";
+import { writeString } from "./wrap.ts";
 
 const PAGE_WIDTH = 79;
 
@@ -220,28 +214,20 @@ function referenceLines(refs: readonly PoReference[], singleByte: boolean): stri
   return out + "\n";
 }
 
+/** A message laid out: its bytes, and what they were laid out for. */
 interface Layout {
-  /**
-   * The entry's lines ("" for an obsolete entry msgcat drops); null once its UTF-8 bytes are
-   * kept, which then hold them (a catalogue's laid-out text as UTF-16 would double its memory).
-   */
-  text: string | null;
+  /** The entry's lines in UTF-8 (empty for an obsolete entry msgcat drops), in a shared buffer. */
+  bytes: BytePiece;
   /** Whether `#:` lines were filled counting one byte per character. */
   singleByte: boolean;
   /** Whether strings were laid out as with `msgcat --no-wrap`. */
   noWrapAll: boolean;
   /** Every string and comment msgcat checks for non-ASCII text is ASCII. */
   ascii: boolean;
-  /** `text` in UTF-8, kept by {@link encodePo} with `keepBytes` (in a buffer many layouts share). */
-  bytes?: BytePiece;
 }
 
 const layouts = new WeakMap<PoMessage, Layout>();
 const utf8Decoder = new TextDecoder();
-
-function layoutText(l: Layout): string {
-  return l.text ?? utf8Decoder.decode(l.bytes!.buffer.subarray(l.bytes!.start, l.bytes!.end));
-}
 
 // Control characters are what these look for.
 // deno-lint-ignore no-control-regex
@@ -254,13 +240,25 @@ const NON_ASCII_TEXT = /[^\0-\x7f]/;
 function scanText(s: string): number {
   // Regular expressions: V8 scans a flat string natively, far faster than a charCodeAt loop.
   if (!NOT_PLAIN.test(s)) return 0;
-  return (UNHOLDABLE.test(s) ? 2 : 0) | (NON_ASCII_TEXT.test(s) ? 1 : 0);
+  return (UNHOLDABLE.test(s) ? SEEN_UNHOLDABLE : 0) | (NON_ASCII_TEXT.test(s) ? SEEN_NON_ASCII : 0);
 }
 
 function scanList(list: readonly string[]): number {
   let r = 0;
   for (let i = 0; i < list.length; i++) r |= scanText(list[i]);
   return r;
+}
+
+/** What {@link scanText} finds in every string and comment of a message. */
+function scanMessage(m: PoMessage): number {
+  let scan = scanText(m.msgid) | scanText(m.msgstr) | scanList(m.translatorComments) |
+    scanList(m.extractedComments);
+  if (m.msgidPlural !== null) scan |= scanText(m.msgidPlural) | scanList(m.msgstrPlural ?? []);
+  if (m.msgctxt !== null) scan |= scanText(m.msgctxt);
+  if (m.previousMsgctxt !== null) scan |= scanText(m.previousMsgctxt);
+  if (m.previousMsgid !== null) scan |= scanText(m.previousMsgid);
+  if (m.previousMsgidPlural !== null) scan |= scanText(m.previousMsgidPlural);
+  return scan;
 }
 
 function unholdable(m: PoMessage): UnwritableCatalogError {
@@ -276,57 +274,90 @@ function unholdable(m: PoMessage): UnwritableCatalogError {
 
 const NO_FLAGS: FlagState = { fuzzy: false, formats: [], range: null, wrap: null };
 
-function wrapField(options: WrapOptions, keyword: string, value: string): string {
-  options.keyword = keyword;
-  return wrapString(value, options);
-}
-
-/** Lays out one message as msgcat's `message_print` / `message_print_obsolete` would. */
-function layoutMessage(m: PoMessage, singleByte: boolean, noWrapAll: boolean): Layout {
-  const cached = layouts.get(m);
-  if (cached && cached.singleByte === singleByte && cached.noWrapAll === noWrapAll) return cached;
-
-  const plural = m.msgidPlural !== null;
-  const forms = m.msgstrPlural !== null && m.msgstrPlural.length > 0 ? m.msgstrPlural : [m.msgstr];
-  const msgstr0 = plural ? forms[0] : m.msgstr;
-  let scan = scanText(m.msgid) | scanText(m.msgstr) | scanList(m.translatorComments) |
-    scanList(m.extractedComments);
-  if (plural) scan |= scanText(m.msgidPlural!) | scanList(forms);
-  if (m.msgctxt !== null) scan |= scanText(m.msgctxt);
-  if (m.previousMsgctxt !== null) scan |= scanText(m.previousMsgctxt);
-  if (m.previousMsgid !== null) scan |= scanText(m.previousMsgid);
-  if (m.previousMsgidPlural !== null) scan |= scanText(m.previousMsgidPlural);
-  if (scan & 2) throw unholdable(m);
-  const ascii = (scan & 1) === 0;
-
-  let text = "";
-  if (!(m.obsolete && msgstr0 === "")) {
-    const flags = m.flags.length === 0 ? NO_FLAGS : interpretFlags(m.flags);
-    const options: WrapOptions = {
-      prefix: m.obsolete ? "#~| " : "#| ",
-      keyword: "",
-      noWrap: noWrapAll || flags.wrap === false,
-      formatLanguage: flags.formats.length === 0 ? null : formatLanguageOf(flags),
-    };
-    for (let i = 0; i < m.translatorComments.length; i++) text += commentLines("#", m.translatorComments[i]);
-    for (let i = 0; i < m.extractedComments.length; i++) text += commentLines("#.", m.extractedComments[i]);
-    if (m.references.length > 0) text += referenceLines(m.references, singleByte);
-    if (flags !== NO_FLAGS) text += flagLine(flags, msgstr0, m.obsolete);
-    if (m.previousMsgctxt !== null) text += wrapField(options, "msgctxt", m.previousMsgctxt);
-    if (m.previousMsgid !== null) text += wrapField(options, "msgid", m.previousMsgid);
-    if (m.previousMsgidPlural !== null) text += wrapField(options, "msgid_plural", m.previousMsgidPlural);
-    options.prefix = m.obsolete ? "#~ " : "";
-    if (m.msgctxt !== null) text += wrapField(options, "msgctxt", m.msgctxt);
-    text += wrapField(options, "msgid", m.msgid);
-    if (plural) {
-      text += wrapField(options, "msgid_plural", m.msgidPlural!);
-      for (let i = 0; i < forms.length; i++) text += wrapField(options, `msgstr[${i}]`, forms[i]);
-    } else text += wrapField(options, "msgstr", m.msgstr);
+/** Comment lines as msgcat prints them: `#` (or `#.`) alone when empty, one line per `\n`. */
+function writeComment(w: ByteWriter, marker: string, text: string): void {
+  let from = 0;
+  for (;;) {
+    const nl = text.indexOf("\n", from);
+    const to = nl < 0 ? text.length : nl;
+    w.ascii(marker);
+    if (to > from) {
+      w.byte(32);
+      w.text(text, from, to, true);
+    }
+    w.byte(10);
+    if (nl < 0) return;
+    from = nl + 1;
   }
-  const layout: Layout = { text, singleByte, noWrapAll, ascii };
-  layouts.set(m, layout);
-  return layout;
 }
+
+/** The layout cached for a message, when it was laid out for the same charset kind and wrapping. */
+function cachedLayout(m: PoMessage, singleByte: boolean, noWrapAll: boolean): Layout | undefined {
+  const cached = layouts.get(m);
+  return cached && cached.singleByte === singleByte && cached.noWrapAll === noWrapAll ? cached : undefined;
+}
+
+/**
+ * Writes one message into `w` as msgcat's `message_print` / `message_print_obsolete` would, and
+ * returns its layout; `bytes.buffer` is set by the caller once the writer is done growing.
+ *
+ * @throws {UnwritableCatalogError} a string or comment holds NUL or U+0004.
+ */
+function writeMessage(w: ByteWriter, m: PoMessage, singleByte: boolean, noWrapAll: boolean): Layout {
+  const plural = m.msgidPlural !== null;
+  const forms = m.msgstrPlural !== null && m.msgstrPlural.length > 0 ? m.msgstrPlural : null;
+  const msgstr0 = plural && forms !== null ? forms[0] : m.msgstr;
+  const start = w.pos;
+  let seen: number;
+  if (m.obsolete && msgstr0 === "") {
+    // msgcat drops it, but still reads (and checks) its text.
+    seen = scanMessage(m);
+  } else {
+    w.seen = 0;
+    const flags = m.flags.length === 0 ? NO_FLAGS : interpretFlags(m.flags);
+    const noWrap = noWrapAll || flags.wrap === false;
+    const language = flags.formats.length === 0 ? null : formatLanguageOf(flags);
+    for (let i = 0; i < m.translatorComments.length; i++) writeComment(w, "#", m.translatorComments[i]);
+    for (let i = 0; i < m.extractedComments.length; i++) writeComment(w, "#.", m.extractedComments[i]);
+    if (m.references.length > 0) {
+      const refs = referenceLines(m.references, singleByte);
+      w.text(refs, 0, refs.length, false);
+    }
+    if (flags !== NO_FLAGS) w.ascii(flagLine(flags, msgstr0, m.obsolete));
+    let prefix = m.obsolete ? "#~| " : "#| ";
+    if (m.previousMsgctxt !== null) writeString(w, m.previousMsgctxt, prefix, "msgctxt", noWrap, language);
+    if (m.previousMsgid !== null) writeString(w, m.previousMsgid, prefix, "msgid", noWrap, language);
+    if (m.previousMsgidPlural !== null) {
+      writeString(w, m.previousMsgidPlural, prefix, "msgid_plural", noWrap, language);
+    }
+    prefix = m.obsolete ? "#~ " : "";
+    if (m.msgctxt !== null) writeString(w, m.msgctxt, prefix, "msgctxt", noWrap, language);
+    writeString(w, m.msgid, prefix, "msgid", noWrap, language);
+    if (!plural) writeString(w, m.msgstr, prefix, "msgstr", noWrap, language);
+    else {
+      writeString(w, m.msgidPlural!, prefix, "msgid_plural", noWrap, language);
+      if (forms === null) writeString(w, m.msgstr, prefix, "msgstr[0]", noWrap, language);
+      else {
+        for (let i = 0; i < forms.length; i++) {
+          writeString(w, forms[i], prefix, PLURAL_KEYWORDS[i] ?? `msgstr[${i}]`, noWrap, language);
+        }
+        // Not printed, but read and checked by msgcat all the same.
+        w.seen |= scanText(m.msgstr);
+      }
+    }
+    seen = w.seen;
+  }
+  if ((seen & SEEN_UNHOLDABLE) !== 0) throw unholdable(m);
+  return {
+    bytes: { buffer: NO_BYTES, start, end: w.pos },
+    singleByte,
+    noWrapAll,
+    ascii: (seen & SEEN_NON_ASCII) === 0,
+  };
+}
+
+const NO_BYTES = new Uint8Array(0);
+const PLURAL_KEYWORDS = Array.from({ length: 10 }, (_, i) => `msgstr[${i}]`);
 
 function isHeader(m: PoMessage): boolean {
   return m.msgid === "" && m.msgctxt === null && !m.obsolete;
@@ -440,12 +471,6 @@ function checkAccepted(catalog: PoCatalog): void {
 export interface FormatOptions {
   /** Never wrap strings for width, as `msgcat --no-wrap` (they are still cut after each `\n`). */
   noWrap?: boolean;
-  /**
-   * {@link encodePo} keeps each message's UTF-8 bytes with its layout, so encoding a catalogue
-   * again after a few messages changed copies bytes instead of encoding 4 MB of text (a store
-   * that writes the same catalogue again and again wants this). The first such call costs more.
-   */
-  keepBytes?: boolean;
 }
 
 /**
@@ -463,33 +488,76 @@ export interface FormatOptions {
  * ```
  */
 export function formatPo(catalog: PoCatalog, options: FormatOptions = {}): string {
-  return layoutCatalog(catalog, options).map((p) => typeof p === "string" ? p : layoutText(p)).join("");
+  const runs = layoutCatalog(catalog, options.noWrap ?? false);
+  return utf8Decoder.decode(runs.length === 1 ? runs[0] : concatRuns(runs));
 }
 
-/** The output as pieces: separators and domain lines as strings, messages as their layouts. */
-function layoutCatalog(catalog: PoCatalog, options: FormatOptions): (string | Layout)[] {
+const NEWLINE_UTF8 = new Uint8Array([10]);
+
+/**
+ * The output in UTF-8, as runs of bytes to be concatenated. Messages laid out before (the layout
+ * cache) are taken as they are; the others are written into one new buffer, with the separators
+ * between them, so a catalogue laid out from scratch is one run and one buffer, and a catalogue
+ * with one message changed is a few runs of existing bytes.
+ *
+ * @throws what {@link encodePo} throws.
+ */
+function layoutCatalog(catalog: PoCatalog, noWrapAll: boolean): Uint8Array[] {
   checkAccepted(catalog);
   const charset = catalogCharset(catalog);
   const singleByte = isSingleByte(charset.canonical);
   const { domains, groups } = domainGroups(catalog.messages);
   if (groups === null) return [];
 
-  const out: (string | Layout)[] = [];
+  // Sized for a cold layout of the whole catalogue (UTF-8 is ~1.1× the UTF-16 length in Latin
+  // scripts, ~1.5× in CJK); a warm one writes a few messages and grows it if needed.
+  let w: ByteWriter | null = null;
+  const fresh: PoMessage[] = [];
+  const freshLayouts: Layout[] = [];
+  const written: BytePiece[] = []; // pieces in `w`, whose buffer is set at the end
+  const items: ByteItem[] = [];
   let blank = false;
   for (let k = 0; k < domains.length; k++) {
     const domain = domains[k];
     const inDomain = groups[k];
     if (inDomain.length === 0) continue;
     if (domain !== undefined) {
-      if (blank) out.push("\n");
-      out.push(`domain "${domain}"\n`);
+      w ??= new ByteWriter(4096);
+      const start = w.pos;
+      if (blank) w.byte(10);
+      w.ascii("domain ");
+      w.byte(34);
+      w.text(domain, 0, domain.length, false);
+      w.ascii('"\n');
+      const piece = { buffer: NO_BYTES, start, end: w.pos };
+      written.push(piece);
+      items.push(piece);
       blank = true;
     }
     for (let pass = 0; pass < 2; pass++) {
       const obsolete = pass === 1;
-      for (const m of inDomain) {
+      for (let i = 0; i < inDomain.length; i++) {
+        const m = inDomain[i];
         if (m.obsolete !== obsolete) continue;
-        const layout = layoutMessage(m, singleByte, options.noWrap ?? false);
+        let layout = cachedLayout(m, singleByte, noWrapAll);
+        if (layout === undefined) {
+          w ??= new ByteWriter(estimateCapacity(catalog.messages));
+          // The separator goes into the same buffer, just before the message.
+          const separatorAt = w.pos;
+          if (blank) w.byte(10);
+          layout = writeMessage(w, m, singleByte, noWrapAll);
+          fresh.push(m);
+          freshLayouts.push(layout);
+          written.push(layout.bytes);
+          if (layout.bytes.end > layout.bytes.start) {
+            const piece = { buffer: NO_BYTES, start: separatorAt, end: layout.bytes.end };
+            written.push(piece);
+            items.push(piece);
+          } else w.pos = separatorAt;
+        } else if (layout.bytes.end > layout.bytes.start) {
+          if (blank) items.push(NEWLINE_UTF8);
+          items.push(layout.bytes);
+        }
         if (!layout.ascii && charset.canonical === "ASCII") {
           throw new UnwritableCatalogError(
             charset.missing
@@ -498,61 +566,28 @@ function layoutCatalog(catalog: PoCatalog, options: FormatOptions): (string | La
               : `Cannot write PO file: it has non-ASCII text but its header says charset=${charset.spelled}`,
           );
         }
-        if (layout.text !== "") {
-          if (blank) out.push("\n");
-          out.push(layout);
-        }
         blank = true;
       }
     }
   }
-  return out;
-}
-
-const utf8Encoder = new TextEncoder();
-
-const NEWLINE_UTF8 = utf8Encoder.encode("\n");
-
-/** UTF-8 output from the pieces: one TextEncoder call over the joined text. */
-function encodeUtf8(pieces: (string | Layout)[]): Uint8Array {
-  return utf8Encoder.encode(pieces.map((p) => typeof p === "string" ? p : layoutText(p)).join(""));
-}
-
-/** Keeps each layout's bytes and drops its text. */
-function keepBytes(layouts: Layout[], pieces: BytePiece[]): void {
-  for (let i = 0; i < layouts.length; i++) {
-    layouts[i].bytes = pieces[i];
-    layouts[i].text = null;
+  if (w !== null) {
+    // Done growing: the pieces get the final buffer, and the new layouts are cached.
+    let buffer = w.buf;
+    if (w.pos + 65536 < buffer.length) buffer = buffer.slice(0, w.pos);
+    for (let i = 0; i < written.length; i++) written[i].buffer = buffer;
+    for (let i = 0; i < fresh.length; i++) layouts.set(fresh[i], freshLayouts[i]);
   }
+  return joinRuns(items);
 }
 
-/**
- * UTF-8 output from the pieces, keeping each message's bytes. The first time (most layouts
- * without bytes), everything is encoded in one call and that buffer is the output. Later, the few
- * new layouts are encoded, and the output is copied from runs of bytes that lie next to each
- * other (separators found in place): a one-message change copies three runs, not 20,000 pieces.
- */
-function encodeUtf8Keeping(pieces: (string | Layout)[]): Uint8Array {
-  const fresh: Layout[] = [];
-  for (const p of pieces) if (typeof p !== "string" && p.bytes === undefined) fresh.push(p);
-  if (fresh.length * 4 > pieces.length) {
-    const encoded = encodePieces(pieces.map((p) => typeof p === "string" ? p : layoutText(p)));
-    const layouts: Layout[] = [];
-    const kept: BytePiece[] = [];
-    pieces.forEach((p, i) => {
-      if (typeof p !== "string") {
-        layouts.push(p);
-        kept.push(encoded[i]);
-      }
-    });
-    keepBytes(layouts, kept);
-    return encoded.length > 0 ? encoded[0].buffer : new Uint8Array(0);
+/** A buffer size for laying out `messages` from scratch: a little over the size of their text. */
+function estimateCapacity(messages: readonly PoMessage[]): number {
+  let n = 0;
+  for (let i = 0; i < messages.length; i++) {
+    const m = messages[i];
+    n += m.msgid.length + m.msgstr.length + 64;
   }
-  if (fresh.length > 0) keepBytes(fresh, encodePieces(fresh.map((l) => l.text!)));
-  const items: ByteItem[] = pieces.map((p) =>
-    typeof p !== "string" ? p.bytes! : p === "\n" ? NEWLINE_UTF8 : utf8Encoder.encode(p)
-  );
-  return concatRuns(joinRuns(items));
+  return Math.min(n * 2, 256 * 1024 * 1024);
 }
 
 /**
@@ -560,16 +595,20 @@ function encodeUtf8Keeping(pieces: (string | Layout)[]): Uint8Array {
  * (no conversion). UTF-8, ASCII (written as UTF-8, as msgcat passes such bytes through),
  * ISO-8859-1 and the other single-byte charsets msgcat accepts are supported.
  *
+ * Each message's bytes are kept (by message object) and reused the next time a catalogue holding
+ * that message is encoded, so encoding a catalogue again after a few messages changed lays out
+ * only those and copies the rest. The returned bytes may share memory with that cache: they are
+ * the caller's to read and write to a file, not to modify.
+ *
  * @throws {UnwritableCatalogError} a multi-byte legacy charset (Shift_JIS, GBK, …), or a character
  *   the charset cannot represent; plus everything {@link formatPo} throws.
  */
 export function encodePo(catalog: PoCatalog, options: FormatOptions = {}): Uint8Array {
-  const pieces = layoutCatalog(catalog, options);
+  const runs = layoutCatalog(catalog, options.noWrap ?? false);
+  const utf8 = runs.length === 1 ? runs[0] : concatRuns(runs);
   const { canonical, spelled } = catalogCharset(catalog);
-  if (canonical === "UTF-8" || canonical === "ASCII") {
-    return options.keepBytes ? encodeUtf8Keeping(pieces) : encodeUtf8(pieces);
-  }
-  const text = pieces.map((p) => typeof p === "string" ? p : layoutText(p)).join("");
+  if (canonical === "UTF-8" || canonical === "ASCII") return utf8;
+  const text = utf8Decoder.decode(utf8);
   if (canonical === "ISO-8859-1") {
     const out = new Uint8Array(text.length);
     for (let i = 0; i < text.length; i++) {
