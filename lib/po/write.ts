@@ -181,19 +181,6 @@ export function flagLine(state: FlagState, msgstr0: string, obsolete: boolean): 
   return parts.length === 0 ? "" : `#, ${parts.join(", ")}\n`;
 }
 
-/** Comment lines as msgcat prints them: `#` (or `#.`) alone when empty, one line per `\n`. */
-function commentLines(marker: string, text: string): string {
-  let out = "";
-  let s = text;
-  for (;;) {
-    const nl = s.indexOf("\n");
-    const line = nl < 0 ? s : s.slice(0, nl);
-    out += line === "" ? `${marker}\n` : `${marker} ${line}\n`;
-    if (nl < 0) return out;
-    s = s.slice(nl + 1);
-  }
-}
-
 /** `#:` lines: references re-filled to 79 bytes, leading `./` removed (section 3.4). */
 function referenceLines(refs: readonly PoReference[], singleByte: boolean): string {
   if (refs.length === 0) return "";
