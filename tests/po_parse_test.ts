@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { PoSyntaxError } from "../lib/errors.ts";
 import { canonicalCharset, formatPo, messageLine, parsePo } from "../lib/po/mod.ts";
+import { forEachDuplicate, sampleKey } from "../lib/po/parse.ts";
 import type { PoMessage } from "../lib/po/mod.ts";
 
 const HEADER = 'msgid ""\nmsgstr "Content-Type: text/plain; charset=UTF-8\\n"\n\n';
@@ -397,4 +398,56 @@ Deno.test("parsePo accepts an empty file and keeps its name", () => {
     charset: null,
     fileName: "empty.po",
   });
+});
+
+Deno.test("forEachDuplicate finds exactly the repeated identities, also among msgids alike at every sampled place", () => {
+  // Equal length, differing only at offsets sampleKey does not read: one bucket, past its chain limit.
+  const alike = (k: number) => "a".repeat(37) + String.fromCharCode(0x4e00 + k) + "a".repeat(62);
+  assert.equal(new Set(Array.from({ length: 40 }, (_, k) => sampleKey(alike(k)))).size, 1);
+  const message = (msgid: string, msgctxt: string | null, domain?: string): PoMessage => ({
+    msgctxt,
+    msgid,
+    msgidPlural: null,
+    msgstr: "",
+    msgstrPlural: null,
+    translatorComments: [],
+    extractedComments: [],
+    references: [],
+    flags: [],
+    previousMsgctxt: null,
+    previousMsgid: null,
+    previousMsgidPlural: null,
+    obsolete: false,
+    ...(domain === undefined ? {} : { domain }),
+  });
+  const messages: PoMessage[] = [];
+  for (let k = 0; k < 40; k++) messages.push(message(alike(k), null));
+  messages.push(message(alike(3), null)); // a duplicate after the bucket was re-indexed
+  messages.push(message(alike(3), "")); // "" is not null
+  messages.push(message(alike(3), "", "other")); // another domain
+  messages.push(message(alike(39), ""), message(alike(39), "")); // a duplicate with a context
+  messages.push(message("short", null), message("short", null), message("", null), message("", null));
+  const naive: [number, number][] = [];
+  for (let i = 0; i < messages.length; i++) {
+    for (let j = 0; j < i; j++) {
+      const [a, b] = [messages[j], messages[i]];
+      if (a.msgid === b.msgid && a.msgctxt === b.msgctxt && a.domain === b.domain) {
+        naive.push([j, i]);
+        break;
+      }
+    }
+  }
+  const found: [number, number][] = [];
+  forEachDuplicate(messages, (first, second) => {
+    found.push([first, second]);
+    return true;
+  });
+  assert.deepEqual(found, naive);
+  assert.deepEqual(found, [[3, 40], [43, 44], [45, 46], [47, 48]]);
+  // A list without duplicates is remembered as such: a second call finds nothing to report.
+  const unique = messages.slice(0, 40);
+  let calls = 0;
+  forEachDuplicate(unique, () => (calls++, true));
+  forEachDuplicate(unique, () => (calls++, true));
+  assert.equal(calls, 0);
 });

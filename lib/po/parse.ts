@@ -274,13 +274,20 @@ const T_LBRACKET: number = 8;
 const T_RBRACKET: number = 9;
 const T_NUMBER: number = 10;
 
-const KEYWORDS: Record<string, number> = {
-  domain: T_DOMAIN,
-  msgctxt: T_MSGCTXT,
-  msgid: T_MSGID,
-  msgid_plural: T_MSGID_PLURAL,
-  msgstr: T_MSGSTR,
-};
+/** The keyword token of the word `t[i, j)`, or -1 (compared in place: no string per keyword). */
+function keywordAt(t: string, i: number, j: number): number {
+  switch (j - i) {
+    case 5:
+      return t.startsWith("msgid", i) ? T_MSGID : -1;
+    case 6:
+      return t.startsWith("msgstr", i) ? T_MSGSTR : t.startsWith("domain", i) ? T_DOMAIN : -1;
+    case 7:
+      return t.startsWith("msgctxt", i) ? T_MSGCTXT : -1;
+    case 12:
+      return t.startsWith("msgid_plural", i) ? T_MSGID_PLURAL : -1;
+  }
+  return -1;
+}
 
 const TOKEN_NAMES = [
   "end of file",
@@ -458,9 +465,8 @@ class Lexer {
             j++;
           } else break;
         }
-        const word = t.slice(i, j);
-        const k = KEYWORDS[word];
-        if (k === undefined) throw this.tokenError(`keyword "${word}" unknown`);
+        const k = keywordAt(t, i, j);
+        if (k < 0) throw this.tokenError(`keyword "${t.slice(i, j)}" unknown`);
         this.kind = k;
         this.i = j;
         return;
@@ -668,18 +674,21 @@ export function tokenizeFlags(s: string): string[] {
   return out;
 }
 
-function isRefSpace(c: string | undefined): boolean {
-  return c === " " || c === "\t" || c === "\n";
+/** Space, tab or newline (NaN, past the end, is none). */
+function isRefSpace(c: number): boolean {
+  return c === 32 || c === 9 || c === 10;
 }
 
-function isDigit(c: string | undefined): boolean {
-  return c !== undefined && c >= "0" && c <= "9";
+function isDigit(c: number): boolean {
+  return c >= 48 && c <= 57;
 }
 
 /** Line numbers as gettext stores them: a size_t, printed with `%ld`. */
-function lineNumber(digits: string): number {
-  if (digits.length < 16) return Number(digits);
-  return Number(BigInt.asIntN(64, BigInt(digits)));
+function lineNumber(s: string, from: number, to: number): number {
+  if (to - from >= 16) return Number(BigInt.asIntN(64, BigInt(s.slice(from, to))));
+  let n = 0;
+  for (let i = from; i < to; i++) n = n * 10 + (s.charCodeAt(i) - 48);
+  return n;
 }
 
 /** Parses the text after `#:` into references (gettext's three spellings, section 2.4). */
@@ -687,36 +696,36 @@ export function parseReferences(s: string, out: PoReference[]): void {
   const n = s.length;
   let i = 0;
   while (i < n) {
-    while (i < n && isRefSpace(s[i])) i++;
+    while (i < n && isRefSpace(s.charCodeAt(i))) i++;
     if (i >= n) break;
     const start = i;
-    while (i < n && !isRefSpace(s[i])) i++;
+    while (i < n && !isRefSpace(s.charCodeAt(i))) i++;
     const end = i;
     // "NAME :N", "NAME : N": a colon after optional spaces, then the number.
     let p = end;
-    while (p < n && isRefSpace(s[p])) p++;
-    if (s[p] === ":") {
+    while (p < n && isRefSpace(s.charCodeAt(p))) p++;
+    if (s.charCodeAt(p) === 58) {
       p++;
-      while (p < n && isRefSpace(s[p])) p++;
-      if (isDigit(s[p])) {
+      while (p < n && isRefSpace(s.charCodeAt(p))) p++;
+      if (isDigit(s.charCodeAt(p))) {
         const d = p;
-        while (isDigit(s[p])) p++;
-        if (p >= n || isRefSpace(s[p])) {
-          addReference(out, s.slice(start, end), lineNumber(s.slice(d, p)));
+        while (isDigit(s.charCodeAt(p))) p++;
+        if (p >= n || isRefSpace(s.charCodeAt(p))) {
+          addReference(out, s.slice(start, end), lineNumber(s, d, p));
           i = p;
           continue;
         }
       }
     }
     // "NAME: N": the token ends with a colon, the number follows.
-    if (s[end - 1] === ":") {
+    if (s.charCodeAt(end - 1) === 58) {
       p = end;
-      while (p < n && isRefSpace(s[p])) p++;
-      if (isDigit(s[p])) {
+      while (p < n && isRefSpace(s.charCodeAt(p))) p++;
+      if (isDigit(s.charCodeAt(p))) {
         const d = p;
-        while (isDigit(s[p])) p++;
-        if (p >= n || isRefSpace(s[p])) {
-          addReference(out, s.slice(start, end - 1), lineNumber(s.slice(d, p)));
+        while (isDigit(s.charCodeAt(p))) p++;
+        if (p >= n || isRefSpace(s.charCodeAt(p))) {
+          addReference(out, s.slice(start, end - 1), lineNumber(s, d, p));
           i = p;
           continue;
         }
@@ -724,9 +733,9 @@ export function parseReferences(s: string, out: PoReference[]): void {
     }
     // "NAME:N": digits at the end of the token after its last colon.
     p = end;
-    while (p > start && isDigit(s[p - 1])) p--;
-    if (p < end && p - 1 >= start && s[p - 1] === ":") {
-      addReference(out, s.slice(start, p - 1), lineNumber(s.slice(p, end)));
+    while (p > start && isDigit(s.charCodeAt(p - 1))) p--;
+    if (p < end && p - 1 >= start && s.charCodeAt(p - 1) === 58) {
+      addReference(out, s.slice(start, p - 1), lineNumber(s, p, end));
       continue;
     }
     addReference(out, s.slice(start, end), null);
@@ -760,12 +769,12 @@ export function solarisReference(s: string): PoReference | null {
     }
     if (s[p] !== ":") continue;
     p++;
-    if (!isDigit(s[p])) continue;
+    if (!isDigit(s.charCodeAt(p))) continue;
     const d = p;
-    while (isDigit(s[p])) p++;
+    while (isDigit(s.charCodeAt(p))) p++;
     const digitsEnd = p;
     while (s[p] === " " || s[p] === "\t" || s[p] === "\n") p++;
-    if (p === n) return { file: s.slice(nameStart, e), line: lineNumber(s.slice(d, digitsEnd)) };
+    if (p === n) return { file: s.slice(nameStart, e), line: lineNumber(s, d, digitsEnd) };
   }
   return null;
 }
@@ -800,39 +809,98 @@ interface RawParse {
  * Calls `found(first, second)` for each message (by index) that repeats an earlier one's domain,
  * msgctxt (null ≠ "") and msgid, obsolete ones included, as msgcat compares them; stops when it
  * returns false. A list found free of duplicates is remembered (message lists are not changed in
- * place: see `types.ts`), so the writer's check of a freshly parsed catalogue costs nothing. Keyed by the msgid string alone (V8 keeps a string's hash), the rare collisions
- * told apart by a chain: no key string is built per message.
+ * place: see `types.ts`), so the writer's check of a freshly parsed catalogue costs nothing.
+ *
+ * Messages are bucketed by a number made from the msgid's length and a few of its characters
+ * ({@link sampleKey}): hashing every msgid in full costs more than the rest of the check, and
+ * a fresh string's hash is computed on first use. Within a bucket msgids are compared in full; a
+ * bucket that grows past {@link MAX_CHAIN} (msgids alike at every sampled place) is re-indexed by
+ * the msgid itself, so no input makes the check quadratic.
  */
 const uniqueLists = new WeakSet<readonly PoMessage[]>();
+
+const MAX_CHAIN = 16;
+
+/** A number from a string's length and up to eight of its characters, spread over it. */
+export function sampleKey(s: string): number {
+  const n = s.length;
+  let h = n;
+  if (n > 0) {
+    h = Math.imul(h ^ s.charCodeAt(0), 0x9e3779b1);
+    h = Math.imul(h ^ s.charCodeAt(n - 1), 0x85ebca6b);
+    h = Math.imul(h ^ s.charCodeAt(n >> 1), 0xc2b2ae35);
+    if (n > 3) {
+      h = Math.imul(h ^ s.charCodeAt(n >> 2), 0x27d4eb2f);
+      h = Math.imul(h ^ s.charCodeAt((n * 3) >> 2), 0x165667b1);
+      h = Math.imul(h ^ s.charCodeAt(n >> 3), 0x9e3779b1);
+      h = Math.imul(h ^ s.charCodeAt(n - 2), 0x85ebca6b);
+      h = Math.imul(h ^ s.charCodeAt(1), 0xc2b2ae35);
+    }
+  }
+  return (h ^ (h >>> 15)) & 0x3fffffff;
+}
+
+function sameIdentity(a: PoMessage, b: PoMessage): boolean {
+  return a.msgid === b.msgid && a.msgctxt === b.msgctxt && a.domain === b.domain;
+}
+
+function addToChain(byMsgid: Map<string, number[]>, msgid: string, index: number): void {
+  const chain = byMsgid.get(msgid);
+  if (chain === undefined) byMsgid.set(msgid, [index]);
+  else chain.push(index);
+}
 
 export function forEachDuplicate(
   messages: readonly PoMessage[],
   found: (first: number, second: number) => boolean,
 ): void {
   if (uniqueLists.has(messages)) return;
-  // msgid → index of its first message, or a list of the first index of each distinct identity.
-  const seen = new Map<string, number | number[]>();
+  // Sampled key → index of the first message with it, the first index of each distinct identity,
+  // or (past MAX_CHAIN) those indices by msgid.
+  const buckets = new Map<number, number | number[] | Map<string, number[]>>();
   let duplicates = false;
   for (let i = 0; i < messages.length; i++) {
     const m = messages[i];
-    const prior = seen.get(m.msgid);
-    if (prior === undefined) {
-      seen.set(m.msgid, i);
+    const key = sampleKey(m.msgid);
+    const bucket = buckets.get(key);
+    if (bucket === undefined) {
+      buckets.set(key, i);
       continue;
     }
-    const chain = typeof prior === "number" ? [prior] : prior;
     let first = -1;
-    for (let k = 0; k < chain.length; k++) {
-      const o = messages[chain[k]];
-      if (o.msgctxt === m.msgctxt && o.domain === m.domain) {
-        first = chain[k];
-        break;
+    if (typeof bucket === "number") {
+      if (sameIdentity(messages[bucket], m)) first = bucket;
+      else buckets.set(key, [bucket, i]);
+    } else if (Array.isArray(bucket)) {
+      for (let k = 0; k < bucket.length; k++) {
+        if (sameIdentity(messages[bucket[k]], m)) {
+          first = bucket[k];
+          break;
+        }
       }
-    }
-    if (first < 0) {
-      chain.push(i);
-      if (chain.length === 2) seen.set(m.msgid, chain);
+      if (first < 0) {
+        if (bucket.length < MAX_CHAIN) bucket.push(i);
+        else {
+          const byMsgid = new Map<string, number[]>();
+          for (const k of bucket) addToChain(byMsgid, messages[k].msgid, k);
+          addToChain(byMsgid, m.msgid, i);
+          buckets.set(key, byMsgid);
+        }
+      }
     } else {
+      const chain = bucket.get(m.msgid);
+      if (chain !== undefined) {
+        for (let k = 0; k < chain.length; k++) {
+          const o = messages[chain[k]];
+          if (o.msgctxt === m.msgctxt && o.domain === m.domain) {
+            first = chain[k];
+            break;
+          }
+        }
+      }
+      if (first < 0) addToChain(bucket, m.msgid, i);
+    }
+    if (first >= 0) {
       duplicates = true;
       if (!found(first, i)) return;
     }

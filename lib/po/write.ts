@@ -201,10 +201,11 @@ function referenceLines(refs: readonly PoReference[], singleByte: boolean): stri
   return out + "\n";
 }
 
-/** A message laid out: its bytes, and what they were laid out for. */
-interface Layout {
-  /** The entry's lines in UTF-8 (empty for an obsolete entry msgcat drops), in a shared buffer. */
-  bytes: BytePiece;
+/**
+ * A message laid out: its UTF-8 lines, bytes `[start, end)` of a buffer many layouts share
+ * (empty for an obsolete entry msgcat drops), and what they were laid out for.
+ */
+interface Layout extends BytePiece {
   /** Whether `#:` lines were filled counting one byte per character. */
   singleByte: boolean;
   /** Whether strings were laid out as with `msgcat --no-wrap`. */
@@ -306,10 +307,7 @@ function writeMessage(w: ByteWriter, m: PoMessage, singleByte: boolean, noWrapAl
     const language = flags.formats.length === 0 ? null : formatLanguageOf(flags);
     for (let i = 0; i < m.translatorComments.length; i++) writeComment(w, "#", m.translatorComments[i]);
     for (let i = 0; i < m.extractedComments.length; i++) writeComment(w, "#.", m.extractedComments[i]);
-    if (m.references.length > 0) {
-      const refs = referenceLines(m.references, singleByte);
-      w.text(refs, 0, refs.length, false);
-    }
+    if (m.references.length > 0) writeReferences(w, m.references, singleByte);
     if (flags !== NO_FLAGS) w.ascii(flagLine(flags, msgstr0, m.obsolete));
     let prefix = m.obsolete ? "#~| " : "#| ";
     if (m.previousMsgctxt !== null) writeString(w, m.previousMsgctxt, prefix, "msgctxt", noWrap, language);
@@ -335,12 +333,42 @@ function writeMessage(w: ByteWriter, m: PoMessage, singleByte: boolean, noWrapAl
     seen = w.seen;
   }
   if ((seen & SEEN_UNHOLDABLE) !== 0) throw unholdable(m);
-  return {
-    bytes: { buffer: NO_BYTES, start, end: w.pos },
-    singleByte,
-    noWrapAll,
-    ascii: (seen & SEEN_NON_ASCII) === 0,
-  };
+  return { buffer: NO_BYTES, start, end: w.pos, singleByte, noWrapAll, ascii: (seen & SEEN_NON_ASCII) === 0 };
+}
+
+/** {@link referenceLines}, written into `w` without a string per reference. */
+function writeReferences(w: ByteWriter, refs: readonly PoReference[], singleByte: boolean): void {
+  w.ascii("#:");
+  let column = 2;
+  for (let i = 0; i < refs.length; i++) {
+    const r = refs[i];
+    let file = r.file;
+    let from = 0;
+    while (file.startsWith("./", from)) from += 2;
+    const at = w.pos;
+    w.byte(32);
+    w.text(file, from, file.length, false);
+    let len: number;
+    if (r.line === null) len = singleByte ? file.length - from + 1 : w.pos - at;
+    else {
+      w.byte(58);
+      const digitsAt = w.pos;
+      w.ascii(String(r.line));
+      len = singleByte ? file.length - from + 2 + (w.pos - digitsAt) : w.pos - at;
+    }
+    if (column > 2 && column + len > PAGE_WIDTH) {
+      // Too long for this line: move it to a new one.
+      w.reserve(3);
+      w.buf.copyWithin(at + 3, at, w.pos);
+      w.buf[at] = 10;
+      w.buf[at + 1] = 35;
+      w.buf[at + 2] = 58;
+      w.pos += 3;
+      column = 2;
+    }
+    column += len;
+  }
+  w.byte(10);
 }
 
 const NO_BYTES = new Uint8Array(0);
@@ -500,8 +528,8 @@ function layoutCatalog(catalog: PoCatalog, noWrapAll: boolean): Uint8Array[] {
   // scripts, ~1.5× in CJK); a warm one writes a few messages and grows it if needed.
   let w: ByteWriter | null = null;
   const fresh: PoMessage[] = [];
-  const freshLayouts: Layout[] = [];
-  const written: BytePiece[] = []; // pieces in `w`, whose buffer is set at the end
+  const freshLayouts: Layout[] = []; // in `w`: their buffer is set at the end
+  const domainLines: BytePiece[] = [];
   const items: ByteItem[] = [];
   let blank = false;
   for (let k = 0; k < domains.length; k++) {
@@ -517,7 +545,7 @@ function layoutCatalog(catalog: PoCatalog, noWrapAll: boolean): Uint8Array[] {
       w.text(domain, 0, domain.length, false);
       w.ascii('"\n');
       const piece = { buffer: NO_BYTES, start, end: w.pos };
-      written.push(piece);
+      domainLines.push(piece);
       items.push(piece);
       blank = true;
     }
@@ -529,21 +557,20 @@ function layoutCatalog(catalog: PoCatalog, noWrapAll: boolean): Uint8Array[] {
         let layout = cachedLayout(m, singleByte, noWrapAll);
         if (layout === undefined) {
           w ??= new ByteWriter(estimateCapacity(catalog.messages));
-          // The separator goes into the same buffer, just before the message.
+          // The separator goes into the same buffer just before the message, where joinRuns finds it.
           const separatorAt = w.pos;
           if (blank) w.byte(10);
           layout = writeMessage(w, m, singleByte, noWrapAll);
           fresh.push(m);
           freshLayouts.push(layout);
-          written.push(layout.bytes);
-          if (layout.bytes.end > layout.bytes.start) {
-            const piece = { buffer: NO_BYTES, start: separatorAt, end: layout.bytes.end };
-            written.push(piece);
-            items.push(piece);
-          } else w.pos = separatorAt;
-        } else if (layout.bytes.end > layout.bytes.start) {
+          if (layout.end === layout.start) {
+            w.pos = separatorAt;
+            layout.start = layout.end = separatorAt;
+          }
+        }
+        if (layout.end > layout.start) {
           if (blank) items.push(NEWLINE_UTF8);
-          items.push(layout.bytes);
+          items.push(layout);
         }
         if (!layout.ascii && charset.canonical === "ASCII") {
           throw new UnwritableCatalogError(
@@ -561,8 +588,11 @@ function layoutCatalog(catalog: PoCatalog, noWrapAll: boolean): Uint8Array[] {
     // Done growing: the pieces get the final buffer, and the new layouts are cached.
     let buffer = w.buf;
     if (w.pos + 65536 < buffer.length) buffer = buffer.slice(0, w.pos);
-    for (let i = 0; i < written.length; i++) written[i].buffer = buffer;
-    for (let i = 0; i < fresh.length; i++) layouts.set(fresh[i], freshLayouts[i]);
+    for (let i = 0; i < domainLines.length; i++) domainLines[i].buffer = buffer;
+    for (let i = 0; i < fresh.length; i++) {
+      freshLayouts[i].buffer = buffer;
+      layouts.set(fresh[i], freshLayouts[i]);
+    }
   }
   return joinRuns(items);
 }
