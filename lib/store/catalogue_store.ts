@@ -271,24 +271,41 @@ export class CatalogueStore<D> {
   async #load(path: ResolvedCataloguePath, racy: CacheEntry<D> | undefined): Promise<D> {
     const startedAt = this.#now();
     const writing = this.#writing.get(path.realPath);
+    const entryBefore = this.#cache.get(path.realPath);
     const current = await readRegularFile(path.lexicalPath, path.userPath, this.#maxFileBytes, {
       followSymlinks: false,
       // Compared chunk by chunk with the bytes it most likely has, without a copy of the file.
-      expected: writing?.bytes ?? racy?.bytes,
+      expected: writing?.bytes ?? racy?.bytes ?? this.#cache.get(path.realPath)?.bytes,
     });
     if (current === null) throw new NotFoundError(`File not found: ${path.userPath}`);
+    // Asked again after the read: an update may have renamed its file (and cached its document)
+    // while this read waited.
+    const writingNow = this.#writing.get(path.realPath);
+    const cached = this.#cache.get(path.realPath);
     let doc: D;
     if (writing && bytesEqual(current.bytes, writing.bytes)) {
       // The file an update of this process has just written (it is about to cache it).
       this.#stats.revalidations++;
       doc = writing.doc;
+    } else if (writingNow && writingNow !== writing && bytesEqual(current.bytes, writingNow.bytes)) {
+      this.#stats.revalidations++;
+      doc = writingNow.doc;
     } else if (racy?.racy && bytesEqual(current.bytes, racy.bytes)) {
       this.#stats.revalidations++;
       doc = racy.doc;
+    } else if (cached && bytesEqual(current.bytes, cached.bytes)) {
+      // The same bytes as the cached document, under another stat key (an update that finished
+      // between this read's stat and now, or a rename that changed only the ctime).
+      this.#stats.revalidations++;
+      doc = cached.doc;
     } else {
       doc = this.#parse(current.bytes, path.userPath);
     }
-    this.#remember(path.realPath, doc, current.stat, current.bytes, startedAt);
+    // An update that cached its document while this read waited knows better: what this read
+    // saw may be the file from before that update's rename.
+    if (this.#cache.get(path.realPath) === entryBefore) {
+      this.#remember(path.realPath, doc, current.stat, current.bytes, startedAt);
+    }
     return doc;
   }
 
