@@ -179,6 +179,15 @@ export class ByteWriter {
     this.seen = seen;
   }
 
+  /** Copies the bytes `src[from, to)` as they are. */
+  copy(src: Uint8Array, from: number, to: number): void {
+    if (this.pos + (to - from) > this.buf.length) this.#grow(to - from);
+    const buf = this.buf;
+    let p = this.pos;
+    for (let i = from; i < to; i++) buf[p++] = src[i];
+    this.pos = p;
+  }
+
   /** The bytes written so far (a view, not a copy). */
   bytes(): Uint8Array {
     return this.buf.subarray(0, this.pos);

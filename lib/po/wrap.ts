@@ -18,7 +18,7 @@ import {
   LINE_BREAK_DFA_START,
 } from "./_linebreak.ts";
 import { astralWidth, BMP_WIDTHS } from "./_width.ts";
-import { ByteWriter, ESCAPE_LETTER } from "./_byte_writer.ts";
+import { ByteWriter, ESCAPE_LETTER, SEEN_NON_ASCII } from "./_byte_writer.ts";
 
 /** Options of {@link wrapString}. */
 export interface WrapOptions {
@@ -61,14 +61,29 @@ export function escapeString(value: string): string {
   return from === 0 ? value : out + value.slice(from);
 }
 
+/** What a byte asks of the writer: 0 nothing, 1 an escape (or a NUL or U+0004), 2 it is not ASCII. */
+const BYTE_KIND = new Uint8Array(256);
+for (let b = 0; b < 256; b++) {
+  BYTE_KIND[b] = b >= 0x80 ? 2 : ESCAPE_LETTER[b] !== 0 || b === 0 || b === 4 ? 1 : 0;
+}
+
+/**
+ * {@link BYTE_KIND}s of the portion last measured in full by {@link portionColumns} or scanned
+ * by {@link scan}, or-ed: without 1, its lines are copied as they are.
+ */
+let portionKinds = 0;
+
 /**
  * Columns of the escaped text of the UTF-8 bytes `src[from..to)`, counted only until they exceed
- * `limit` (then some value above `limit` is returned).
+ * `limit` (then some value above `limit` is returned). When it measured everything, it sets
+ * {@link portionKinds}.
  */
 function portionColumns(src: Uint8Array, from: number, to: number, limit: number): number {
   let columns = 0;
+  let kinds = 0;
   for (let i = from; i < to && columns <= limit;) {
     const c = src[i];
+    kinds |= BYTE_KIND[c];
     if (c < 0x80) {
       columns += ASCII_COLUMNS[c];
       i++;
@@ -85,6 +100,7 @@ function portionColumns(src: Uint8Array, from: number, to: number, limit: number
       i += 4;
     }
   }
+  portionKinds = kinds;
   return columns;
 }
 
@@ -144,9 +160,11 @@ function scan(src: Uint8Array, from: number, to: number, interiors: Uint8Array |
   let state = LINE_BREAK_DFA_START;
   let n = 0;
   let run = 0;
+  let byteKinds = 0;
   for (let i = from; i < to;) {
     const at = i;
     const c = src[i];
+    byteKinds |= BYTE_KIND[c];
     let brk: number;
     let columns: number;
     if (c < 0xf0) {
@@ -191,6 +209,7 @@ function scan(src: Uint8Array, from: number, to: number, interiors: Uint8Array |
   }
   opportunityCount = n;
   scannedColumns = run;
+  portionKinds = byteKinds;
 }
 
 /**
@@ -299,7 +318,7 @@ export function writeString(
     w.ascii(prefix);
     w.ascii(keyword);
     w.ascii(' "');
-    w.escapedBytes(src, 0, n);
+    writeLine(w, src, 0, n, portionKinds);
     w.ascii('"\n');
     return;
   }
@@ -318,6 +337,7 @@ export function writeString(
     let count = 0;
     if (width === Infinity) {
       // no-wrap: never laid out
+      portionKinds = 1;
     } else if (to - from > room * 3 || portionColumns(src, from, to, room) > room) {
       // (Far more bytes than columns: measuring first would rarely spare the layout.)
       if (interiors === undefined) {
@@ -337,6 +357,7 @@ export function writeString(
       w.ascii(' ""\n');
       firstLine = false;
     }
+    const kinds = portionKinds;
     let start = from;
     for (let j = 0; j <= count; j++) {
       const end = j < count ? lineStarts[j] : to;
@@ -347,11 +368,20 @@ export function writeString(
         firstLine = false;
       }
       w.byte(34);
-      w.escapedBytes(src, start, end);
+      writeLine(w, src, start, end, kinds);
       w.byte(34);
       w.byte(10);
       start = end;
     }
     from = to;
   } while (from < n);
+}
+
+/** Writes the text of one line: escaped, or copied when its portion needs no escape. */
+function writeLine(w: ByteWriter, src: Uint8Array, from: number, to: number, kinds: number): void {
+  if ((kinds & 1) !== 0) w.escapedBytes(src, from, to);
+  else {
+    w.copy(src, from, to);
+    if (kinds !== 0) w.seen |= SEEN_NON_ASCII;
+  }
 }
