@@ -404,29 +404,15 @@ Deno.test("forEachDuplicate finds exactly the repeated identities, also among ms
   // Equal length, differing only at offsets sampleKey does not read: one bucket, past its chain limit.
   const alike = (k: number) => "a".repeat(37) + String.fromCharCode(0x4e00 + k) + "a".repeat(62);
   assert.equal(new Set(Array.from({ length: 40 }, (_, k) => sampleKey(alike(k)))).size, 1);
-  const message = (msgid: string, msgctxt: string | null, domain?: string): PoMessage => ({
-    msgctxt,
-    msgid,
-    msgidPlural: null,
-    msgstr: "",
-    msgstrPlural: null,
-    translatorComments: [],
-    extractedComments: [],
-    references: [],
-    flags: [],
-    previousMsgctxt: null,
-    previousMsgid: null,
-    previousMsgidPlural: null,
-    obsolete: false,
-    ...(domain === undefined ? {} : { domain }),
-  });
+  const entry = (msgid: string, msgctxt: string | null, domain?: string): PoMessage =>
+    message({ msgid, msgctxt, ...(domain === undefined ? {} : { domain }) });
   const messages: PoMessage[] = [];
-  for (let k = 0; k < 40; k++) messages.push(message(alike(k), null));
-  messages.push(message(alike(3), null)); // a duplicate after the bucket was re-indexed
-  messages.push(message(alike(3), "")); // "" is not null
-  messages.push(message(alike(3), "", "other")); // another domain
-  messages.push(message(alike(39), ""), message(alike(39), "")); // a duplicate with a context
-  messages.push(message("short", null), message("short", null), message("", null), message("", null));
+  for (let k = 0; k < 40; k++) messages.push(entry(alike(k), null));
+  messages.push(entry(alike(3), null)); // a duplicate after the bucket was re-indexed
+  messages.push(entry(alike(3), "")); // "" is not null
+  messages.push(entry(alike(3), "", "other")); // another domain
+  messages.push(entry(alike(39), ""), entry(alike(39), "")); // a duplicate with a context
+  messages.push(entry("short", null), entry("short", null), entry("", null), entry("", null));
   const naive: [number, number][] = [];
   for (let i = 0; i < messages.length; i++) {
     for (let j = 0; j < i; j++) {

@@ -21,20 +21,20 @@ const ESCAPES: Record<string, string> = {
 };
 for (const [c, letter] of Object.entries(ESCAPES)) ESCAPE_LETTER[c.charCodeAt(0)] = letter.charCodeAt(0);
 
-/** {@link ByteWriter.seen} bit: a character outside ASCII was written by `text` or `escaped`. */
+/** {@link ByteWriter.seen} bit: a character outside ASCII was written by `text` or `escapedBytes`. */
 export const SEEN_NON_ASCII = 1;
-/** {@link ByteWriter.seen} bit: a NUL or U+0004 was written by `text` or `escaped` (no PO string holds them). */
+/** {@link ByteWriter.seen} bit: a NUL or U+0004 was written by `text` or `escapedBytes` (no PO string holds them). */
 export const SEEN_UNHOLDABLE = 2;
 
 /**
- * Bytes written so far in `buf[0, pos)`. `text` and `escaped` encode UTF-16 as TextEncoder does
+ * Bytes written so far in `buf[0, pos)`. `text` encodes UTF-16 as TextEncoder does
  * (a lone surrogate becomes U+FFFD) and record what they met in {@link seen}.
  *
  * @example
  * ```ts
  * const w = new ByteWriter();
  * w.ascii('msgid "');
- * w.escaped('say "hé"', 0, 8);
+ * w.escapedBytes(new TextEncoder().encode('say "hé"'), 0, 10);
  * w.ascii('"\n');
  * new TextDecoder().decode(w.bytes()); // 'msgid "say \\"hé\\""\n'
  * ```
@@ -109,45 +109,6 @@ export class ByteWriter {
     }
     this.pos = p;
     if (check) this.seen |= seen;
-  }
-
-  /** Writes `s[from, to)` in UTF-8 with msgcat's escapes (4.1), recording what it meets in {@link seen}. */
-  escaped(s: string, from: number, to: number): void {
-    if (this.pos + (to - from) * 3 > this.buf.length) this.#grow((to - from) * 3);
-    const buf = this.buf;
-    let p = this.pos;
-    let seen = this.seen;
-    for (let i = from; i < to; i++) {
-      const c = s.charCodeAt(i);
-      if (c < 0x80) {
-        const letter = ESCAPE_LETTER[c];
-        if (letter === 0) {
-          buf[p++] = c;
-          if (c <= 4 && (c === 0 || c === 4)) seen |= SEEN_UNHOLDABLE;
-        } else {
-          buf[p++] = 92;
-          buf[p++] = letter;
-        }
-        continue;
-      }
-      seen |= SEEN_NON_ASCII;
-      if (c < 0x800) {
-        buf[p++] = 0xc0 | (c >> 6);
-        buf[p++] = 0x80 | (c & 63);
-      } else if ((c & 0xf800) !== 0xd800) {
-        buf[p++] = 0xe0 | (c >> 12);
-        buf[p++] = 0x80 | ((c >> 6) & 63);
-        buf[p++] = 0x80 | (c & 63);
-      } else {
-        p = surrogate(s, i, to, buf, p);
-        if (p < 0) {
-          p = -p;
-          i++;
-        }
-      }
-    }
-    this.pos = p;
-    this.seen = seen;
   }
 
   /**
