@@ -342,7 +342,7 @@ function writeReferences(w: ByteWriter, refs: readonly PoReference[], singleByte
   let column = 2;
   for (let i = 0; i < refs.length; i++) {
     const r = refs[i];
-    let file = r.file;
+    const file = r.file;
     let from = 0;
     while (file.startsWith("./", from)) from += 2;
     const at = w.pos;
