@@ -524,9 +524,10 @@ function layoutCatalog(catalog: PoCatalog, noWrapAll: boolean): Uint8Array[] {
   const { domains, groups } = domainGroups(catalog.messages);
   if (groups === null) return [];
 
-  // Sized for a cold layout of the whole catalogue (UTF-8 is ~1.1× the UTF-16 length in Latin
-  // scripts, ~1.5× in CJK); a warm one writes a few messages and grows it if needed.
+  // Made at the first message (or domain line) not laid out before: sized for the whole catalogue
+  // when that is the first one (a cold layout), small otherwise (a few changed messages).
   let w: ByteWriter | null = null;
+  let visited = 0;
   const fresh: PoMessage[] = [];
   const freshLayouts: Layout[] = []; // in `w`: their buffer is set at the end
   const domainLines: BytePiece[] = [];
@@ -537,7 +538,7 @@ function layoutCatalog(catalog: PoCatalog, noWrapAll: boolean): Uint8Array[] {
     const inDomain = groups[k];
     if (inDomain.length === 0) continue;
     if (domain !== undefined) {
-      w ??= new ByteWriter(4096);
+      w ??= new ByteWriter(visited === 0 ? estimateCapacity(catalog.messages) : 4096);
       const start = w.pos;
       if (blank) w.byte(10);
       w.ascii("domain ");
@@ -556,7 +557,7 @@ function layoutCatalog(catalog: PoCatalog, noWrapAll: boolean): Uint8Array[] {
         if (m.obsolete !== obsolete) continue;
         let layout = cachedLayout(m, singleByte, noWrapAll);
         if (layout === undefined) {
-          w ??= new ByteWriter(estimateCapacity(catalog.messages));
+          w ??= new ByteWriter(visited === 0 ? estimateCapacity(catalog.messages) : 4096);
           // The separator goes into the same buffer just before the message, where joinRuns finds it.
           const separatorAt = w.pos;
           if (blank) w.byte(10);
@@ -581,13 +582,14 @@ function layoutCatalog(catalog: PoCatalog, noWrapAll: boolean): Uint8Array[] {
           );
         }
         blank = true;
+        visited++;
       }
     }
   }
   if (w !== null) {
     // Done growing: the pieces get the final buffer, and the new layouts are cached.
     let buffer = w.buf;
-    if (w.pos + 65536 < buffer.length) buffer = buffer.slice(0, w.pos);
+    if (buffer.length - w.pos > Math.max(256, w.pos >> 3)) buffer = buffer.slice(0, w.pos);
     for (let i = 0; i < domainLines.length; i++) domainLines[i].buffer = buffer;
     for (let i = 0; i < fresh.length; i++) {
       freshLayouts[i].buffer = buffer;
@@ -597,7 +599,12 @@ function layoutCatalog(catalog: PoCatalog, noWrapAll: boolean): Uint8Array[] {
   return joinRuns(items);
 }
 
-/** A buffer size for laying out `messages` from scratch: a little over the size of their text. */
+/**
+ * A buffer size for laying out `messages` from scratch: twice their msgids' and msgstrs' UTF-16
+ * length plus 64 bytes each (UTF-8 is ~1.1× the UTF-16 length in Latin scripts, ~1.5× in CJK, and
+ * the comments, keywords and quotes come on top). The writer grows if it was too small, and a
+ * buffer much larger than what was written is trimmed before the layouts keep it.
+ */
 function estimateCapacity(messages: readonly PoMessage[]): number {
   let n = 0;
   for (let i = 0; i < messages.length; i++) {
