@@ -1,7 +1,8 @@
 import assert from "node:assert/strict";
 import { PoSyntaxError } from "../lib/errors.ts";
 import { canonicalCharset, formatPo, messageLine, parsePo } from "../lib/po/mod.ts";
-import { forEachDuplicate, sampleKey } from "../lib/po/parse.ts";
+import { forEachDuplicate, readAsBytes, readAsText, type Reading, sampleKey } from "../lib/po/parse.ts";
+import { REPO_ROOT, SHARED_DIR, sharedAvailable } from "./_helpers.ts";
 import type { PoMessage } from "../lib/po/mod.ts";
 
 const HEADER = 'msgid ""\nmsgstr "Content-Type: text/plain; charset=UTF-8\\n"\n\n';
@@ -364,6 +365,24 @@ Deno.test("parsePo rejects what msgcat rejects, with line and column", async (t)
       4,
     );
   });
+  await t.step("a U+FFFD written in the file is text, an invalid byte beside it is not", () => {
+    // The reader decodes loosely first: a replacement character must send it to the strict check.
+    const ok = parsePo(bytes(HEADER, 'msgid "a"\nmsgstr "', [0xef, 0xbf, 0xbd], '"\n'));
+    assert.equal(ok.messages[1].msgstr, "\uFFFD");
+    assertSyntaxError(
+      () => parsePo(bytes(HEADER, 'msgid "\uFFFD"\nmsgstr "', [0xc3], '"\n')),
+      "invalid multibyte sequence",
+      4,
+    );
+  });
+  await t.step("a truncated character is invalid even when the next string goes on with it", () => {
+    // The reader decodes the non-ASCII strings of a file together: they must not run into each other.
+    assertSyntaxError(
+      () => parsePo(READING_CASES["a lead byte ending one string, continuation bytes starting the next"]),
+      "invalid multibyte sequence",
+      4,
+    );
+  });
   await t.step("non-ASCII text without a header charset", () => {
     assertSyntaxError(
       () => parsePo(utf8('msgid "a"\nmsgstr "é"\n')),
@@ -436,4 +455,111 @@ Deno.test("forEachDuplicate finds exactly the repeated identities, also among ms
   forEachDuplicate(unique, () => (calls++, true));
   forEachDuplicate(unique, () => (calls++, true));
   assert.equal(calls, 0);
+});
+
+/** The reading of `body` by `read`, or the error it throws. */
+function readingOf<R extends Reading | null>(read: () => R): R | PoSyntaxError {
+  try {
+    return read();
+  } catch (e) {
+    if (e instanceof PoSyntaxError) return e;
+    throw e;
+  }
+}
+
+/** The .po/.pot files under a directory, recursively. */
+function poFilesUnder(dir: URL): URL[] {
+  const out: URL[] = [];
+  for (const e of Deno.readDirSync(dir)) {
+    const url = new URL(e.name + (e.isDirectory ? "/" : ""), dir);
+    if (e.isDirectory) out.push(...poFilesUnder(url));
+    else if (/\.pot?$/.test(e.name)) out.push(url);
+  }
+  return out;
+}
+
+/** Inputs that take the byte reading's special ways: decoding after lexing, chunk edges, falling back. */
+const READING_CASES: Record<string, Uint8Array> = {
+  "CJK, a 4-byte character, plurals, obsolete": utf8(
+    HEADER + '#. 說明\n#: 檔案.py:3\n#, fuzzy, 格式\nmsgctxt "語境"\nmsgid "a"\nmsgid_plural "as"\n' +
+      'msgstr[0] "一 😀"\nmsgstr[1] "二"\n\n#| msgid "舊"\nmsgid "b"\nmsgstr "乙"\n\n#~ msgid "c"\n#~ msgstr "丙"\n',
+  ),
+  "UTF-8 bytes from octal escapes": utf8(HEADER + 'msgid "e"\nmsgstr "caf\\303\\251 \\344\\270\\200"\n'),
+  "an invalid byte in a comment, kept as U+FFFD": bytes(HEADER, "# a", [0xff], ' b\nmsgid "x"\nmsgstr "y"\n'),
+  "an invalid byte in a string": bytes(HEADER, 'msgid "x"\nmsgstr "', [0xe4, 0xb8], '"\n'),
+  "a lead byte ending one string, continuation bytes starting the next": bytes(
+    HEADER,
+    'msgid "x"\nmsgstr "a',
+    [0xe4],
+    '"\n\nmsgid "y"\nmsgstr "',
+    [0xb8, 0x80],
+    'b"\n',
+  ),
+  "a U+FFFD in the file": utf8(HEADER + 'msgid "x"\nmsgstr "\uFFFD é"\n'),
+  "Latin-1": bytes(
+    'msgid ""\nmsgstr "Content-Type: text/plain; charset=ISO-8859-1\\n"\n\n# ',
+    [0xe9],
+    '\nmsgid "x"\nmsgstr "',
+    [0xe0],
+    '"\n',
+  ),
+  "ASCII, with a non-ASCII reference": utf8('# c\n#: fé.c:1\nmsgid "x"\nmsgstr "y"\n'),
+  "ASCII, with a non-ASCII string": utf8('msgid "x"\nmsgstr "é"\n'),
+  "domains with non-ASCII names": utf8(
+    HEADER + 'domain "dé"\nmsgid "x"\nmsgstr "é"\ndomain "dé"\nmsgid "y"\nmsgstr "z"\n',
+  ),
+  "a backslash-newline": utf8(HEADER + 'msgid "x\\\n"\nmsgstr "é"\n'),
+  "a NUL in a comment": utf8(HEADER + '# a\0é\nmsgid "x"\nmsgstr "y"\n'),
+  "an error after non-ASCII text": utf8(HEADER + 'msgid "é"\nmsgstr "é" x\n'),
+  "Shift_JIS": bytes(
+    'msgid ""\nmsgstr "Content-Type: text/plain; charset=SHIFT_JIS\\n"\n\nmsgid "x"\nmsgstr "',
+    [0x95, 0x5c],
+    '"\n',
+  ),
+};
+
+Deno.test("the byte reading gives what the careful reading gives, at any chunk size", async (t) => {
+  const inputs: [string, Uint8Array][] = Object.entries(READING_CASES);
+  const dirs = [new URL("tests/fixtures/", REPO_ROOT), new URL("examples/", REPO_ROOT)];
+  if (sharedAvailable()) {
+    dirs.push(new URL("corpus/po/", SHARED_DIR), new URL("corpus/msgcat-vectors/", SHARED_DIR));
+  } else console.log("../shared is absent: the corpus is not read here (the fixtures are)");
+  for (const dir of dirs) {
+    for (const url of poFilesUnder(dir)) inputs.push([url.pathname, Deno.readFileSync(url)]);
+  }
+  let compared = 0;
+  for (const [name, input] of inputs) {
+    const body = input[0] === 0xef && input[1] === 0xbb && input[2] === 0xbf ? input.subarray(3) : input;
+    const careful = readingOf(() => readAsText(body, name));
+    for (const chunkBytes of [1, 64, 1 << 16]) {
+      await t.step(`${name.replace(/.*\/shared\//, "shared/")}, chunks of ${chunkBytes} bytes`, () => {
+        const fast = readingOf(() => readAsBytes(body, name, chunkBytes));
+        if (fast === null) return; // parsePo reads it carefully
+        if (fast instanceof PoSyntaxError) {
+          // parsePo then reads it carefully, which must find the error too.
+          assert.ok(careful instanceof PoSyntaxError, `only the byte reading fails: ${fast.message}`);
+          return;
+        }
+        if (careful instanceof PoSyntaxError) {
+          assert.fail(`only the careful reading fails: ${careful.message}`);
+        }
+        assert.ok(careful !== null);
+        assert.deepEqual(fast.info, careful.info);
+        assert.deepEqual(fast.raw.lines, careful.raw.lines);
+        assert.deepEqual(fast.raw.messages, careful.raw.messages);
+        compared++;
+      });
+    }
+  }
+  assert.ok(compared > 30, `only ${compared} readings compared`);
+});
+
+Deno.test("parsePo reports an error after non-ASCII text at its column in characters", () => {
+  // The byte reading counts bytes; parsePo reads the file again to say where msgcat would.
+  assertSyntaxError(
+    () => parsePo(READING_CASES["an error after non-ASCII text"]),
+    'keyword "x" unknown',
+    5,
+    12,
+  );
 });
