@@ -4,6 +4,7 @@ import { po as gettextPo } from "gettext-parser";
 import { Buffer } from "node:buffer";
 import { PoSyntaxError, UnwritableCatalogError } from "../lib/errors.ts";
 import { canonicalCatalog, encodePo, formatPo, interpretFlags, parsePo } from "../lib/po/mod.ts";
+import { type LaidOutList, type Layout, matchLayouts } from "../lib/po/write.ts";
 import type { PoCatalog, PoMessage } from "../lib/po/mod.ts";
 
 const FIXTURES = new URL("./fixtures/po/", import.meta.url);
@@ -423,5 +424,50 @@ Deno.test("encodePo refuses what it cannot write", async (t) => {
     assert.deepEqual(encodePo(parsePo(latin)), latin);
     const koi = new Uint8Array([...utf8(header("KOI8-R") + 'msgid "a"\nmsgstr "'), 0xc1, ...utf8('"\n')]);
     assert.deepEqual(encodePo(parsePo(koi)), koi);
+  });
+});
+
+Deno.test("matchLayouts finds the old layout of every message a write kept, in one pass", async (t) => {
+  const msg = (msgid: string): PoMessage => ({
+    ...parsePo(utf8(`msgid "${msgid}"\nmsgstr "x"\n`)).messages[0],
+  });
+  const old = Array.from({ length: 30 }, (_, i) => msg(`m${i}`));
+  const layouts = old.map((_, i) => ({ start: i }) as unknown as Layout);
+  const list: LaidOutList = { messages: old, layouts, singleByte: false, noWrapAll: false };
+  /** The old index of each message's layout found, -1 where none was. */
+  const match = (messages: PoMessage[]): { found: number[]; hits: number } => {
+    const found: (Layout | undefined)[] = new Array(messages.length);
+    const hits = matchLayouts(messages, list, found);
+    return { found: Array.from(found, (l) => l === undefined ? -1 : l.start), hits };
+  };
+  const range = (from: number, to: number) => Array.from({ length: to - from }, (_, k) => from + k);
+  await t.step("the same messages", () => {
+    assert.deepEqual(match([...old]), { found: range(0, 30), hits: 30 });
+  });
+  await t.step("one replaced", () => {
+    const { found } = match(old.map((m, i) => i === 7 ? { ...m, msgstr: "y" } : m));
+    assert.deepEqual(found, range(0, 30).map((i) => i === 7 ? -1 : i));
+  });
+  await t.step("new messages inserted before the last five (an append before the obsolete ones)", () => {
+    const { found, hits } = match([...old.slice(0, 25), msg("n1"), msg("n2"), ...old.slice(25)]);
+    assert.deepEqual(found, [...range(0, 25), -1, -1, ...range(25, 30)]);
+    assert.equal(hits, 30);
+  });
+  await t.step("messages removed", () => {
+    const { found } = match(old.filter((_, i) => i !== 3 && i !== 4 && i !== 20));
+    assert.deepEqual(found, range(0, 30).filter((i) => i !== 3 && i !== 4 && i !== 20));
+  });
+  await t.step("a message moved far is laid out again; the others are still found", () => {
+    const moved = [...old.slice(1, 29), old[0], old[29]];
+    const { found } = match(moved);
+    assert.deepEqual(found, [...range(1, 29), -1, 29]);
+  });
+  await t.step("an unrelated list finds nothing", () => {
+    assert.deepEqual(match(range(0, 5).map((i) => msg(`m${i}`))).hits, 0);
+  });
+  await t.step("a list whose first 32 messages are new is taken as unrelated", () => {
+    const fresh = range(0, 32).map((i) => msg(`f${i}`));
+    assert.equal(match([...fresh, ...old]).hits, 0);
+    assert.equal(match([...fresh.slice(1), ...old]).hits, 30);
   });
 });

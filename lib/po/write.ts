@@ -205,7 +205,7 @@ function referenceLines(refs: readonly PoReference[], singleByte: boolean): stri
  * A message laid out: its UTF-8 lines, bytes `[start, end)` of a buffer many layouts share
  * (empty for an obsolete entry msgcat drops), and what they were laid out for.
  */
-interface Layout extends BytePiece {
+export interface Layout extends BytePiece {
   /** Whether `#:` lines were filled counting one byte per character. */
   singleByte: boolean;
   /** Whether strings were laid out as with `msgcat --no-wrap`. */
@@ -214,7 +214,24 @@ interface Layout extends BytePiece {
   ascii: boolean;
 }
 
-const layouts = new WeakMap<PoMessage, Layout>();
+/** A message list as last laid out: `layouts[i]` is `messages[i]`'s. */
+export interface LaidOutList {
+  messages: readonly PoMessage[];
+  layouts: readonly Layout[];
+  singleByte: boolean;
+  noWrapAll: boolean;
+}
+
+/**
+ * The layout cache, by message list rather than by message: a WeakMap entry per message cost a cold
+ * layout of 12k messages ~3 ms of insertions, and the collector more on its ephemerons. A list
+ * laid out again finds its own layouts; a new list (a catalogue with a few messages replaced or
+ * added) is matched, in order, against the lists laid out last ({@link matchLayouts}).
+ */
+const laidOutLists = new WeakMap<readonly PoMessage[], LaidOutList>();
+/** The last lists laid out, newest first; only {@link laidOutLists} keeps them alive. */
+let recentLists: WeakRef<LaidOutList>[] = [];
+const RECENT_LISTS = 8;
 const utf8Decoder = new TextDecoder();
 
 // Control characters are what these look for.
@@ -279,10 +296,81 @@ function writeComment(w: ByteWriter, marker: string, text: string): void {
   }
 }
 
-/** The layout cached for a message, when it was laid out for the same charset kind and wrapping. */
-function cachedLayout(m: PoMessage, singleByte: boolean, noWrapAll: boolean): Layout | undefined {
-  const cached = layouts.get(m);
-  return cached && cached.singleByte === singleByte && cached.noWrapAll === noWrapAll ? cached : undefined;
+/**
+ * Layouts made before for the messages of `messages`, by index (undefined where there is none):
+ * its own, when this list was laid out before, else those of the recent list sharing the most
+ * messages with it, if any. Only layouts made with the same charset kind and wrapping count.
+ */
+function previousLayouts(
+  messages: readonly PoMessage[],
+  singleByte: boolean,
+  noWrapAll: boolean,
+): readonly (Layout | undefined)[] | null {
+  const own = laidOutLists.get(messages);
+  if (own !== undefined && own.singleByte === singleByte && own.noWrapAll === noWrapAll) return own.layouts;
+  let best: (Layout | undefined)[] | null = null;
+  let bestHits = 0;
+  for (const ref of recentLists) {
+    const list = ref.deref();
+    if (list === undefined || list.singleByte !== singleByte || list.noWrapAll !== noWrapAll) continue;
+    const found: (Layout | undefined)[] = new Array(messages.length);
+    const hits = matchLayouts(messages, list, found);
+    if (hits > bestHits) {
+      best = found;
+      bestHits = hits;
+      if (hits * 2 >= messages.length) break;
+    }
+  }
+  return best;
+}
+
+/** How far ahead {@link matchLayouts} looks for a message when the next one of the old list is not it. */
+const MATCH_WINDOW = 8;
+
+/**
+ * Walks `messages` and `old.messages` together, setting `found[i]` to the old layout of the same
+ * message object; returns how many it found. A list made from another by replacing, inserting and
+ * removing messages (what a write does) is matched in one pass: a message not found among the
+ * next {@link MATCH_WINDOW} old ones is taken as new, and laid out again. A list whose first
+ * {@link MATCH_WINDOW} × 4 messages are all new is taken as unrelated (0): say a freshly read one.
+ */
+export function matchLayouts(
+  messages: readonly PoMessage[],
+  old: LaidOutList,
+  found: (Layout | undefined)[],
+): number {
+  const before = old.messages;
+  let j = 0;
+  let hits = 0;
+  for (let i = 0; i < messages.length; i++) {
+    const m = messages[i];
+    if (j < before.length && before[j] === m) {
+      found[i] = old.layouts[j++];
+      hits++;
+      continue;
+    }
+    const stop = Math.min(before.length, j + MATCH_WINDOW);
+    let k = j + 1;
+    while (k < stop && before[k] !== m) k++;
+    if (k < stop) {
+      found[i] = old.layouts[k];
+      j = k + 1;
+      hits++;
+    } else if (hits === 0 && i + 1 >= MATCH_WINDOW * 4) return 0;
+  }
+  return hits;
+}
+
+/** Makes `list` the first place {@link previousLayouts} looks for the layouts of a new list. */
+function rememberLayouts(list: LaidOutList): void {
+  laidOutLists.set(list.messages, list);
+  const recent = [new WeakRef(list)];
+  for (const ref of recentLists) {
+    if (recent.length === RECENT_LISTS) break;
+    const other = ref.deref();
+    if (other !== undefined && other !== list) recent.push(ref);
+  }
+  recentLists = recent;
 }
 
 /**
@@ -434,12 +522,18 @@ function isSingleByte(canonical: string): boolean {
  */
 function domainGroups(
   messages: readonly PoMessage[],
-): { domains: (string | undefined)[]; groups: (readonly PoMessage[])[] | null } {
+): { domains: (string | undefined)[]; groups: (readonly number[])[] | null } {
   const hasDomains = messages.some((m) => m.domain !== undefined);
   const domains = hasDomains ? domainOrder(messages) : [undefined];
-  const groups = domains.map((domain) => hasDomains ? messages.filter((m) => m.domain === domain) : messages);
+  const groups = domains.map((domain) => {
+    const indices: number[] = [];
+    for (let i = 0; i < messages.length; i++) {
+      if (!hasDomains || messages[i].domain === domain) indices.push(i);
+    }
+    return indices;
+  });
   const onlyHeaders = groups.every((g) =>
-    g.length === 0 || (g.length === 1 && g[0].msgid === "" && g[0].msgctxt === null)
+    g.length === 0 || (g.length === 1 && messages[g[0]].msgid === "" && messages[g[0]].msgctxt === null)
   );
   return { domains, groups: onlyHeaders ? null : groups };
 }
@@ -521,14 +615,16 @@ function layoutCatalog(catalog: PoCatalog, noWrapAll: boolean): Uint8Array[] {
   checkAccepted(catalog);
   const charset = catalogCharset(catalog);
   const singleByte = isSingleByte(charset.canonical);
-  const { domains, groups } = domainGroups(catalog.messages);
+  const messages = catalog.messages;
+  const { domains, groups } = domainGroups(messages);
   if (groups === null) return [];
+  const previous = previousLayouts(messages, singleByte, noWrapAll);
+  const all: Layout[] = new Array(messages.length);
 
   // Made at the first message (or domain line) not laid out before: sized for the whole catalogue
   // when that is the first one (a cold layout), small otherwise (a few changed messages).
   let w: ByteWriter | null = null;
   let visited = 0;
-  const fresh: PoMessage[] = [];
   const freshLayouts: Layout[] = []; // in `w`: their buffer is set at the end
   const domainLines: BytePiece[] = [];
   const items: ByteItem[] = [];
@@ -538,7 +634,7 @@ function layoutCatalog(catalog: PoCatalog, noWrapAll: boolean): Uint8Array[] {
     const inDomain = groups[k];
     if (inDomain.length === 0) continue;
     if (domain !== undefined) {
-      w ??= new ByteWriter(visited === 0 ? estimateCapacity(catalog.messages) : 4096);
+      w ??= takeWriter(visited === 0 ? estimateCapacity(messages) : 4096);
       const start = w.pos;
       if (blank) w.byte(10);
       w.ascii("domain ");
@@ -552,23 +648,24 @@ function layoutCatalog(catalog: PoCatalog, noWrapAll: boolean): Uint8Array[] {
     }
     for (let pass = 0; pass < 2; pass++) {
       const obsolete = pass === 1;
-      for (let i = 0; i < inDomain.length; i++) {
-        const m = inDomain[i];
+      for (let q = 0; q < inDomain.length; q++) {
+        const i = inDomain[q];
+        const m = messages[i];
         if (m.obsolete !== obsolete) continue;
-        let layout = cachedLayout(m, singleByte, noWrapAll);
+        let layout = previous !== null ? previous[i] : undefined;
         if (layout === undefined) {
-          w ??= new ByteWriter(visited === 0 ? estimateCapacity(catalog.messages) : 4096);
+          w ??= takeWriter(visited === 0 ? estimateCapacity(messages) : 4096);
           // The separator goes into the same buffer just before the message, where joinRuns finds it.
           const separatorAt = w.pos;
           if (blank) w.byte(10);
           layout = writeMessage(w, m, singleByte, noWrapAll);
-          fresh.push(m);
           freshLayouts.push(layout);
           if (layout.end === layout.start) {
             w.pos = separatorAt;
             layout.start = layout.end = separatorAt;
           }
         }
+        all[i] = layout;
         if (layout.end > layout.start) {
           if (blank) items.push(NEWLINE_UTF8);
           items.push(layout);
@@ -587,23 +684,39 @@ function layoutCatalog(catalog: PoCatalog, noWrapAll: boolean): Uint8Array[] {
     }
   }
   if (w !== null) {
-    // Done growing: the pieces get the final buffer, and the new layouts are cached.
-    let buffer = w.buf;
-    if (buffer.length - w.pos > Math.max(256, w.pos >> 3)) buffer = buffer.slice(0, w.pos);
+    // Done writing: the pieces get a copy of what was written, and the new layouts are cached.
+    const buffer = w.buf.slice(0, w.pos);
+    if (w.buf.length <= KEPT_WRITER_BYTES) keptWriter = w;
     for (let i = 0; i < domainLines.length; i++) domainLines[i].buffer = buffer;
-    for (let i = 0; i < fresh.length; i++) {
-      freshLayouts[i].buffer = buffer;
-      layouts.set(fresh[i], freshLayouts[i]);
-    }
+    for (let i = 0; i < freshLayouts.length; i++) freshLayouts[i].buffer = buffer;
+  }
+  if (w !== null || previous !== laidOutLists.get(messages)?.layouts) {
+    rememberLayouts({ messages, layouts: all, singleByte, noWrapAll });
   }
   return joinRuns(items);
 }
 
 /**
+ * The writer of the last layout, kept for the next: its pages stay mapped, where a new buffer the
+ * size of the file would be faulted in page by page at each cold layout (on our machines, that
+ * costs more than writing the bytes). Each layout copies out what it wrote, at its exact size.
+ */
+let keptWriter: ByteWriter | null = null;
+const KEPT_WRITER_BYTES = 32 * 1024 * 1024;
+
+/** An empty writer: the kept one, or a new one of `capacity` bytes. */
+function takeWriter(capacity: number): ByteWriter {
+  const w = keptWriter ?? new ByteWriter(capacity);
+  keptWriter = null; // a layout that throws does not give it back
+  w.pos = 0;
+  w.seen = 0;
+  return w;
+}
+
+/**
  * A buffer size for laying out `messages` from scratch: twice their msgids' and msgstrs' UTF-16
  * length plus 64 bytes each (UTF-8 is ~1.1× the UTF-16 length in Latin scripts, ~1.5× in CJK, and
- * the comments, keywords and quotes come on top). The writer grows if it was too small, and a
- * buffer much larger than what was written is trimmed before the layouts keep it.
+ * the comments, keywords and quotes come on top). The writer grows if it was too small.
  */
 function estimateCapacity(messages: readonly PoMessage[]): number {
   let n = 0;
@@ -783,7 +896,8 @@ export function canonicalCatalog(catalog: PoCatalog): PoCatalog {
   const singleByte = isSingleByte(catalogCharset(catalog).canonical);
   const { groups } = domainGroups(catalog.messages);
   const messages: PoMessage[] = [];
-  for (const group of groups ?? []) {
+  for (const indices of groups ?? []) {
+    const group = indices.map((i) => catalog.messages[i]);
     for (const m of group) if (!m.obsolete) messages.push(canonicalMessage(m, singleByte));
     for (const m of group) {
       if (!m.obsolete) continue;
