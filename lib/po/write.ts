@@ -224,14 +224,22 @@ export interface LaidOutList {
 
 /**
  * The layout cache, by message list rather than by message: a WeakMap entry per message cost a cold
- * layout of 12k messages ~3 ms of insertions, and the collector more on its ephemerons. A list
- * laid out again finds its own layouts; a new list (a catalogue with a few messages replaced or
- * added) is matched, in order, against the lists laid out last ({@link matchLayouts}).
+ * layout of 12k messages ~3 ms of insertions, and the collector more on its ephemerons. A list's
+ * first and last {@link ANCHORS} messages lead to the list last laid out with them: the same list
+ * laid out again finds its layouts by index, and a new list (a catalogue with a few messages
+ * replaced or added) is matched in order against it ({@link matchLayouts}). A list stays findable
+ * while one of its anchor messages lives and no later list took that anchor over.
  */
-const laidOutLists = new WeakMap<readonly PoMessage[], LaidOutList>();
-/** The last lists laid out, newest first; only {@link laidOutLists} keeps them alive. */
-let recentLists: WeakRef<LaidOutList>[] = [];
-const RECENT_LISTS = 8;
+const anchors = new WeakMap<PoMessage, LaidOutList>();
+const ANCHORS = 16;
+
+/** The indices of a list's anchor messages, in order, each once. */
+function anchorIndices(n: number): number[] {
+  const out: number[] = [];
+  for (let i = 0; i < n && i < ANCHORS; i++) out.push(i);
+  for (let i = Math.max(ANCHORS, n - ANCHORS); i < n; i++) out.push(i);
+  return out;
+}
 const utf8Decoder = new TextDecoder();
 
 // Control characters are what these look for.
@@ -306,13 +314,15 @@ function previousLayouts(
   singleByte: boolean,
   noWrapAll: boolean,
 ): readonly (Layout | undefined)[] | null {
-  const own = laidOutLists.get(messages);
-  if (own !== undefined && own.singleByte === singleByte && own.noWrapAll === noWrapAll) return own.layouts;
+  const tried: LaidOutList[] = [];
   let best: (Layout | undefined)[] | null = null;
   let bestHits = 0;
-  for (const ref of recentLists) {
-    const list = ref.deref();
-    if (list === undefined || list.singleByte !== singleByte || list.noWrapAll !== noWrapAll) continue;
+  for (const i of anchorIndices(messages.length)) {
+    const list = anchors.get(messages[i]);
+    if (list === undefined || tried.includes(list)) continue;
+    tried.push(list);
+    if (list.singleByte !== singleByte || list.noWrapAll !== noWrapAll) continue;
+    if (list.messages === messages) return list.layouts;
     const found: (Layout | undefined)[] = new Array(messages.length);
     const hits = matchLayouts(messages, list, found);
     if (hits > bestHits) {
@@ -361,16 +371,9 @@ export function matchLayouts(
   return hits;
 }
 
-/** Makes `list` the first place {@link previousLayouts} looks for the layouts of a new list. */
+/** Makes `list` the one {@link previousLayouts} finds from its anchor messages. */
 function rememberLayouts(list: LaidOutList): void {
-  laidOutLists.set(list.messages, list);
-  const recent = [new WeakRef(list)];
-  for (const ref of recentLists) {
-    if (recent.length === RECENT_LISTS) break;
-    const other = ref.deref();
-    if (other !== undefined && other !== list) recent.push(ref);
-  }
-  recentLists = recent;
+  for (const i of anchorIndices(list.messages.length)) anchors.set(list.messages[i], list);
 }
 
 /**
@@ -690,7 +693,7 @@ function layoutCatalog(catalog: PoCatalog, noWrapAll: boolean): Uint8Array[] {
     for (let i = 0; i < domainLines.length; i++) domainLines[i].buffer = buffer;
     for (let i = 0; i < freshLayouts.length; i++) freshLayouts[i].buffer = buffer;
   }
-  if (w !== null || previous !== laidOutLists.get(messages)?.layouts) {
+  if (w !== null || messages.length === 0 || anchors.get(messages[0])?.messages !== messages) {
     rememberLayouts({ messages, layouts: all, singleByte, noWrapAll });
   }
   return joinRuns(items);
