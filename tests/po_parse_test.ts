@@ -457,6 +457,35 @@ Deno.test("forEachDuplicate finds exactly the repeated identities, also among ms
   assert.equal(calls, 0);
 });
 
+Deno.test("forEachDuplicate agrees with a naive search past the probe limit, and stops when told", () => {
+  // 150 msgids alike at every sampled place: the probing table gives up, the buckets take over.
+  const alike = (k: number) => "b".repeat(37) + String.fromCharCode(0x4e00 + k) + "b".repeat(62);
+  const messages: PoMessage[] = [];
+  for (let k = 0; k < 150; k++) {
+    messages.push(message({ msgid: alike(k), msgctxt: k % 3 === 0 ? "c" : null }));
+  }
+  for (const k of [5, 99, 6, 5, 149]) {
+    messages.push(message({ msgid: alike(k), msgctxt: k % 3 === 0 ? "c" : null }));
+  }
+  const naive: [number, number][] = [];
+  for (let i = 0; i < messages.length; i++) {
+    const j = messages.findIndex((a) => a.msgid === messages[i].msgid && a.msgctxt === messages[i].msgctxt);
+    if (j < i) naive.push([j, i]);
+  }
+  assert.deepEqual(naive, [[5, 150], [99, 151], [6, 152], [5, 153], [149, 154]]);
+  const found: [number, number][] = [];
+  forEachDuplicate(messages, (first, second) => (found.push([first, second]), true));
+  assert.deepEqual(found, naive);
+  const firstTwo: [number, number][] = [];
+  forEachDuplicate(messages, (first, second) => (firstTwo.push([first, second]), firstTwo.length < 2));
+  assert.deepEqual(firstTwo, naive.slice(0, 2));
+  // The same messages, few enough to stay in the probing table.
+  const few = [...messages.slice(0, 20), messages[5], messages[19]];
+  const fewFound: [number, number][] = [];
+  forEachDuplicate(few, (first, second) => (fewFound.push([first, second]), true));
+  assert.deepEqual(fewFound, [[5, 20], [19, 21]]);
+});
+
 /** The reading of `body` by `read`, or the error it throws. */
 function readingOf<R extends Reading | null>(read: () => R): R | PoSyntaxError {
   try {

@@ -913,6 +913,70 @@ export function forEachDuplicate(
   found: (first: number, second: number) => boolean,
 ): void {
   if (uniqueLists.has(messages)) return;
+  const result = probeDuplicates(messages, found);
+  if (result === PROBE_TOO_LONG) bucketDuplicates(messages, found);
+  else if (result === PROBE_UNIQUE) uniqueLists.add(messages);
+}
+
+const PROBE_UNIQUE = 0;
+const PROBE_DUPLICATES = 1;
+const PROBE_TOO_LONG = 2;
+
+/** Open-addressing table of {@link probeDuplicates}: sampled keys, and first indices + 1 (0: empty). */
+let probeKeys = new Int32Array(0);
+let probeFirsts = new Int32Array(0);
+
+/**
+ * The common case of {@link forEachDuplicate}: a table of {@link sampleKey}s with linear probing,
+ * in typed arrays kept between calls (a Map of 12k numbers cost more than the rest of the check).
+ * Gives up, having reported nothing, when a probe runs past {@link MAX_CHAIN} × 4 slots (msgids
+ * alike at every sampled place), for {@link bucketDuplicates} to do it with no such worst case.
+ */
+function probeDuplicates(
+  messages: readonly PoMessage[],
+  found: (first: number, second: number) => boolean,
+): number {
+  const n = messages.length;
+  let size = 16;
+  while (size < n * 2) size *= 2;
+  if (probeKeys.length < size) {
+    probeKeys = new Int32Array(size);
+    probeFirsts = new Int32Array(size);
+  } else probeFirsts.fill(0, 0, size);
+  const keys = probeKeys;
+  const firsts = probeFirsts;
+  const mask = size - 1;
+  // Duplicates are reported once the whole list has been probed, so that giving up reports none.
+  let pairs: number[] | null = null;
+  for (let i = 0; i < n; i++) {
+    const m = messages[i];
+    const key = sampleKey(m.msgid);
+    let slot = key & mask;
+    for (let probes = 0;; probes++) {
+      const f = firsts[slot];
+      if (f === 0) {
+        keys[slot] = key;
+        firsts[slot] = i + 1;
+        break;
+      }
+      if (keys[slot] === key && sameIdentity(messages[f - 1], m)) {
+        (pairs ??= []).push(f - 1, i);
+        break;
+      }
+      if (probes === MAX_CHAIN * 4) return PROBE_TOO_LONG;
+      slot = (slot + 1) & mask;
+    }
+  }
+  if (pairs === null) return PROBE_UNIQUE;
+  for (let k = 0; k < pairs.length; k += 2) if (!found(pairs[k], pairs[k + 1])) break;
+  return PROBE_DUPLICATES;
+}
+
+/** {@link forEachDuplicate} by buckets of sampled keys, re-indexed by msgid past {@link MAX_CHAIN}. */
+function bucketDuplicates(
+  messages: readonly PoMessage[],
+  found: (first: number, second: number) => boolean,
+): void {
   // Sampled key → index of the first message with it, the first index of each distinct identity,
   // or (past MAX_CHAIN) those indices by msgid.
   const buckets = new Map<number, number | number[] | Map<string, number[]>>();

@@ -13,6 +13,7 @@ import {
   BMP_CLASSES,
   BREAK_MANDATORY,
   BREAK_PROHIBITED,
+  CLASS_COUNT,
   LB_PR,
   LINE_BREAK_DFA,
   LINE_BREAK_DFA_START,
@@ -132,6 +133,37 @@ for (let c = 0; c < 0x10000; c++) {
     : LB_PR | (2 << 6) | 0x100 | (BMP_CLASSES[letter] << 9);
 }
 
+/**
+ * {@link LINE_BREAK_DFA} with states numbered 0, 1, 2… (not multiples of {@link CLASS_COUNT}):
+ * `t = DFA_BY_NUMBER[state * CLASS_COUNT + k]`, break `t & 3`, next state `t >> 2`.
+ */
+const DFA_BY_NUMBER = Int32Array.from(
+  LINE_BREAK_DFA,
+  (t) => (((t >> 2) / CLASS_COUNT) << 2) | (t & 3),
+);
+const DFA_START_NUMBER = LINE_BREAK_DFA_START / CLASS_COUNT;
+
+/**
+ * One load per ASCII byte for {@link scan}: `ASCII_STEP[state * 128 + byte]` holds the break before
+ * the byte (bits 0–1), its columns once escaped (bits 2–3), its {@link BYTE_KIND} (bit 4) and the
+ * next state (bits 8 on), an escape's two characters (`\` then its letter) stepped through at once.
+ */
+const ASCII_STEP = new Int32Array((DFA_BY_NUMBER.length / CLASS_COUNT) * 128);
+for (let state = 0; state < DFA_BY_NUMBER.length / CLASS_COUNT; state++) {
+  for (let c = 0; c < 128; c++) {
+    const info = UNIT_INFO[c];
+    let t = DFA_BY_NUMBER[state * CLASS_COUNT + (info & 63)];
+    let brk = t & 3;
+    if ((info & 0x100) !== 0) {
+      // The escape's second character: never a break before it.
+      t = DFA_BY_NUMBER[(t >> 2) * CLASS_COUNT + (info >> 9)];
+      // No break just before the "\n" that ends a portion.
+      if (c === 10) brk = BREAK_PROHIBITED;
+    }
+    ASCII_STEP[state * 128 + c] = ((t >> 2) << 8) | (BYTE_KIND[c] << 4) | (((info >> 6) & 3) << 2) | brk;
+  }
+}
+
 // The break opportunities of the portion last {@link scan}ned, in order: byte offset of the
 // character, columns of the portion before it, and whether the break is possible or mandatory.
 let opportunityAt = new Int32Array(256);
@@ -157,44 +189,40 @@ function scan(src: Uint8Array, from: number, to: number, interiors: Uint8Array |
   const ats = opportunityAt;
   const columnsBefore = opportunityColumn;
   const kinds = opportunityKind;
-  let state = LINE_BREAK_DFA_START;
+  let state = DFA_START_NUMBER;
   let n = 0;
   let run = 0;
   let byteKinds = 0;
   for (let i = from; i < to;) {
     const at = i;
     const c = src[i];
-    byteKinds |= BYTE_KIND[c];
     let brk: number;
     let columns: number;
-    if (c < 0xf0) {
+    if (c < 0x80) {
+      const e = ASCII_STEP[(state << 7) + c];
+      brk = e & 3;
+      columns = (e >> 2) & 3;
+      byteKinds |= (e >> 4) & 1;
+      state = e >> 8;
+      i++;
+    } else {
+      byteKinds |= 2;
       let info: number;
-      if (c < 0x80) {
-        info = UNIT_INFO[c];
-        i++;
-      } else if (c < 0xe0) {
+      if (c < 0xe0) {
         info = UNIT_INFO[((c & 0x1f) << 6) | (src[i + 1] & 63)];
         i += 2;
-      } else {
+      } else if (c < 0xf0) {
         info = UNIT_INFO[((c & 0x0f) << 12) | ((src[i + 1] & 63) << 6) | (src[i + 2] & 63)];
         i += 3;
+      } else {
+        const cp = ((c & 7) << 18) | ((src[i + 1] & 63) << 12) | ((src[i + 2] & 63) << 6) | (src[i + 3] & 63);
+        i += 4;
+        info = astralLineBreakClass(cp) | (astralWidth(cp) << 6);
       }
-      let t = LINE_BREAK_DFA[state + (info & 63)];
+      // (No character outside ASCII is escaped.)
+      const t = DFA_BY_NUMBER[state * CLASS_COUNT + (info & 63)];
       brk = t & 3;
       columns = (info >> 6) & 3;
-      if ((info & 0x100) !== 0) {
-        // The escape's second character: never a break before it.
-        t = LINE_BREAK_DFA[(t >> 2) + (info >> 9)];
-        // No break just before the "\n" that ends a portion.
-        if (c === 10) brk = BREAK_PROHIBITED;
-      }
-      state = t >> 2;
-    } else {
-      const cp = ((c & 7) << 18) | ((src[i + 1] & 63) << 12) | ((src[i + 2] & 63) << 6) | (src[i + 3] & 63);
-      i += 4;
-      columns = astralWidth(cp);
-      const t = LINE_BREAK_DFA[state + astralLineBreakClass(cp)];
-      brk = t & 3;
       state = t >> 2;
     }
     if (interiors !== null && interiors[at] === 1) brk = BREAK_PROHIBITED;
