@@ -141,3 +141,95 @@ export function compactRuns(
   });
   return { runs: [buffer], moved };
 }
+
+/**
+ * File contents as one array, or as runs to be read one after the other (what an encoder that
+ * reuses kept bytes gives: writing the runs spares a copy of the whole file).
+ */
+export type Bytes = Uint8Array | readonly Uint8Array[];
+
+/** The number of bytes in `bytes`. */
+export function bytesLength(bytes: Bytes): number {
+  if (bytes instanceof Uint8Array) return bytes.length;
+  let n = 0;
+  for (const run of bytes) n += run.length;
+  return n;
+}
+
+/** `bytes` as one array: itself, its only run, or its runs copied into a new array. */
+export function flatBytes(bytes: Bytes): Uint8Array {
+  if (bytes instanceof Uint8Array) return bytes;
+  return bytes.length === 1 ? bytes[0] : concatRuns(bytes);
+}
+
+/**
+ * Whether `bytes[offset, offset + part.length)` equals `part`.
+ *
+ * @example
+ * ```ts
+ * equalAt([new Uint8Array([1, 2]), new Uint8Array([3])], 1, new Uint8Array([2, 3])); // true
+ * ```
+ */
+export function equalAt(bytes: Bytes, offset: number, part: Uint8Array): boolean {
+  if (bytes instanceof Uint8Array) {
+    return offset + part.length <= bytes.length &&
+      sameArrays(bytes.subarray(offset, offset + part.length), part);
+  }
+  let at = 0; // offset of the current run
+  let done = 0; // bytes of `part` compared
+  for (const run of bytes) {
+    const end = at + run.length;
+    if (end > offset + done && done < part.length) {
+      const from = offset + done - at;
+      const n = Math.min(run.length - from, part.length - done);
+      if (!sameArrays(run.subarray(from, from + n), part.subarray(done, done + n))) return false;
+      done += n;
+    }
+    at = end;
+    if (done === part.length) return true;
+  }
+  return done === part.length;
+}
+
+/** Whether two contents are the same bytes, however they are cut into runs. */
+export function sameBytes(a: Bytes, b: Bytes): boolean {
+  if (a === b) return true;
+  if (bytesLength(a) !== bytesLength(b)) return false;
+  if (a instanceof Uint8Array) return equalAt(b, 0, a);
+  let at = 0;
+  for (const run of a) {
+    if (!equalAt(b, at, run)) return false;
+    at += run.length;
+  }
+  return true;
+}
+
+/** Copies the first `n` bytes of `bytes` to the start of `target`. */
+export function copyPrefix(bytes: Bytes, n: number, target: Uint8Array): void {
+  if (bytes instanceof Uint8Array) {
+    target.set(bytes.subarray(0, n));
+    return;
+  }
+  let at = 0;
+  for (const run of bytes) {
+    if (at >= n) return;
+    const take = Math.min(run.length, n - at);
+    target.set(run.subarray(0, take), at);
+    at += take;
+  }
+}
+
+/** True when two arrays are equal, four bytes at a time where both are aligned. */
+function sameArrays(a: Uint8Array, b: Uint8Array): boolean {
+  if (a.length !== b.length) return false;
+  let start = 0;
+  if (a.byteOffset % 4 === 0 && b.byteOffset % 4 === 0) {
+    const n = a.length >> 2;
+    const x = new Int32Array(a.buffer, a.byteOffset, n);
+    const y = new Int32Array(b.buffer, b.byteOffset, n);
+    for (let i = 0; i < n; i++) if (x[i] !== y[i]) return false;
+    start = n << 2;
+  }
+  for (let i = start; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}

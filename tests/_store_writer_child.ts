@@ -34,9 +34,11 @@ export const LINE_HEADER = "LINES v1";
  * (missing header, missing final newline, invalid UTF-8, a CR) is a {@link LineSyntaxError}, so a
  * torn or mixed file cannot parse. `counter.parses` counts parse calls.
  */
-export function lineCodec(counter: { parses: number } = { parses: 0 }): DocumentCodec<LineDoc> {
+export function lineCodec(
+  counter: { parses: number } = { parses: 0 },
+): Omit<DocumentCodec<LineDoc>, "encode"> & { encode(doc: LineDoc): Uint8Array } {
   return {
-    parse(bytes, path) {
+    parse(bytes: Uint8Array, path: string) {
       counter.parses++;
       let text: string;
       try {
@@ -54,7 +56,7 @@ export function lineCodec(counter: { parses: number } = { parses: 0 }): Document
       if (body.includes("\r")) throw new LineSyntaxError(`Invalid line file ${path}: carriage return`);
       return { lines: body === "" ? [] : body.slice(0, -1).split("\n") };
     },
-    encode(doc) {
+    encode(doc: LineDoc): Uint8Array {
       return new TextEncoder().encode(`${LINE_HEADER}\n${doc.lines.map((l) => `${l}\n`).join("")}`);
     },
   };

@@ -2,10 +2,15 @@ import assert from "node:assert/strict";
 import {
   type ByteItem,
   type BytePiece,
+  bytesLength,
   compactRuns,
   concatRuns,
+  copyPrefix,
   encodePieces,
+  equalAt,
+  flatBytes,
   joinRuns,
+  sameBytes,
   utf8Length,
 } from "../lib/byte_runs.ts";
 
@@ -86,4 +91,37 @@ Deno.test("compactRuns copies scattered pieces into one buffer once, and says wh
   const moved = compact.moved!.filter((p): p is BytePiece => p !== null);
   moved.forEach((p, i) => assert.deepEqual(p.buffer.subarray(p.start, p.end), enc.encode(texts[i])));
   assert.equal(joinRuns(withCommas(moved)).length, 1, "kept, they make one run next time");
+});
+
+Deno.test("contents as runs compare, measure and copy as the bytes they hold", () => {
+  const whole = enc.encode("abcdefghij");
+  const cuts: Uint8Array[][] = [
+    [whole],
+    [whole.subarray(0, 1), whole.subarray(1, 9), whole.subarray(9)],
+    [whole.subarray(0, 5), new Uint8Array(0), whole.subarray(5)],
+    Array.from(whole, (_, i) => whole.subarray(i, i + 1)),
+  ];
+  for (const runs of cuts) {
+    assert.equal(bytesLength(runs), 10);
+    assert.deepEqual(flatBytes(runs), whole);
+    for (const other of cuts) assert.ok(sameBytes(runs, other));
+    assert.ok(sameBytes(runs, whole) && sameBytes(whole, runs));
+    assert.ok(!sameBytes(runs, enc.encode("abcdefghiJ")));
+    assert.ok(!sameBytes(runs, enc.encode("abcdefghi")));
+    for (let at = 0; at <= 10; at++) {
+      for (let n = 0; at + n <= 10; n++) {
+        assert.ok(equalAt(runs, at, whole.subarray(at, at + n)), `${at}+${n}`);
+        if (n > 0) {
+          const wrong = whole.slice(at, at + n);
+          wrong[n - 1] ^= 1;
+          assert.ok(!equalAt(runs, at, wrong), `${at}+${n} wrong`);
+        }
+      }
+      assert.ok(!equalAt(runs, at, enc.encode("x".repeat(11 - at))), "past the end");
+      const target = new Uint8Array(10);
+      copyPrefix(runs, at, target);
+      assert.deepEqual(target.subarray(0, at), whole.subarray(0, at));
+      assert.ok(target.subarray(at).every((b) => b === 0));
+    }
+  }
 });

@@ -12,6 +12,7 @@ import {
   toApiEntry,
 } from "../lib/po/mod.ts";
 import type { ApiEntry, PoCatalog } from "../lib/po/mod.ts";
+import { forEachDuplicate, knownUnique } from "../lib/po/parse.ts";
 
 const SAMPLE = `# header comment
 msgid ""
@@ -441,4 +442,31 @@ Deno.test("catalogues written by applyWrite are what msgcat prints for them", as
   } finally {
     await Deno.remove(dir, { recursive: true });
   }
+});
+
+Deno.test("applyWrite keeps a list known free of duplicates so, and only then", () => {
+  const writes: ApiEntry[][] = [
+    [entry({ msgid: "Hello", msgstr: "Salut" })],
+    [entry({ msgid: "New", msgstr: "Nouveau" }), entry({ msgid: "Open", msgctxt: "menu", msgstr: "O" })],
+    [entry({ msgid: "Gone", msgstr: "Revenu" })], // revives the obsolete twin
+    [entry({ msgid: "Open", msgstr: "x", obsolete: true })],
+  ];
+  let cat = sample();
+  forEachDuplicate(cat.messages, () => true); // the read checks it: known unique from here
+  assert.ok(knownUnique(cat.messages));
+  for (const write of writes) {
+    cat = applyWrite(cat, write).catalog;
+    assert.ok(knownUnique(cat.messages));
+    const found: number[] = [];
+    forEachDuplicate([...cat.messages], (first, second) => (found.push(first, second), true));
+    assert.deepEqual(found, [], "a copy of the list, checked in full, has no duplicates either");
+    assertStable(cat);
+  }
+  // A list read leniently with a duplicate in it is not taken for one without.
+  const dup = parsePo(new TextEncoder().encode(SAMPLE + '\nmsgid "Hello"\nmsgstr "again"\n'), {
+    fileName: "d.po",
+    strict: false,
+  });
+  assert.ok(!knownUnique(dup.messages));
+  assert.ok(!knownUnique(applyWrite(dup, [entry({ msgid: "Open", msgstr: "y" })]).catalog.messages));
 });

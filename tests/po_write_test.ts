@@ -4,7 +4,7 @@ import { po as gettextPo } from "gettext-parser";
 import { Buffer } from "node:buffer";
 import { PoSyntaxError, UnwritableCatalogError } from "../lib/errors.ts";
 import { canonicalCatalog, encodePo, formatPo, interpretFlags, parsePo } from "../lib/po/mod.ts";
-import { type LaidOutList, type Layout, matchLayouts } from "../lib/po/write.ts";
+import { canonicalCatalogFrom, type LaidOutList, type Layout, matchLayouts } from "../lib/po/write.ts";
 import type { PoCatalog, PoMessage } from "../lib/po/mod.ts";
 
 const FIXTURES = new URL("./fixtures/po/", import.meta.url);
@@ -469,5 +469,31 @@ Deno.test("matchLayouts finds the old layout of every message a write kept, in o
     const fresh = range(0, 32).map((i) => msg(`f${i}`));
     assert.equal(match([...fresh, ...old]).hits, 0);
     assert.equal(match([...fresh.slice(1), ...old]).hits, 30);
+  });
+});
+
+Deno.test("canonicalCatalogFrom gives what canonicalCatalog gives, for edits a write makes and others", async (t) => {
+  const base = canonicalCatalog(parsePo(Deno.readFileSync(new URL("comments_flags.in.po", FIXTURES))));
+  const withFlags = (m: PoMessage): PoMessage => ({ ...m, flags: ["python-format", "fuzzy", "c-format"] });
+  const last = base.messages.length - 1;
+  const edits: [string, (list: readonly PoMessage[]) => PoMessage[]][] = [
+    ["nothing changed", (l) => [...l]],
+    ["one message replaced by a non-canonical one", (l) => l.map((m, i) => i === 1 ? withFlags(m) : m)],
+    ["a message inserted and one removed", (l) => [...l.slice(0, 2), withFlags(l[1]), ...l.slice(3)]],
+    ["a message made obsolete (falls back)", (l) => l.map((m, i) => i === 1 ? { ...m, obsolete: true } : m)],
+    ["an active message after an obsolete one (falls back)", (l) => [...l, { ...l[1], msgid: "late" }]],
+    ["a message in another domain (falls back)", (l) => [...l, { ...l[1], msgid: "d", domain: "other" }]],
+    ["the last message moved first", (l) => [l[last], ...l.slice(0, last)]],
+  ];
+  for (const [name, edit] of edits) {
+    await t.step(name, () => {
+      const edited = { ...base, messages: edit(base.messages) };
+      assert.deepEqual(canonicalCatalogFrom(base, edited), canonicalCatalog(edited));
+    });
+  }
+  await t.step("a base that canonicalCatalog did not make", () => {
+    const raw = parsePo(Deno.readFileSync(new URL("comments_flags.in.po", FIXTURES)));
+    const edited = { ...raw, messages: raw.messages.map((m, i) => i === 1 ? withFlags(m) : m) };
+    assert.deepEqual(canonicalCatalogFrom(raw, edited), canonicalCatalog(edited));
   });
 });

@@ -14,6 +14,7 @@ import {
   readRegularFile,
   withFileLock,
 } from "../lib/store/mod.ts";
+import { concatRuns } from "../lib/byte_runs.ts";
 import { lineCodec, type LineDoc, lineFile, LineSyntaxError } from "./_store_writer_child.ts";
 
 interface StoreFixture extends AsyncDisposable {
@@ -481,6 +482,24 @@ Deno.test("readRegularFile with expected bytes: the same array when equal, the f
       assert.deepEqual(read?.bytes, changed);
     });
   }
+  await t.step(
+    "expected as runs (cut across the chunk edges): the runs when equal, the file otherwise",
+    async () => {
+      await Deno.writeFile(path, original);
+      const cuts = [0, 1, 262_143, 262_145, 300_000, 600_000];
+      const runs = cuts.slice(1).map((end, k) => original.subarray(cuts[k], end));
+      assert.equal((await readRegularFile(path, "big.po", 1 << 20, { expected: runs }))?.bytes, runs);
+      for (const at of [0, 262_144, 599_999]) {
+        const changed = original.slice();
+        changed[at] ^= 1;
+        await Deno.writeFile(path, changed);
+        assert.deepEqual(
+          (await readRegularFile(path, "big.po", 1 << 20, { expected: runs }))?.bytes,
+          changed,
+        );
+      }
+    },
+  );
   await t.step("other sizes are read in full", async () => {
     for (const size of [0, 1000, 600_001]) {
       const other = new Uint8Array(size).fill(65);
@@ -613,4 +632,19 @@ Deno.test("atomicUpdateFile rewrites, skips null and identical results, follows 
     await Promise.all([held, cli]);
     assert.deepEqual(order, ["store start", "store end", "cli"]);
   });
+});
+
+Deno.test("atomicReplaceFile writes runs of every size as the bytes they hold, in order", async () => {
+  await using f = await storeFixture();
+  const path = `${f.root}/runs.po`;
+  // Small runs gathered in the 1 MiB staging buffer, large ones written as they are, and runs
+  // that overflow the buffer: 3 MiB in all.
+  const sizes = [1, 0, 100, 300_000, 5, 1 << 20, 70_000, 900_000, 3, 262_143, 262_144, 400_000];
+  let seed = 7;
+  const runs = sizes.map((n) =>
+    new Uint8Array(n).map(() => (seed = (seed * 1103515245 + 12345) >>> 0) >>> 24)
+  );
+  const whole = concatRuns(runs);
+  await atomicReplaceFile(path, runs);
+  assert.deepEqual(await Deno.readFile(path), whole);
 });

@@ -8,9 +8,9 @@
  * @module
  */
 import { InvalidInputError, UnwritableCatalogError } from "../errors.ts";
-import { parseReferences, tokenizeFlags } from "./parse.ts";
+import { knownUnique, markUnique, parseReferences, tokenizeFlags } from "./parse.ts";
 import type { PoCatalog, PoMessage, PoReference } from "./types.ts";
-import { canonicalCatalog, catalogCharset } from "./write.ts";
+import { canonicalCatalog, canonicalCatalogFrom, catalogCharset } from "./write.ts";
 
 /** An entry as the JSON API returns it (snake_case, as the Python service did). */
 export interface ApiEntry {
@@ -497,7 +497,15 @@ export function applyWrite(cat: PoCatalog | null, entries: WriteEntry[]): WriteR
 
   // What the file will read back as (obsolete entries with an empty msgstr gone, flags and
   // references as printed…), so a cache of this document agrees with the file.
-  const next = canonicalCatalog({ ...base, messages: out });
+  const next = cat === null
+    ? canonicalCatalog({ ...base, messages: out })
+    : canonicalCatalogFrom(base, { ...base, messages: out });
+  // Every request entry updated its message or was added as a key the list did not have (or
+  // revived its obsolete twin), so a list without duplicates still has none (one domain only:
+  // keys are matched across domains).
+  if (knownUnique(base.messages) && next.messages.every((m) => m.domain === undefined)) {
+    markUnique(next.messages);
+  }
   const after = catalogCharset(next);
   if (after.canonical !== "UTF-8" && after.canonical !== "ASCII") {
     throw new UnwritableCatalogError(

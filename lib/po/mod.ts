@@ -20,6 +20,7 @@ export {
   canonicalCatalog,
   catalogCharset,
   encodePo,
+  encodePoRuns,
   type FlagState,
   FORMAT_LANGUAGES,
   formatLanguageOf,

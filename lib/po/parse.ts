@@ -877,6 +877,25 @@ export interface RawParse {
  */
 const uniqueLists = new WeakSet<readonly PoMessage[]>();
 
+/**
+ * Records that `list` has no duplicate messages, for a caller that knows it by construction (a
+ * write made it from a list without duplicates, matching every new message against the old ones):
+ * {@link forEachDuplicate} then finds nothing without looking.
+ *
+ * @example
+ * ```ts
+ * if (knownUnique(old)) markUnique(updated);
+ * ```
+ */
+export function markUnique(list: readonly PoMessage[]): void {
+  uniqueLists.add(list);
+}
+
+/** Whether `list` is known to have no duplicate messages (see {@link markUnique}). */
+export function knownUnique(list: readonly PoMessage[]): boolean {
+  return uniqueLists.has(list);
+}
+
 const MAX_CHAIN = 16;
 
 /** A number from a string's length and up to eight of its characters, spread over it. */

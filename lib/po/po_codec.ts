@@ -10,7 +10,7 @@
 import type { DocumentCodec } from "../store/mod.ts";
 import { parsePo } from "./parse.ts";
 import type { PoCatalog } from "./types.ts";
-import { encodePo } from "./write.ts";
+import { encodePoRuns } from "./write.ts";
 
 /**
  * The codec the service's store uses.
@@ -23,6 +23,7 @@ import { encodePo } from "./write.ts";
 export const PO_CODEC: DocumentCodec<PoCatalog> = {
   parse: (bytes, path) => parsePo(bytes, { fileName: path, allowBom: true, strict: false }),
   // The store encodes the same catalogue after every write: the writer's layout cache keeps each
-  // message's bytes, so only the changed messages are laid out again.
-  encode: (catalog) => encodePo(catalog),
+  // message's bytes, so only the changed messages are laid out again, and the file is written
+  // from runs of those bytes, not from a copy of them all.
+  encode: (catalog) => encodePoRuns(catalog),
 };

@@ -25,6 +25,7 @@
  *
  * @module
  */
+import { type Bytes, flatBytes } from "../byte_runs.ts";
 import { InvalidInputError, NotFoundError, OutsideRootsError } from "../errors.ts";
 import {
   type AtomicUpdateOptions,
@@ -39,8 +40,8 @@ export interface DocumentCodec<D> {
   /** Parse file bytes; throw a DomainError (e.g. PoSyntaxError) on invalid input. `path` is the
    * caller's spelling, for messages. */
   parse(bytes: Uint8Array, path: string): D;
-  /** Serialise a document to the bytes to store. */
-  encode(doc: D): Uint8Array;
+  /** Serialise a document to the bytes to store (one array, or runs written one after the other). */
+  encode(doc: D): Bytes;
 }
 
 /** Default bound of the parse cache: 32 MiB of cached files' bytes. */
@@ -100,7 +101,7 @@ interface CacheEntry<D> {
   /** True while the entry is racy: its contents are verified against `bytes` on the next read. */
   racy: boolean;
   /** The file's bytes the document was parsed from (or encoded to), so an update can skip the parse. */
-  bytes: Uint8Array;
+  bytes: Bytes;
 }
 
 /**
@@ -127,7 +128,7 @@ export class CatalogueStore<D> {
   readonly #cache = new Map<string, CacheEntry<D>>();
   readonly #loading = new Map<string, Promise<D>>();
   /** Per real path, the document an update is writing right now and its bytes. */
-  readonly #writing = new Map<string, { doc: D; bytes: Uint8Array }>();
+  readonly #writing = new Map<string, { doc: D; bytes: Bytes }>();
   #cachedBytes = 0;
   #stats = { hits: 0, revalidations: 0, parses: 0, evictions: 0 };
 
@@ -211,7 +212,7 @@ export class CatalogueStore<D> {
   ): Promise<R> {
     try {
       const path = await this.resolve(userPath, { mustExist: false });
-      let next: { doc: D; result: R; bytes: Uint8Array } | undefined;
+      let next: { doc: D; result: R; bytes: Bytes } | undefined;
       try {
         const outcome = await updateFileUnderLock(
           {
@@ -230,7 +231,7 @@ export class CatalogueStore<D> {
               ? null
               : cached && bytesEqual(cached.bytes, current.bytes)
               ? cached.doc
-              : this.#parse(current.bytes, userPath);
+              : this.#parse(flatBytes(current.bytes), userPath);
             const out = await fn(doc);
             next = { ...out, bytes: this.#codec.encode(out.doc) };
             // A read that sees the new file before this update has cached it reuses this document.
@@ -299,7 +300,7 @@ export class CatalogueStore<D> {
       this.#stats.revalidations++;
       doc = cached.doc;
     } else {
-      doc = this.#parse(current.bytes, path.userPath);
+      doc = this.#parse(flatBytes(current.bytes), path.userPath);
     }
     // An update that cached its document while this read waited knows better: what this read
     // saw may be the file from before that update's rename.
@@ -310,7 +311,7 @@ export class CatalogueStore<D> {
   }
 
   /** Caches `doc` as the parse of `bytes`, whose file had `stat` when read at `readAt`. */
-  #remember(realPath: string, doc: D, stat: Deno.FileInfo, bytes: Uint8Array, readAt: number) {
+  #remember(realPath: string, doc: D, stat: Deno.FileInfo, bytes: Bytes, readAt: number) {
     const lastChange = Math.max(stat.mtime?.getTime() ?? 0, stat.ctime?.getTime() ?? 0);
     // A change in the same clock tick as the read would leave every stat field as it was: until the
     // clock has moved on, verify the contents (against the bytes kept) on the next read.
