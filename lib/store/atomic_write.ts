@@ -349,11 +349,12 @@ async function writeAll(file: Deno.FsFile, bytes: Bytes): Promise<void> {
   try {
     let filled = 0;
     for (const run of bytes) {
-      if (filled + run.length > stage.length) {
+      const direct = run.length >= stage.length >> 2;
+      if (filled > 0 && (direct || filled + run.length > stage.length)) {
         await writeRun(file, stage.subarray(0, filled));
         filled = 0;
       }
-      if (run.length >= stage.length >> 2) await writeRun(file, run);
+      if (direct) await writeRun(file, run);
       else {
         stage.set(run, filled);
         filled += run.length;
