@@ -81,13 +81,20 @@ export async function resolveCataloguePath(
   const normalised = checkCataloguePathSyntax(userPath);
   const maxBytes = options.maxBytes ?? DEFAULT_MAX_FILE_BYTES;
   try {
-    const realRoots = await resolveRoots(roots);
-    const real = await realPathOrNull(normalised);
+    // Asked at once (each file-system call is a trip to a worker thread, most of a cached read): the
+    // roots, the real path, and a stat through the caller's spelling. That stat is used only once
+    // the real path is known to be inside a root; it describes the same file unless a symlink
+    // changed in between, and then the cache finds its key stale and reads the file again.
+    const [realRoots, real, quickStat] = await Promise.all([
+      resolveRoots(roots),
+      realPathOrNull(normalised),
+      Deno.stat(normalised).catch(() => null),
+    ]);
     if (real !== null) {
       const inside = findRoot(realRoots, real);
       if (!inside) throw outside(userPath);
       const lexicalPath = join(inside.root, relative(inside.realRoot, real));
-      const stat = await Deno.stat(lexicalPath);
+      const stat = quickStat ?? await Deno.stat(lexicalPath);
       checkRegularFile(stat, userPath, maxBytes);
       return { userPath, lexicalPath, realPath: real, ...inside, stat };
     }
@@ -172,17 +179,17 @@ function outside(userPath: string, cause?: unknown): OutsideRootsError {
 /** Real paths of the roots that exist now (a missing root contains nothing). Resolved on every call,
  * so retargeting a root symlink takes effect at once. */
 async function resolveRoots(roots: readonly string[]): Promise<RealRoot[]> {
-  const out: RealRoot[] = [];
-  for (const configured of roots) {
+  const found = await Promise.all(roots.map(async (configured): Promise<RealRoot | null> => {
     if (!isAbsolute(configured)) throw new TypeError(`catalogue root must be absolute: ${configured}`);
     const root = stripTrailingSlash(normalize(configured));
     try {
-      out.push({ root, realRoot: await Deno.realPath(root) });
+      return { root, realRoot: await Deno.realPath(root) };
     } catch (error) {
       if (!isMissing(error) && !(error instanceof Deno.errors.NotCapable)) throw error;
+      return null;
     }
-  }
-  return out;
+  }));
+  return found.filter((r) => r !== null);
 }
 
 function stripTrailingSlash(p: string): string {
