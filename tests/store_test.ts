@@ -681,3 +681,35 @@ Deno.test("writes into a large catalogue leave the file in msgcat's layout, ever
     await Deno.remove(root, { recursive: true });
   }
 });
+
+Deno.test("a read reuses where a path resolved to for one second, never outside the roots", async () => {
+  let clock = Date.now() + 60_000;
+  await using f = await storeFixture({ now: () => clock });
+  const outsideDir = await Deno.realPath(await Deno.makeTempDir({ prefix: "store_outside_" }));
+  try {
+    await Deno.writeFile(`${f.root}/a.po`, lineFile(["a"]));
+    await Deno.writeFile(`${f.root}/b.po`, lineFile(["b"]));
+    await Deno.writeFile(`${outsideDir}/secret.po`, lineFile(["secret"]));
+    const link = `${f.root}/link.po`;
+    await Deno.symlink(`${f.root}/a.po`, link);
+    assert.deepEqual((await f.store.read(link)).doc, { lines: ["a"] });
+    // Retargeted inside the roots: seen once the resolution is a second old.
+    await Deno.remove(link);
+    await Deno.symlink(`${f.root}/b.po`, link);
+    assert.deepEqual((await f.store.read(link)).doc, { lines: ["a"] }, "within the second: the old place");
+    clock += 1000;
+    assert.deepEqual((await f.store.read(link)).doc, { lines: ["b"] });
+    // Retargeted outside: within the second the old place (inside) is read, then it is refused.
+    await Deno.remove(link);
+    await Deno.symlink(`${outsideDir}/secret.po`, link);
+    assert.deepEqual((await f.store.read(link)).doc, { lines: ["b"] });
+    clock += 1000;
+    await assert.rejects(() => f.store.read(link), OutsideRootsError);
+    // A file gone is noticed at once (its stat fails, so the path is resolved again).
+    assert.deepEqual((await f.store.read(`${f.root}/a.po`)).doc, { lines: ["a"] });
+    await Deno.remove(`${f.root}/a.po`);
+    await assert.rejects(() => f.store.read(`${f.root}/a.po`), NotFoundError);
+  } finally {
+    await Deno.remove(outsideDir, { recursive: true });
+  }
+});

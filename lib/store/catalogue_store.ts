@@ -127,6 +127,8 @@ export class CatalogueStore<D> {
   readonly #writeOptions: AtomicUpdateOptions;
   readonly #cache = new Map<string, CacheEntry<D>>();
   readonly #loading = new Map<string, Promise<D>>();
+  /** Where recently read paths resolved to, oldest first (see {@link CatalogueStore.#resolveForRead}). */
+  readonly #resolved = new Map<string, { path: ResolvedCataloguePath; at: number }>();
   /** Per real path, the document an update is writing right now and its bytes. */
   readonly #writing = new Map<string, { doc: D; bytes: Bytes }>();
   #cachedBytes = 0;
@@ -171,7 +173,7 @@ export class CatalogueStore<D> {
    */
   async read(userPath: string): Promise<CatalogueRead<D>> {
     try {
-      const path = await this.resolve(userPath, { mustExist: true });
+      const path = await this.#resolveForRead(userPath);
       const key = statKey(path.stat!);
       const entry = this.#cache.get(path.realPath);
       if (entry && entry.key === key && !entry.racy) {
@@ -250,6 +252,27 @@ export class CatalogueStore<D> {
     } catch (error) {
       throw mapSandboxError(error, userPath);
     }
+  }
+
+  /**
+   * {@link resolve} for a read, reusing for {@link RESOLVED_TTL_MS} where a path resolved to: a
+   * cached read is then one `stat` (two `realPath`s and a `stat` otherwise, each a trip to a worker
+   * thread, and `realPath` is costly on the main thread too). The place was inside a root when it
+   * was resolved, so a symlink retargeted since can only delay, by that much, which file inside the
+   * roots a read sees; writes always resolve afresh.
+   */
+  async #resolveForRead(userPath: string): Promise<ResolvedCataloguePath> {
+    const now = this.#now();
+    const known = this.#resolved.get(userPath);
+    if (known !== undefined && now - known.at < RESOLVED_TTL_MS) {
+      const stat = await Deno.stat(known.path.lexicalPath).catch(() => null);
+      if (stat !== null && stat.isFile && stat.size <= this.#maxFileBytes) return { ...known.path, stat };
+    }
+    const path = await this.resolve(userPath, { mustExist: true });
+    this.#resolved.delete(userPath);
+    if (this.#resolved.size >= RESOLVED_MAX) this.#resolved.delete(this.#resolved.keys().next().value!);
+    this.#resolved.set(userPath, { path, at: now });
+    return path;
   }
 
   /** Cache counters (for tests and metrics). */
@@ -332,6 +355,10 @@ export class CatalogueStore<D> {
     }
   }
 }
+
+/** How long a read reuses where a path resolved to. */
+const RESOLVED_TTL_MS = 1000;
+const RESOLVED_MAX = 1024;
 
 function statKey(stat: Deno.FileInfo): string {
   return `${stat.dev}:${stat.ino}:${stat.size}:${stat.mtime?.getTime()}:${stat.ctime?.getTime()}`;
