@@ -78,6 +78,24 @@ export class ByteWriter {
     this.pos = p;
   }
 
+  /** Writes a number as `String(v)` spells it, without making that string for small integers. */
+  decimal(v: number): void {
+    if (!(v >= 0 && v <= 0x7fffffff && v === Math.floor(v))) {
+      this.ascii(String(v));
+      return;
+    }
+    let digits = 1;
+    for (let x = v; x >= 10; x = Math.floor(x / 10)) digits++;
+    if (this.pos + digits > this.buf.length) this.#grow(digits);
+    const buf = this.buf;
+    let p = this.pos + digits;
+    this.pos = p;
+    do {
+      buf[--p] = 48 + (v % 10);
+      v = Math.floor(v / 10);
+    } while (v > 0);
+  }
+
   /** Writes `s[from, to)` in UTF-8 as it is; `check` records what it meets in {@link seen}. */
   text(s: string, from: number, to: number, check: boolean): void {
     if (this.pos + (to - from) * 3 > this.buf.length) this.#grow((to - from) * 3);

@@ -285,6 +285,8 @@ const T_MSGSTR: number = 7;
 const T_LBRACKET: number = 8;
 const T_RBRACKET: number = 9;
 const T_NUMBER: number = 10;
+/** A `#:` line, read in place: its text is `text[refFrom, refTo)` of the lexer's chunk. */
+const T_REFERENCES: number = 11;
 
 /** The keyword token of the word `t[i, j)`, or -1 (compared in place: no string per keyword). */
 function keywordAt(t: string, i: number, j: number): number {
@@ -313,6 +315,7 @@ const TOKEN_NAMES = [
   "[",
   "]",
   "number",
+  "comment",
 ];
 
 /** A string value under construction: text, or bytes once an escape produced a non-ASCII byte. */
@@ -372,6 +375,9 @@ class Lexer {
   start = 0;
   tokLine = 1;
   tokLineStart = 0;
+  /** Where the text after `#:` of a {@link T_REFERENCES} token starts and ends, in `text`. */
+  refFrom = 0;
+  refTo = 0;
 
   constructor(text: string, utf8: boolean, weird: string | null, removed: number[], rest: string[] = []) {
     this.text = text;
@@ -478,10 +484,19 @@ class Lexer {
         }
         let eol = t.indexOf("\n", i + 1);
         if (eol < 0) eol = n;
-        this.kind = T_COMMENT;
-        const value = t.slice(i + 1, eol);
-        if (NON_ASCII_CHAR.test(value)) this.lastHighStart = this.base + i;
-        this.value = value;
+        if (d === 58) { // '#:': no string is made for the line, the parser reads it in place
+          this.kind = T_REFERENCES;
+          this.refFrom = i + 2;
+          this.refTo = eol;
+          let all = 0;
+          for (let k = i + 2; k < eol; k++) all |= t.charCodeAt(k);
+          if (all > 0x7f) this.lastHighStart = this.base + i;
+        } else {
+          this.kind = T_COMMENT;
+          const value = t.slice(i + 1, eol);
+          if (NON_ASCII_CHAR.test(value)) this.lastHighStart = this.base + i;
+          this.value = value;
+        }
         // The comment swallows its newline.
         if (eol < n) {
           this.line++;
@@ -736,10 +751,13 @@ function lineNumber(s: string, from: number, to: number): number {
   return n;
 }
 
-/** Parses the text after `#:` into references (gettext's three spellings, section 2.4). */
-export function parseReferences(s: string, out: PoReference[]): void {
-  const n = s.length;
-  let i = 0;
+/**
+ * Parses the text after `#:` (`s`, or `s[from, to)`) into references (gettext's three spellings,
+ * section 2.4).
+ */
+export function parseReferences(s: string, out: PoReference[], from = 0, to = s.length): void {
+  const n = to;
+  let i = from;
   while (i < n) {
     while (i < n && isRefSpace(s.charCodeAt(i))) i++;
     if (i >= n) break;
@@ -749,14 +767,14 @@ export function parseReferences(s: string, out: PoReference[]): void {
     // "NAME :N", "NAME : N": a colon after optional spaces, then the number.
     let p = end;
     while (p < n && isRefSpace(s.charCodeAt(p))) p++;
-    if (s.charCodeAt(p) === 58) {
+    if (p < n && s.charCodeAt(p) === 58) {
       p++;
       while (p < n && isRefSpace(s.charCodeAt(p))) p++;
-      if (isDigit(s.charCodeAt(p))) {
+      if (p < n && isDigit(s.charCodeAt(p))) {
         const d = p;
-        while (isDigit(s.charCodeAt(p))) p++;
+        while (p < n && isDigit(s.charCodeAt(p))) p++;
         if (p >= n || isRefSpace(s.charCodeAt(p))) {
-          addReference(out, s.slice(start, end), lineNumber(s, d, p));
+          addReference(out, fileName(s, start, end), lineNumber(s, d, p));
           i = p;
           continue;
         }
@@ -766,11 +784,11 @@ export function parseReferences(s: string, out: PoReference[]): void {
     if (s.charCodeAt(end - 1) === 58) {
       p = end;
       while (p < n && isRefSpace(s.charCodeAt(p))) p++;
-      if (isDigit(s.charCodeAt(p))) {
+      if (p < n && isDigit(s.charCodeAt(p))) {
         const d = p;
-        while (isDigit(s.charCodeAt(p))) p++;
+        while (p < n && isDigit(s.charCodeAt(p))) p++;
         if (p >= n || isRefSpace(s.charCodeAt(p))) {
-          addReference(out, s.slice(start, end - 1), lineNumber(s, d, p));
+          addReference(out, fileName(s, start, end - 1), lineNumber(s, d, p));
           i = p;
           continue;
         }
@@ -780,15 +798,29 @@ export function parseReferences(s: string, out: PoReference[]): void {
     p = end;
     while (p > start && isDigit(s.charCodeAt(p - 1))) p--;
     if (p < end && p - 1 >= start && s.charCodeAt(p - 1) === 58) {
-      addReference(out, s.slice(start, p - 1), lineNumber(s, p, end));
+      addReference(out, fileName(s, start, p - 1), lineNumber(s, p, end));
       continue;
     }
-    addReference(out, s.slice(start, end), null);
+    addReference(out, fileName(s, start, end), null);
   }
 }
 
+/** The file name last cut by {@link fileName}. */
+let lastFileName = "";
+
+/**
+ * `s.slice(start, end)`, as the same string as the file name before it when they are equal: a
+ * catalogue names a few source files thousands of times, and one string each is enough.
+ */
+function fileName(s: string, start: number, end: number): string {
+  if (end - start !== lastFileName.length || !s.startsWith(lastFileName, start)) {
+    lastFileName = s.slice(start, end);
+  }
+  return lastFileName;
+}
+
 function addReference(out: PoReference[], file: string, line: number | null): void {
-  for (const r of out) if (r.line === line && r.file === file) return;
+  for (let k = 0; k < out.length; k++) if (out[k].line === line && out[k].file === file) return;
   out.push({ file, line });
 }
 
@@ -853,6 +885,19 @@ export interface RawParse {
    * flag), ascending; the others are ASCII throughout and need no decoding or checking.
    */
   high: number[];
+  /**
+   * {@link sampleKey} of each message's msgid, parallel to `messages`, taken while the msgid was
+   * fresh in the cache; a message whose msgid is decoded later (one in `high`) gets it again then.
+   */
+  keys: number[];
+  /**
+   * Indices of the messages that were header-like when read (msgid "", no msgctxt, not obsolete),
+   * ascending: a message whose msgid is decoded later holds "" until then, so this may name a
+   * few that are not headers in the end, never fewer.
+   */
+  headers: number[];
+  /** Whether a `domain` directive put some message outside the default domain. */
+  domains: boolean;
 }
 
 /**
@@ -922,9 +967,10 @@ function addToChain(byMsgid: Map<string, number[]>, msgid: string, index: number
 export function forEachDuplicate(
   messages: readonly PoMessage[],
   found: (first: number, second: number) => boolean,
+  keys?: readonly number[],
 ): void {
   if (uniqueLists.has(messages)) return;
-  const result = probeDuplicates(messages, found);
+  const result = probeDuplicates(messages, found, keys);
   if (result === PROBE_TOO_LONG) bucketDuplicates(messages, found);
   else if (result === PROBE_UNIQUE) uniqueLists.add(messages);
 }
@@ -946,6 +992,7 @@ let probeFirsts = new Int32Array(0);
 function probeDuplicates(
   messages: readonly PoMessage[],
   found: (first: number, second: number) => boolean,
+  keys?: readonly number[],
 ): number {
   const n = messages.length;
   let size = 16;
@@ -954,23 +1001,23 @@ function probeDuplicates(
     probeKeys = new Int32Array(size);
     probeFirsts = new Int32Array(size);
   } else probeFirsts.fill(0, 0, size);
-  const keys = probeKeys;
+  const table = probeKeys;
   const firsts = probeFirsts;
   const mask = size - 1;
   // Duplicates are reported once the whole list has been probed, so that giving up reports none.
   let pairs: number[] | null = null;
   for (let i = 0; i < n; i++) {
     const m = messages[i];
-    const key = sampleKey(m.msgid);
+    const key = keys !== undefined ? keys[i] : sampleKey(m.msgid);
     let slot = key & mask;
     for (let probes = 0;; probes++) {
       const f = firsts[slot];
       if (f === 0) {
-        keys[slot] = key;
+        table[slot] = key;
         firsts[slot] = i + 1;
         break;
       }
-      if (keys[slot] === key && sameIdentity(messages[f - 1], m)) {
+      if (table[slot] === key && sameIdentity(messages[f - 1], m)) {
         (pairs ??= []).push(f - 1, i);
         break;
       }
@@ -1046,7 +1093,9 @@ function bucketDuplicates(
  * Strict: throws at the second one. Otherwise remembers the lines of the messages involved, for
  * the writer's error message.
  */
-function checkDuplicates(messages: PoMessage[], lines: number[], strict: boolean): void {
+function checkDuplicates(raw: RawParse, strict: boolean): void {
+  const { messages, lines } = raw;
+  for (const i of raw.high) raw.keys[i] = sampleKey(messages[i].msgid);
   forEachDuplicate(messages, (first, i) => {
     if (strict) {
       throw new PoSyntaxError(
@@ -1058,7 +1107,7 @@ function checkDuplicates(messages: PoMessage[], lines: number[], strict: boolean
     lineOfMessage.set(messages[first], lines[first]);
     lineOfMessage.set(messages[i], lines[i]);
     return true;
-  });
+  }, raw.keys);
 }
 
 const NO_STRINGS = Object.freeze([]) as unknown as string[];
@@ -1070,14 +1119,23 @@ class Pending {
   // would throw), and a list is made only when a comment of its kind comes.
   translator: string[] = NO_STRINGS;
   extracted: string[] = NO_STRINGS;
-  references: PoReference[] = NO_REFERENCES;
   flags: string[] = NO_STRINGS;
+  /**
+   * The references read so far, in a list kept from message to message: {@link takeReferences}
+   * copies them out at their exact size (a list grown by push holds room for 17).
+   */
+  references: PoReference[] = [];
 
   reset(): void {
     this.translator = NO_STRINGS;
     this.extracted = NO_STRINGS;
-    this.references = NO_REFERENCES;
+    this.references.length = 0;
     this.flags = NO_STRINGS;
+  }
+
+  /** The references read since the last reset, as a list of their own. */
+  takeReferences(): PoReference[] {
+    return this.references.length === 0 ? NO_REFERENCES : this.references.slice();
   }
 
   comment(s: string): void {
@@ -1085,15 +1143,11 @@ class Pending {
     if (c === 46) { // '.'
       if (this.extracted === NO_STRINGS) this.extracted = [];
       this.extracted.push(s.charCodeAt(1) === 32 ? s.slice(2) : s.slice(1));
-    } else if (c === 58) { // ':'
-      if (this.references === NO_REFERENCES) this.references = [];
-      parseReferences(s.slice(1), this.references);
     } else if (c === 44 || c === 33) { // ',' '!': only the last flag line counts
       this.flags = tokenizeFlags(s.slice(1));
     } else {
       const ref = solarisReference(s);
       if (ref) {
-        if (this.references === NO_REFERENCES) this.references = [];
         addReference(this.references, ref.file, ref.line);
       } else {
         if (this.translator === NO_STRINGS) this.translator = [];
@@ -1108,6 +1162,9 @@ function parseText(lex: Lexer): RawParse {
   const lines: number[] = [];
   const pending: PendingField[] = [];
   const high: number[] = [];
+  const keys: number[] = [];
+  const headers: number[] = [];
+  let domains = false;
   const comments = new Pending();
   let domain: string | undefined;
   // Where the tokens of the next message start (its comments, or its keyword).
@@ -1118,6 +1175,10 @@ function parseText(lex: Lexer): RawParse {
     switch (lex.kind) {
       case T_COMMENT:
         comments.comment(lex.value as string);
+        lex.advance();
+        break;
+      case T_REFERENCES:
+        parseReferences(lex.text, comments.references, lex.refFrom, lex.refTo);
         lex.advance();
         break;
       case T_DOMAIN: {
@@ -1136,13 +1197,18 @@ function parseText(lex: Lexer): RawParse {
       case T_MSGID: {
         const line = lex.realLine(lex.tokLine, lex.start);
         const m = parseMessage(lex, pending, comments, line);
-        if (domain !== undefined) m.domain = domain;
+        if (domain !== undefined) {
+          m.domain = domain;
+          domains = true;
+        }
+        if (m.msgid === "" && m.msgctxt === null && !m.obsolete) headers.push(messages.length);
         comments.reset();
         // The lexer is one token ahead, into the next message: at worst a message is counted in
         // for a character of the next one, never left out.
         if (lex.lastHighStart >= spanStart) high.push(messages.length);
         spanStart = lex.tokenOffset();
         messages.push(m);
+        keys.push(sampleKey(m.msgid));
         lines.push(line);
         break;
       }
@@ -1152,7 +1218,7 @@ function parseText(lex: Lexer): RawParse {
         );
     }
   }
-  return { messages, lines, pending, high };
+  return { messages, lines, pending, high, keys, headers, domains };
 }
 
 /** Checks that the current token has the message's obsolete flag (gettext: "inconsistent use of #~"). */
@@ -1273,7 +1339,7 @@ function parseMessage(lex: Lexer, pending: PendingField[], comments: Pending, li
     msgstrPlural: null,
     translatorComments: comments.translator,
     extractedComments: comments.extracted,
-    references: comments.references,
+    references: comments.takeReferences(),
     flags: comments.flags,
     previousMsgctxt: typeof prevCtxt === "string" || prevCtxt === null ? prevCtxt : "",
     previousMsgid: typeof prevId === "string" || prevId === null ? prevId : "",
@@ -1387,7 +1453,8 @@ function resolveCharset(raw: RawParse, fileName: string | undefined): CharsetInf
   let spelled: string | null = null;
   let canonical: string | null = null;
   let line = 1;
-  for (let i = 0; i < raw.messages.length; i++) {
+  for (let k = 0; k < raw.headers.length; k++) {
+    const i = raw.headers[k];
     const m = raw.messages[i];
     if (!isHeader(m)) continue;
     const b = headerBytes.get(m);
@@ -1491,12 +1558,34 @@ export function parsePo(bytes: Uint8Array, options: string | ParsePoOptions = {}
     read = null; // the careful reading finds the same error and says where, in characters
   }
   const { raw, info } = read ?? readAsText(body, opts.fileName);
-  checkDuplicates(raw.messages, raw.lines, opts.strict ?? true);
+  checkDuplicates(raw, opts.strict ?? true);
 
   const catalog: PoCatalog = { messages: raw.messages, charset: info.raw };
+  readLists.set(raw.messages, { headers: raw.headers, domains: raw.domains, bytes: body.length });
   if (bom) catalog.bom = true;
   if (opts.fileName !== undefined) catalog.fileName = opts.fileName;
   return catalog;
+}
+
+/**
+ * What {@link parsePo} knew of a message list it returned, for the writer to lay it out without
+ * walking all of its messages for each (a walk of 12k messages fresh from the reader costs a cache
+ * miss or more per message). Lists are not changed in place (see `types.ts`).
+ */
+export interface ReadList {
+  /** Indices of the messages that may be headers, ascending: every header is among them. */
+  headers: readonly number[];
+  /** Whether some message belongs to a domain other than the default one. */
+  domains: boolean;
+  /** Size of the file it was read from, in bytes. */
+  bytes: number;
+}
+
+const readLists = new WeakMap<readonly PoMessage[], ReadList>();
+
+/** What {@link parsePo} knew of `list`, when it made it; undefined for any other list. */
+export function readList(list: readonly PoMessage[]): ReadList | undefined {
+  return readLists.get(list);
 }
 
 /** What a reading of a file gives {@link parsePo}: its messages, decoded, and its charset. */

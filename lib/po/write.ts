@@ -16,6 +16,7 @@ import {
   headerCharset,
   messageLine,
   parseReferences,
+  readList,
   singleByteTable,
   solarisReference,
   tokenizeFlags,
@@ -206,10 +207,6 @@ function referenceLines(refs: readonly PoReference[], singleByte: boolean): stri
  * (empty for an obsolete entry msgcat drops), and what they were laid out for.
  */
 export interface Layout extends BytePiece {
-  /** Whether `#:` lines were filled counting one byte per character. */
-  singleByte: boolean;
-  /** Whether strings were laid out as with `msgcat --no-wrap`. */
-  noWrapAll: boolean;
   /** Every string and comment msgcat checks for non-ASCII text is ASCII. */
   ascii: boolean;
 }
@@ -218,7 +215,9 @@ export interface Layout extends BytePiece {
 export interface LaidOutList {
   messages: readonly PoMessage[];
   layouts: readonly Layout[];
+  /** Whether `#:` lines were filled counting one byte per character. */
   singleByte: boolean;
+  /** Whether strings were laid out as with `msgcat --no-wrap`. */
   noWrapAll: boolean;
 }
 
@@ -424,7 +423,7 @@ function writeMessage(w: ByteWriter, m: PoMessage, singleByte: boolean, noWrapAl
     seen = w.seen;
   }
   if ((seen & SEEN_UNHOLDABLE) !== 0) throw unholdable(m);
-  return { buffer: NO_BYTES, start, end: w.pos, singleByte, noWrapAll, ascii: (seen & SEEN_NON_ASCII) === 0 };
+  return { buffer: NO_BYTES, start, end: w.pos, ascii: (seen & SEEN_NON_ASCII) === 0 };
 }
 
 /** {@link referenceLines}, written into `w` without a string per reference. */
@@ -444,7 +443,7 @@ function writeReferences(w: ByteWriter, refs: readonly PoReference[], singleByte
     else {
       w.byte(58);
       const digitsAt = w.pos;
-      w.ascii(String(r.line));
+      w.decimal(r.line);
       len = singleByte ? file.length - from + 2 + (w.pos - digitsAt) : w.pos - at;
     }
     if (column > 2 && column + len > PAGE_WIDTH) {
@@ -502,7 +501,12 @@ const charsets = new WeakMap<
 function findCharset(catalog: PoCatalog): OutputCharset {
   let canonical: string | null = null;
   let spelled: string | null = null;
-  for (const m of catalog.messages) {
+  const messages = catalog.messages;
+  // A list fresh from the reader: only the messages it saw as header-like can be headers.
+  const candidates = readList(messages)?.headers;
+  const count = candidates === undefined ? messages.length : candidates.length;
+  for (let k = 0; k < count; k++) {
+    const m = messages[candidates === undefined ? k : candidates[k]];
     if (!isHeader(m)) continue;
     const value = headerCharset(m.msgstr);
     if (value === null) continue;
@@ -530,6 +534,18 @@ function isSingleByte(canonical: string): boolean {
     (canonical === "ISO-8859-1" || singleByteTable(canonical) !== null);
 }
 
+/** A domain's messages: their indices in the list, in order, or a count n for all n of them. */
+type Group = readonly number[] | number;
+
+function groupSize(g: Group): number {
+  return typeof g === "number" ? g : g.length;
+}
+
+/** The index in the list of the `q`th message of group `g`. */
+function groupAt(g: Group, q: number): number {
+  return typeof g === "number" ? q : g[q];
+}
+
 /**
  * The domains in output order (the default one first, the others by first appearance) with their
  * messages; `groups` is null when msgcat would write nothing at all: every domain is empty or
@@ -539,13 +555,18 @@ function isSingleByte(canonical: string): boolean {
  */
 function domainGroups(
   messages: readonly PoMessage[],
-): { domains: (string | undefined)[]; groups: (readonly number[])[] | null } {
-  const hasDomains = messages.some((m) => m.domain !== undefined);
-  const domains = hasDomains ? domainOrder(messages) : [undefined];
+): { domains: (string | undefined)[]; groups: Group[] | null } {
+  const hasDomains = readList(messages)?.domains ?? messages.some((m) => m.domain !== undefined);
+  if (!hasDomains) {
+    const n = messages.length;
+    const onlyHeader = n === 0 || (n === 1 && messages[0].msgid === "" && messages[0].msgctxt === null);
+    return { domains: [undefined], groups: onlyHeader ? null : [n] };
+  }
+  const domains = domainOrder(messages);
   const groups = domains.map((domain) => {
     const indices: number[] = [];
     for (let i = 0; i < messages.length; i++) {
-      if (!hasDomains || messages[i].domain === domain) indices.push(i);
+      if (messages[i].domain === domain) indices.push(i);
     }
     return indices;
   });
@@ -636,6 +657,9 @@ function layoutCatalog(catalog: PoCatalog, noWrapAll: boolean): Uint8Array[] {
   const { domains, groups } = domainGroups(messages);
   if (groups === null) return [];
   const previous = previousLayouts(messages, singleByte, noWrapAll);
+  // Laid out from scratch: everything goes into one buffer, in order, separators included, and
+  // that buffer is the output; no pieces to join.
+  const cold = previous === null;
   const all: Layout[] = new Array(messages.length);
 
   // Made at the first message (or domain line) not laid out before: sized for the whole catalogue
@@ -649,7 +673,8 @@ function layoutCatalog(catalog: PoCatalog, noWrapAll: boolean): Uint8Array[] {
   for (let k = 0; k < domains.length; k++) {
     const domain = domains[k];
     const inDomain = groups[k];
-    if (inDomain.length === 0) continue;
+    const size = groupSize(inDomain);
+    if (size === 0) continue;
     if (domain !== undefined) {
       w ??= takeWriter(visited === 0 ? estimateCapacity(messages) : 4096);
       const start = w.pos;
@@ -660,15 +685,20 @@ function layoutCatalog(catalog: PoCatalog, noWrapAll: boolean): Uint8Array[] {
       w.ascii('"\n');
       const piece = { buffer: NO_BYTES, start, end: w.pos };
       domainLines.push(piece);
-      items.push(piece);
+      if (!cold) items.push(piece);
       blank = true;
     }
+    // Obsolete messages go last: the first pass sets them aside.
+    const obsoleteOnes: number[] = [];
     for (let pass = 0; pass < 2; pass++) {
-      const obsolete = pass === 1;
-      for (let q = 0; q < inDomain.length; q++) {
-        const i = inDomain[q];
+      const count = pass === 0 ? size : obsoleteOnes.length;
+      for (let q = 0; q < count; q++) {
+        const i = pass === 0 ? groupAt(inDomain, q) : obsoleteOnes[q];
         const m = messages[i];
-        if (m.obsolete !== obsolete) continue;
+        if (pass === 0 && m.obsolete) {
+          obsoleteOnes.push(i);
+          continue;
+        }
         let layout = previous !== null ? previous[i] : undefined;
         if (layout === undefined) {
           w ??= takeWriter(visited === 0 ? estimateCapacity(messages) : 4096);
@@ -676,14 +706,14 @@ function layoutCatalog(catalog: PoCatalog, noWrapAll: boolean): Uint8Array[] {
           const separatorAt = w.pos;
           if (blank) w.byte(10);
           layout = writeMessage(w, m, singleByte, noWrapAll);
-          freshLayouts.push(layout);
+          if (!cold) freshLayouts.push(layout);
           if (layout.end === layout.start) {
             w.pos = separatorAt;
             layout.start = layout.end = separatorAt;
           }
         }
         all[i] = layout;
-        if (layout.end > layout.start) {
+        if (!cold && layout.end > layout.start) {
           if (blank) items.push(NEWLINE_UTF8);
           items.push(layout);
         }
@@ -700,16 +730,19 @@ function layoutCatalog(catalog: PoCatalog, noWrapAll: boolean): Uint8Array[] {
       }
     }
   }
+  let buffer = NO_BYTES;
   if (w !== null) {
     // Done writing: the pieces get a copy of what was written, and the new layouts are cached.
-    const buffer = w.buf.slice(0, w.pos);
+    buffer = w.buf.slice(0, w.pos);
     if (w.buf.length <= KEPT_WRITER_BYTES) keptWriter = w;
     for (let i = 0; i < domainLines.length; i++) domainLines[i].buffer = buffer;
-    for (let i = 0; i < freshLayouts.length; i++) freshLayouts[i].buffer = buffer;
+    const fresh = cold ? all : freshLayouts;
+    for (let i = 0; i < fresh.length; i++) if (fresh[i] !== undefined) fresh[i].buffer = buffer;
   }
   if (w !== null || messages.length === 0 || anchors.get(messages[0])?.messages !== messages) {
     rememberLayouts({ messages, layouts: all, singleByte, noWrapAll });
   }
+  if (cold) return buffer.length === 0 ? [] : [buffer];
   return joinRuns(items);
 }
 
@@ -736,6 +769,9 @@ function takeWriter(capacity: number): ByteWriter {
  * the comments, keywords and quotes come on top). The writer grows if it was too small.
  */
 function estimateCapacity(messages: readonly PoMessage[]): number {
+  // A list fresh from the reader comes out about as large as the file it was read from.
+  const read = readList(messages);
+  if (read !== undefined) return read.bytes + (read.bytes >> 3) + 65536;
   let n = 0;
   for (let i = 0; i < messages.length; i++) {
     const m = messages[i];
@@ -934,7 +970,9 @@ export function canonicalCatalog(catalog: PoCatalog): PoCatalog {
   const { groups } = domainGroups(catalog.messages);
   const messages: PoMessage[] = [];
   for (const indices of groups ?? []) {
-    const group = indices.map((i) => catalog.messages[i]);
+    const group = typeof indices === "number"
+      ? catalog.messages.slice(0, indices)
+      : indices.map((i) => catalog.messages[i]);
     for (const m of group) if (!m.obsolete) messages.push(canonicalMessage(m, singleByte));
     for (const m of group) {
       if (!m.obsolete) continue;
