@@ -193,6 +193,34 @@ Deno.test("parsePo reads domain directives and drops the comments before them", 
   ]);
 });
 
+Deno.test("parsePo joins a string's pieces, text and escaped bytes in any order", async (t) => {
+  const body = 'msgid "k"\nmsgstr "" "caf" "\\303\\251" "" " au" " lait"\n\n' +
+    'msgid "l"\nmsgstr "\\303\\251" "t\\303\\251"\n\nmsgid "m"\nmsgstr "" "one"\n\n' +
+    'msgid "n"\nmsgstr "" "" ""\n';
+  const expected = ["café au lait", "été", "one", ""];
+  await t.step("the byte reading", () => {
+    const cat = parsePo(utf8(HEADER + body));
+    assert.deepEqual(cat.messages.slice(1).map((m) => m.msgstr), expected);
+  });
+  await t.step("the careful reading (a backslash-newline sends the file there)", () => {
+    const cat = parsePo(utf8(HEADER + 'msgid "j\\\n"\nmsgstr "x"\n\n' + body));
+    assert.deepEqual(cat.messages.slice(2).map((m) => m.msgstr), expected);
+  });
+});
+
+Deno.test("parsePo gives each message its own reference list, and repeated file names read alike", () => {
+  const cat = parsePo(
+    utf8('#: a.c:1 a.c:2\nmsgid "x"\nmsgstr ""\n\n#: a.c:3\r\n#: b.c\nmsgid "y"\nmsgstr ""\n'),
+  );
+  const [x, y] = cat.messages;
+  assert.deepEqual(x.references, [{ file: "a.c", line: 1 }, { file: "a.c", line: 2 }]);
+  // (A CR before the newline belongs to the last name, as in msgcat: see the CRLF test above.)
+  assert.deepEqual(y.references, [{ file: "a.c:3\r", line: null }, { file: "b.c", line: null }]);
+  assert.notEqual(x.references, y.references);
+  x.references.push({ file: "c.c", line: 4 });
+  assert.equal(y.references.length, 2);
+});
+
 Deno.test("parsePo drops comments after the last message", () => {
   assert.equal(entries('msgid "a"\nmsgstr "b"\n# trailing\n').length, 1);
 });

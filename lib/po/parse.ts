@@ -1129,13 +1129,18 @@ class Pending {
   reset(): void {
     this.translator = NO_STRINGS;
     this.extracted = NO_STRINGS;
-    this.references.length = 0;
+    // (Setting a list's length costs ~45 ns, a new empty list ~15: this runs for every message.)
+    if (this.references.length !== 0) this.references = [];
     this.flags = NO_STRINGS;
   }
 
-  /** The references read since the last reset, as a list of their own. */
+  /** The references read since the last reset, as a list of their own; none are left. */
   takeReferences(): PoReference[] {
-    return this.references.length === 0 ? NO_REFERENCES : this.references.slice();
+    const refs = this.references;
+    if (refs.length === 0) return NO_REFERENCES;
+    if (refs.length === 1) return [refs.pop()!];
+    this.references = [];
+    return refs.slice();
   }
 
   comment(s: string): void {
@@ -1232,9 +1237,10 @@ function readStrings(lex: Lexer, obsolete: boolean, previous: boolean): StringVa
     throw lex.tokenError(`syntax error: expected a string, found ${TOKEN_NAMES[lex.kind]}`);
   }
   // Text pieces are joined once, into a flat string: `a + b + …` would make a rope that every
-  // later hash, scan and regular expression flattens (an allocation and a copy each time).
-  const texts = textPieces;
-  texts.length = 0;
+  // later hash, scan and regular expression flattens (an allocation and a copy each time). The
+  // first piece needs no list, and a list is made for the second.
+  let first = "";
+  let texts: string[] | null = null;
   let parts: StringValue[] | null = null;
   while (lex.kind === T_STRING) {
     checkObsolete(lex, obsolete);
@@ -1242,16 +1248,17 @@ function readStrings(lex: Lexer, obsolete: boolean, previous: boolean): StringVa
     const v = lex.value;
     if (parts !== null) parts.push(v);
     else if (typeof v !== "string") {
-      parts = texts.length === 0 ? [v] : [texts.join(""), v];
-    } else if (v.length > 0) texts.push(v);
+      parts = texts !== null ? [texts.join(""), v] : first === "" ? [v] : [first, v];
+    } else if (v.length > 0) {
+      if (texts !== null) texts.push(v);
+      else if (first === "") first = v;
+      else texts = [first, v];
+    }
     lex.advance();
   }
   if (parts !== null) return concatValues(parts);
-  return texts.length === 0 ? "" : texts.length === 1 ? texts[0] : texts.join("");
+  return texts !== null ? texts.join("") : first;
 }
-
-/** The text pieces of the string being read by {@link readStrings} (one array, reused). */
-const textPieces: string[] = [];
 
 /** Consumes a keyword token of the expected kind. */
 function takeKeyword(lex: Lexer, kind: number, obsolete: boolean, previous: boolean): void {

@@ -366,8 +366,9 @@ export function writeString(
     if (width === Infinity) {
       // no-wrap: never laid out
       portionKinds = 1;
-    } else if (to - from > room * 3 || portionColumns(src, from, to, room) > room) {
-      // (Far more bytes than columns: measuring first would rarely spare the layout.)
+    } else if (to - from > room || portionColumns(src, from, to, room) > room) {
+      // More bytes than room: the text rarely fits (CJK takes 3 bytes for 2 columns), and the scan
+      // measures it anyway; fewer: it fits unless escapes widen it, which measuring tells first.
       if (interiors === undefined) {
         interiors = language ? directiveInteriorBytes(value, language, keyword.startsWith("msgstr")) : null;
       }
