@@ -104,6 +104,19 @@ Deno.test("parsePo reads each comment kind as msgcat does", async (t) => {
     }],
     ["an empty last flag line erases the flags", "#, fuzzy\n#,\n", { flags: [] }],
     ["#! is a flag line too", "#!fuzzy\n", { flags: ["fuzzy"] }],
+    ["flags split at every separator gettext knows", "#, fuzzy\t\vc-format\f,possible-c-format\r,x\n", {
+      flags: ["fuzzy", "c-format", "possible-c-format", "x"],
+    }],
+    [
+      "long comments and names are their own strings, equal to the text",
+      "#. an extracted comment of some length\n" +
+      "# a translator comment of some length\n#: a/rather/long/path/to/some/file.py:7\n",
+      {
+        extractedComments: ["an extracted comment of some length"],
+        translatorComments: ["a translator comment of some length"],
+        references: [{ file: "a/rather/long/path/to/some/file.py", line: 7 }],
+      },
+    ],
     ["previous fields", '#| msgctxt "pc"\n#| msgid "p" "q"\n#|msgid_plural "pp"\n', {
       previousMsgctxt: "pc",
       previousMsgid: "pq",

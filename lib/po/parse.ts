@@ -711,7 +711,30 @@ class Lexer {
 // ---------------------------------------------------------------------------------------------
 // Comments
 
-const FLAG_SEPARATORS = "\n \t\r\f\v,";
+/** `\n`, space, `\t`, `\r`, `\f`, `\v` and `,`: what separates flags on a `#,` line. */
+function isFlagSeparator(c: number): boolean {
+  return c === 44 || c === 32 || (c >= 9 && c <= 13);
+}
+
+/** Flags most catalogues use: a token equal to one of these is that string, not a new one. */
+const COMMON_FLAGS = [
+  "fuzzy",
+  "c-format",
+  "no-c-format",
+  "python-format",
+  "no-python-format",
+  "python-brace-format",
+  "no-python-brace-format",
+  "possible-python-format",
+];
+
+function flagToken(s: string, start: number, end: number): string {
+  for (let k = 0; k < COMMON_FLAGS.length; k++) {
+    const f = COMMON_FLAGS[k];
+    if (f.length === end - start && s.startsWith(f, start)) return f;
+  }
+  return ownString(s.slice(start, end));
+}
 
 /** Splits a `#,` line (text after `#,`) into tokens, joining `range:` with its argument. */
 export function tokenizeFlags(s: string): string[] {
@@ -719,10 +742,10 @@ export function tokenizeFlags(s: string): string[] {
   let i = 0;
   const n = s.length;
   while (i < n) {
-    while (i < n && FLAG_SEPARATORS.includes(s[i])) i++;
+    while (i < n && isFlagSeparator(s.charCodeAt(i))) i++;
     const start = i;
-    while (i < n && !FLAG_SEPARATORS.includes(s[i])) i++;
-    if (i > start) tokens.push(s.slice(start, i));
+    while (i < n && !isFlagSeparator(s.charCodeAt(i))) i++;
+    if (i > start) tokens.push(flagToken(s, start, i));
   }
   const out: string[] = [];
   for (let k = 0; k < tokens.length; k++) {
@@ -731,7 +754,17 @@ export function tokenizeFlags(s: string): string[] {
       k++;
     } else out.push(tokens[k]);
   }
-  return out;
+  // (A list grown by push holds room for 17: the message keeps an exact copy.)
+  return out.slice();
+}
+
+/**
+ * `s` as a string of its own. V8 makes a slice of 13 characters or more a view of the string it was
+ * cut from, which then lives as long as the slice: a catalogue's fields would keep every 64 KiB
+ * chunk of the file in memory, a second copy of it. Joining two pieces makes a copy.
+ */
+export function ownString(s: string): string {
+  return s.length < 13 ? s : [s.slice(0, 1), s.slice(1)].join("");
 }
 
 /** Space, tab or newline (NaN, past the end, is none). */
@@ -814,7 +847,7 @@ let lastFileName = "";
  */
 function fileName(s: string, start: number, end: number): string {
   if (end - start !== lastFileName.length || !s.startsWith(lastFileName, start)) {
-    lastFileName = s.slice(start, end);
+    lastFileName = ownString(s.slice(start, end));
   }
   return lastFileName;
 }
@@ -1147,7 +1180,7 @@ class Pending {
     const c = s.charCodeAt(0);
     if (c === 46) { // '.'
       if (this.extracted === NO_STRINGS) this.extracted = [];
-      this.extracted.push(s.charCodeAt(1) === 32 ? s.slice(2) : s.slice(1));
+      this.extracted.push(ownString(s.charCodeAt(1) === 32 ? s.slice(2) : s.slice(1)));
     } else if (c === 44 || c === 33) { // ',' '!': only the last flag line counts
       this.flags = tokenizeFlags(s.slice(1));
     } else {
@@ -1156,7 +1189,7 @@ class Pending {
         addReference(this.references, ref.file, ref.line);
       } else {
         if (this.translator === NO_STRINGS) this.translator = [];
-        this.translator.push(c === 32 ? s.slice(1) : s);
+        this.translator.push(ownString(c === 32 ? s.slice(1) : s));
       }
     }
   }
@@ -1257,7 +1290,8 @@ function readStrings(lex: Lexer, obsolete: boolean, previous: boolean): StringVa
     lex.advance();
   }
   if (parts !== null) return concatValues(parts);
-  return texts !== null ? texts.join("") : first;
+  // (Joined pieces are a new string; a single one is a slice of the lexer's chunk.)
+  return texts !== null ? texts.join("") : ownString(first);
 }
 
 /** Consumes a keyword token of the expected kind. */
