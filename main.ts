@@ -29,9 +29,28 @@ import type { AppDeps } from "./routes/deps.ts";
 
 const DEFAULT_PO_ROOTS = [fileURLToPath(new URL("./examples/", import.meta.url)).replace(/\/$/, "")];
 
+/**
+ * Log lines (one per request) go to stderr together, once per turn of the event loop: a write per
+ * line was ~7 % of a cached read's time under load. `flushLog` runs at exit too.
+ */
+const pendingLog: string[] = [];
+const logEncoder = new TextEncoder();
+
 function log(line: string): void {
-  console.error(line);
+  if (pendingLog.push(line) === 1) setTimeout(flushLog, 0);
 }
+
+function flushLog(): void {
+  if (pendingLog.length === 0) return;
+  const bytes = logEncoder.encode(pendingLog.join("\n") + "\n");
+  pendingLog.length = 0;
+  try {
+    for (let at = 0; at < bytes.length;) at += Deno.stderr.writeSync(bytes.subarray(at));
+  } catch {
+    // stderr closed: nothing to tell anyone
+  }
+}
+globalThis.addEventListener("unload", flushLog);
 
 /** Reads the variables this process is allowed to read (the rest count as unset). */
 function readEnv(names: readonly string[]): Record<string, string | undefined> {

@@ -22,12 +22,24 @@ async function startTask(env: Record<string, string>) {
     if (done) throw new Error(`server exited before listening:\n${seen}`);
     seen += value;
   }
-  // Keep draining stderr so the child never blocks on a full pipe.
+  // Keep draining stderr so the child never blocks on a full pipe, and keep what it says.
+  const log = { text: seen };
   (async () => {
-    for (;;) if ((await reader.read()).done) break;
+    for (;;) {
+      const { value, done } = await reader.read();
+      if (done) break;
+      log.text += value;
+    }
   })();
   return {
     seen,
+    /** Waits (up to 5 s) until the server's stderr matches `pattern`. */
+    async logged(pattern: RegExp): Promise<void> {
+      for (let waited = 0; !pattern.test(log.text); waited += 20) {
+        if (waited > 5000) throw new Error(`not logged: ${pattern}\n${log.text}`);
+        await new Promise((r) => setTimeout(r, 20));
+      }
+    },
     async [Symbol.asyncDispose]() {
       child.kill("SIGTERM");
       await child.status;
@@ -66,6 +78,10 @@ Deno.test("deno task start serves the configured roots on the configured port, a
     const denied = await post(port, "/po/read", { file_path: `${outside}/b.po` });
     assert.equal(denied.status, 403);
     assert.match(denied.body.detail, /^Path is outside the catalogue roots/);
+
+    // One line per request, written a moment later (lines are batched per turn of the event loop).
+    await server.logged(/^POST \/new\/endpoint\/ 200 [\d.]+ms$/m);
+    await server.logged(/^POST \/po\/read 200 [\d.]+ms\nPOST \/po\/read 403 [\d.]+ms$/m);
   } finally {
     await Deno.remove(root, { recursive: true });
     await Deno.remove(outside, { recursive: true });
