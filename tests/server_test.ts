@@ -291,6 +291,13 @@ Deno.test("the request log has method, path, status and duration, never bodies o
   });
   assert.equal(lines.length, 1);
   assert.match(lines[0], /^POST \/new\/endpoint\/ 200 \d+\.\dms$/);
+  // The path as sent: percent-encoded (a newline cannot split the line), without the query.
+  await postJson(app, "/new/%0Aendpoint?q=%0Ahidden", { name: "x" }, {
+    "content-type": "application/json",
+    authorization: `Bearer ${token}`,
+  });
+  assert.equal(lines.length, 2);
+  assert.match(lines[1], /^POST \/new\/%0Aendpoint 404 \d+\.\dms$/);
 });
 
 Deno.test("API_TOKEN switches bearer authentication on for everything but the docs", async (t) => {
