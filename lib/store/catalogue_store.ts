@@ -98,6 +98,8 @@ interface CacheEntry<D> {
   doc: D;
   key: string;
   size: number;
+  /** When it was last read or stored, in {@link CatalogueStore.#tick}s: the least recent is evicted. */
+  used: number;
   /** True while the entry is racy: its contents are verified against `bytes` on the next read. */
   racy: boolean;
   /** The file's bytes the document was parsed from (or encoded to), so an update can skip the parse. */
@@ -132,6 +134,12 @@ export class CatalogueStore<D> {
   /** Per real path, the document an update is writing right now and its bytes. */
   readonly #writing = new Map<string, { doc: D; bytes: Bytes }>();
   #cachedBytes = 0;
+  /**
+   * The cache's clock. A hit records its tick in the entry instead of moving it to the end of the
+   * Map: a delete and a set per read make V8 allocate a new hash table for a Map in the old
+   * generation, in the old generation, so each cached read left garbage there.
+   */
+  #tick = 0;
   #stats = { hits: 0, revalidations: 0, parses: 0, evictions: 0 };
 
   /** @throws {TypeError} a root is not absolute. */
@@ -177,8 +185,7 @@ export class CatalogueStore<D> {
       const key = statKey(path.stat!);
       const entry = this.#cache.get(path.realPath);
       if (entry && entry.key === key && !entry.racy) {
-        this.#cache.delete(path.realPath);
-        this.#cache.set(path.realPath, entry);
+        entry.used = ++this.#tick;
         this.#stats.hits++;
         return { doc: entry.doc, path, fromCache: true };
       }
@@ -352,11 +359,19 @@ export class CatalogueStore<D> {
       this.#cachedBytes -= old.size;
     }
     if (this.#cacheMaxBytes === 0 || stat.size > this.#cacheMaxBytes) return;
-    this.#cache.set(realPath, { doc, key: statKey(stat), size: stat.size, racy, bytes });
+    this.#cache.set(realPath, { doc, key: statKey(stat), size: stat.size, used: ++this.#tick, racy, bytes });
     this.#cachedBytes += stat.size;
-    for (const [oldest, entry] of this.#cache) {
-      if (this.#cachedBytes <= this.#cacheMaxBytes) break;
-      this.#cache.delete(oldest);
+    while (this.#cachedBytes > this.#cacheMaxBytes) {
+      let oldest: string | null = null;
+      let oldestUse = Infinity;
+      for (const [path, entry] of this.#cache) {
+        if (entry.used < oldestUse) {
+          oldest = path;
+          oldestUse = entry.used;
+        }
+      }
+      const entry = this.#cache.get(oldest!)!;
+      this.#cache.delete(oldest!);
       this.#cachedBytes -= entry.size;
       this.#stats.evictions++;
     }
