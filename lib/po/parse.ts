@@ -763,7 +763,7 @@ export function tokenizeFlags(s: string): string[] {
  * cut from, which then lives as long as the slice: a catalogue's fields would keep every 64 KiB
  * chunk of the file in memory, a second copy of it. Joining two pieces makes a copy.
  */
-export function ownString(s: string): string {
+function ownString(s: string): string {
   return s.length < 13 ? s : [s.slice(0, 1), s.slice(1)].join("");
 }
 
