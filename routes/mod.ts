@@ -38,7 +38,7 @@ function digest(text: string): Buffer {
  * The path of an absolute URL as the request sent it (percent-encoded, without the query): what
  * `new URL(url).pathname` gives for a request's URL, without parsing one per request.
  */
-export function rawPath(url: string): string {
+function rawPath(url: string): string {
   const scheme = url.indexOf("://");
   const start = url.indexOf("/", scheme < 0 ? 0 : scheme + 3);
   if (start < 0) return "/";

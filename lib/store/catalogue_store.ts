@@ -136,8 +136,8 @@ export class CatalogueStore<D> {
   #cachedBytes = 0;
   /**
    * The cache's clock. A hit records its tick in the entry instead of moving it to the end of the
-   * Map: a delete and a set per read make V8 allocate a new hash table for a Map in the old
-   * generation, in the old generation, so each cached read left garbage there.
+   * Map: for a Map that lives in the old generation, a delete and a set make V8 allocate the Map's
+   * new hash table there too, so each cached read left garbage in the old generation.
    */
   #tick = 0;
   #stats = { hits: 0, revalidations: 0, parses: 0, evictions: 0 };
