@@ -26,6 +26,11 @@ export const CONFIG_ENV_NAMES = [
   "PO_MAX_FILE_BYTES",
   "MAX_BODY_BYTES",
   "INIT_CWD",
+  "ALLOWED_HOSTS",
+  "ALLOWED_ORIGINS",
+  "REQUEST_TIMEOUT_S",
+  "MAX_RESPONSE_BYTES",
+  "MAX_INFLIGHT_BYTES",
 ] as const;
 
 /** The variables that decide permissions (all that `main.ts permissions` is allowed to read). */
@@ -44,6 +49,16 @@ export interface Config {
   apiToken: string | undefined;
   poMaxFileBytes: number;
   maxBodyBytes: number;
+  /** Host names accepted in `Host` (lower case, no port), or "*" for any. */
+  allowedHosts: string[] | "*";
+  /** Origins allowed besides the service's own (`scheme://host[:port]`, lower case), or "*". */
+  allowedOrigins: string[] | "*";
+  /** Longest time one request may take before it is answered 503 and abandoned. */
+  requestTimeoutMs: number;
+  /** Largest answer one request may get (HTTP body or MCP result). */
+  maxResponseBytes: number;
+  /** Bytes of large files being loaded and of large answers being sent, all requests together. */
+  maxInflightBytes: number;
 }
 
 /** Raised for an invalid variable; the message names it and says what is expected. */
@@ -82,7 +97,59 @@ const EnvSchema = z.object({
   PO_MAX_FILE_BYTES: intVar(1, 1024 * MIB).default(64 * MIB),
   MAX_BODY_BYTES: intVar(1, 1024 * MIB).default(16 * MIB),
   INIT_CWD: z.string().optional(),
+  ALLOWED_HOSTS: z.string().optional(),
+  ALLOWED_ORIGINS: z.string().optional(),
+  REQUEST_TIMEOUT_S: intVar(1, 86_400).default(60),
+  MAX_RESPONSE_BYTES: intVar(1024, 1024 * MIB).default(32 * MIB),
+  MAX_INFLIGHT_BYTES: intVar(1024, 16 * 1024 * MIB).default(256 * MIB),
 });
+
+/** Loopback names, always accepted in `Host` unless ALLOWED_HOSTS is "*". */
+const LOOPBACK_NAMES = ["localhost", "127.0.0.1", "[::1]"];
+
+/** A `Host` name as the request guard compares it: lower case, IPv6 in brackets. */
+function asHostName(name: string): string {
+  const lower = name.trim().toLowerCase();
+  return lower.includes(":") && !lower.startsWith("[") ? `[${lower}]` : lower;
+}
+
+function allowedHosts(value: string | undefined, host: string): string[] | "*" {
+  if (value?.trim() === "*") return "*";
+  const names = new Set(LOOPBACK_NAMES);
+  // The listening address is a name the service is reached by, unless it is a wildcard.
+  if (!["0.0.0.0", "::", "[::]"].includes(host)) names.add(asHostName(host));
+  for (const name of (value ?? "").split(",")) {
+    const n = asHostName(name);
+    if (n === "") continue;
+    if (!/^(?:[a-z0-9.\-_~]+|\[[0-9a-f:.]+\])$/.test(n)) {
+      throw new ConfigError(
+        "ALLOWED_HOSTS",
+        `not a host name: ${JSON.stringify(name.trim())} (names, no ports, comma-separated, or "*")`,
+      );
+    }
+    names.add(n);
+  }
+  return [...names];
+}
+
+function allowedOrigins(value: string | undefined): string[] | "*" {
+  if (value?.trim() === "*") return "*";
+  const origins: string[] = [];
+  for (const item of (value ?? "").split(",")) {
+    const o = item.trim().toLowerCase().replace(/\/$/, "");
+    if (o === "") continue;
+    if (!/^https?:\/\/(?:[a-z0-9.\-_~]+|\[[0-9a-f:.]+\])(?::\d{1,5})?$/.test(o)) {
+      throw new ConfigError(
+        "ALLOWED_ORIGINS",
+        `not an origin: ${
+          JSON.stringify(item.trim())
+        } (like https://example.org or http://localhost:3000, comma-separated, or "*")`,
+      );
+    }
+    origins.push(o);
+  }
+  return origins;
+}
 
 /**
  * Parses the configuration from environment variables.
@@ -138,6 +205,11 @@ export function parseConfig(
     apiToken: e.API_TOKEN,
     poMaxFileBytes: e.PO_MAX_FILE_BYTES,
     maxBodyBytes: e.MAX_BODY_BYTES,
+    allowedHosts: allowedHosts(e.ALLOWED_HOSTS, e.HOST),
+    allowedOrigins: allowedOrigins(e.ALLOWED_ORIGINS),
+    requestTimeoutMs: e.REQUEST_TIMEOUT_S * 1000,
+    maxResponseBytes: e.MAX_RESPONSE_BYTES,
+    maxInflightBytes: e.MAX_INFLIGHT_BYTES,
   };
 }
 

@@ -25,6 +25,15 @@ export class InvalidInputError extends DomainError {}
 /** Input larger than a configured limit. */
 export class TooLargeError extends DomainError {}
 
+/** An answer that would be larger than the configured limit; the message says how to ask for less. */
+export class AnswerTooLargeError extends DomainError {}
+
+/** Shared capacity (memory for large work) is in use by other requests right now: try again later. */
+export class BusyError extends DomainError {}
+
+/** The work took longer than the time allowed to one request, and was abandoned. */
+export class TimeoutError extends DomainError {}
+
 /**
  * A PO file that cannot be read (the same inputs `msgcat` rejects).
  *

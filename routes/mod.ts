@@ -2,22 +2,26 @@
  * `createApp(deps)`: the whole HTTP service as a pure factory (no env, no sockets), used by
  * `main.ts` and by every test.
  *
- * Request lifecycle: request log → bearer-token check → the matching tool route (validate, call
- * `lib/`, shape JSON) → `onError` (the one error table in `errors.ts`) or `notFound` (FastAPI's
- * 405 / 307 trailing-slash redirect / 404).
+ * Request lifecycle: request log → security headers → guard (bearer token, Host, Origin: all
+ * decided on the path the router dispatches on) → time limit → the matching tool route (validate,
+ * call `lib/`, shape JSON) → `onError` (the one error table in `errors.ts`) or `notFound`
+ * (FastAPI's 405 / 307 trailing-slash redirect / 404).
  *
  * @module
  */
-import { createHash, timingSafeEqual } from "node:crypto";
 import { OpenAPIHono } from "@hono/zod-openapi";
-import type { Context, MiddlewareHandler } from "hono";
+import type { Context } from "hono";
+import { LOOPBACK_HOST_NAMES, requestGuard } from "./guard.ts";
 import type { AppDeps } from "./deps.ts";
 import { mountDocs } from "./docs.ts";
-import { handleError } from "./errors.ts";
+import { handleError, internalErrorResponse } from "./errors.ts";
 import { greetingTools } from "./greeting.ts";
 import { mcpHttpHandler } from "./mcp.ts";
 import { patentTools } from "./patents.ts";
 import { poTools } from "./po.ts";
+import { requestLog } from "./request_log.ts";
+import { securityHeaders } from "./security_headers.ts";
+import { requestSignal, requestTimeout } from "./timeout.ts";
 import { mountTools, type Tool } from "./tool.ts";
 
 export type { AppDeps } from "./deps.ts";
@@ -27,72 +31,32 @@ export function allTools(): Tool[] {
   return [...poTools, ...greetingTools, ...patentTools] as Tool[];
 }
 
-/** Paths reachable without the bearer token (the API description only). */
-const PUBLIC_PATHS = /^\/(docs(\/.*)?|openapi\.json)$/;
-
-function digest(text: string): Buffer {
-  return createHash("sha256").update(text).digest();
-}
-
-/**
- * The path of an absolute URL as the request sent it (percent-encoded, without the query): what
- * `new URL(url).pathname` gives for a request's URL, without parsing one per request.
- */
-function rawPath(url: string): string {
-  const scheme = url.indexOf("://");
-  const start = url.indexOf("/", scheme < 0 ? 0 : scheme + 3);
-  if (start < 0) return "/";
-  let end = start;
-  while (end < url.length) {
-    const c = url.charCodeAt(end);
-    if (c === 63 || c === 35) break; // '?' '#'
-    end++;
-  }
-  return url.slice(start, end);
-}
-
-function requestLog(log: AppDeps["log"]): MiddlewareHandler {
-  return async function logRequest(c, next) {
-    const started = performance.now();
-    await next();
-    const ms = (performance.now() - started).toFixed(1);
-    // Method, path and status only: never bodies, query strings, tokens or USER_CODE.
-    log(`${c.req.method} ${rawPath(c.req.url)} ${c.res.status} ${ms}ms`);
-  };
-}
-
-function bearerAuth(token: string): MiddlewareHandler {
-  const expected = digest(token);
-  return async function checkBearer(c, next) {
-    if (PUBLIC_PATHS.test(new URL(c.req.url).pathname)) return await next();
-    const header = c.req.header("authorization") ?? "";
-    const match = /^Bearer\s+(.+)$/i.exec(header);
-    // Comparing fixed-length digests keeps the comparison constant-time whatever the input length.
-    if (!match || !timingSafeEqual(digest(match[1].trim()), expected)) {
-      return c.json({ detail: "Not authenticated" }, 401, { "WWW-Authenticate": "Bearer" });
-    }
-    await next();
-  };
-}
-
 /** FastAPI's answer when no route matched: 405 for a known path, 307 for the other slash form, else 404. */
 function notFound(app: OpenAPIHono) {
   return function notFoundHandler(c: Context): Response {
-    const url = new URL(c.req.url);
+    // The path the router tried: a URL rebuilt from the request may say something else.
+    const path = c.req.path;
     const routes = app.routes.filter((r) => r.method !== "ALL");
     const methods = (path: string) => {
       const found = new Set(routes.filter((r) => r.path === path).map((r) => r.method));
       if (found.has("GET")) found.add("HEAD");
       return [...found];
     };
-    const allowed = methods(url.pathname);
+    const allowed = methods(path);
     if (allowed.length > 0) {
       return c.json({ detail: "Method Not Allowed" }, 405, { Allow: allowed.join(", ") });
     }
-    const other = url.pathname.endsWith("/") ? url.pathname.slice(0, -1) : `${url.pathname}/`;
+    const other = path.endsWith("/") ? path.slice(0, -1) : `${path}/`;
     if (other !== "" && methods(other).length > 0) {
-      url.pathname = other;
-      return c.body(null, 307, { Location: url.toString() });
+      let location = other;
+      try {
+        const url = new URL(c.req.url);
+        url.pathname = other;
+        location = url.toString();
+      } catch {
+        // no absolute URL to be had: a relative reference is as good to a client
+      }
+      return c.body(null, 307, { Location: location });
     }
     return c.json({ detail: "Not Found" }, 404);
   };
@@ -115,11 +79,20 @@ function notFound(app: OpenAPIHono) {
 export function createApp(deps: AppDeps, tools: readonly Tool[] = allTools()): OpenAPIHono {
   const app = new OpenAPIHono();
   app.use("*", requestLog(deps.log));
-  if (deps.config.apiToken !== undefined) app.use("*", bearerAuth(deps.config.apiToken));
+  app.use("*", securityHeaders());
+  app.use(
+    "*",
+    requestGuard({
+      apiToken: deps.config.apiToken,
+      allowedHosts: deps.config.allowedHosts ?? LOOPBACK_HOST_NAMES,
+      allowedOrigins: deps.config.allowedOrigins ?? [],
+    }),
+  );
+  app.use("*", requestTimeout(deps.config.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS));
 
   mountTools(app, tools, deps);
   const mcp = mcpHttpHandler(tools, deps);
-  app.on(["GET", "POST", "DELETE"], "/mcp", (c) => mcp(c.req.raw));
+  app.on(["GET", "POST", "DELETE"], "/mcp", (c) => mcp(c.req.raw, requestSignal(c)));
 
   app.openAPIRegistry.registerComponent("schemas", "HTTPValidationError", {
     type: "object",
@@ -155,4 +128,33 @@ export function createApp(deps: AppDeps, tools: readonly Tool[] = allTools()): O
   app.notFound(notFound(app));
   app.onError((error, c) => handleError(error, c, deps.log));
   return app;
+}
+
+/** The time limit of one request when the configuration gives none. */
+export const DEFAULT_REQUEST_TIMEOUT_MS = 60_000;
+
+/**
+ * The app's `fetch` for a server: whatever escapes the app (it should be nothing), the client gets
+ * the fixed JSON 500, never the runtime's bare text one.
+ */
+export function serverFetch(
+  app: OpenAPIHono,
+  log: (line: string) => void,
+): (request: Request) => Promise<Response> {
+  return async function fetchSafely(request) {
+    try {
+      return await app.fetch(request);
+    } catch (error) {
+      try {
+        log(
+          `unexpected error outside the app: ${
+            String((error as Error)?.message ?? error).slice(0, 200).replace(/[^\x20-\x7e]/g, "?")
+          }`,
+        );
+      } catch {
+        // nothing more to do
+      }
+      return internalErrorResponse();
+    }
+  };
 }

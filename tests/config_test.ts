@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { ConfigError, parseConfig, permissionFlags } from "../lib/config.ts";
+import { CONFIG_ENV_NAMES, ConfigError, parseConfig, permissionFlags } from "../lib/config.ts";
 
 const defaults = { defaultPoRoots: ["/repo/examples"], cwd: "/home/me" };
 const MAIN = new URL("../main.ts", import.meta.url).pathname;
@@ -57,7 +57,7 @@ Deno.test("permission flags follow the configuration", () => {
     "--allow-read=/srv/po,/srv/other",
     "--allow-write=/srv/po,/srv/other",
     "--allow-net=127.0.0.1:9000,127.0.0.1:18090",
-    "--allow-env=PORT,HOST,PO_ROOTS,USER_CODE,GPSS_API_URL,GPSS_TIMEOUT_MS,GPSS_CACHE_TTL_S,API_TOKEN,PO_MAX_FILE_BYTES,MAX_BODY_BYTES,INIT_CWD",
+    `--allow-env=${CONFIG_ENV_NAMES.join(",")}`,
   ]);
   assert.equal(permissionFlags(parseConfig({}, defaults), "mcp")[2], "--allow-net=tiponet.tipo.gov.tw:443");
 });

@@ -5,12 +5,12 @@
  * and leave exactly what msgcat prints.
  */
 import assert from "node:assert/strict";
+import { CONFIG_ENV_NAMES } from "../lib/config.ts";
 import { freePort } from "./_helpers.ts";
 import { encodePo, parsePo, type PoCatalog, type PoMessage } from "../lib/po/mod.ts";
 
 const MAIN = new URL("../main.ts", import.meta.url).pathname;
-const ENV_NAMES =
-  "PORT,HOST,PO_ROOTS,USER_CODE,GPSS_API_URL,GPSS_TIMEOUT_MS,GPSS_CACHE_TTL_S,API_TOKEN,PO_MAX_FILE_BYTES,MAX_BODY_BYTES,INIT_CWD";
+const ENV_NAMES = CONFIG_ENV_NAMES.join(",");
 /** Generous bounds for a slow shared machine: they only turn a hang into a clear failure. */
 const START_TIMEOUT_MS = 60_000;
 const REQUEST_TIMEOUT_MS = 60_000;
