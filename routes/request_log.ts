@@ -13,8 +13,8 @@ import type { Context, MiddlewareHandler } from "hono";
 /** Longest path written to the log, in UTF-16 units, before `…`. */
 export const MAX_LOGGED_PATH = 512;
 
-// deno-lint-ignore no-control-regex
 const UNSAFE =
+  // deno-lint-ignore no-control-regex
   /[\x00-\x1f\x5c\x7f-\x9f\u00ad\u061c\u180e\u200b-\u200f\u2028-\u202e\u2060-\u2069\ufeff\ud800-\udfff]/g;
 
 function escapeChar(ch: string): string {

@@ -283,6 +283,7 @@ Deno.test("the request log writes the dispatched path with controls and separato
   await rawRequest(port, "POST /x HTTP/1.1\r\nHost: a/FORGED 200 0.1ms", "{}");
   assert.equal(lines.length, targets.length + 1);
   for (const line of lines) {
+    // deno-lint-ignore no-control-regex
     assert.doesNotMatch(line, /[\x00-\x1f\x7f-\x9f\u2028\u2029\u202e]/, JSON.stringify(line));
     assert.match(line, /^POST \S+ \d{3} \d+\.\dms$/, JSON.stringify(line));
   }
