@@ -7,6 +7,19 @@
  * target's name, never a mix; at worst a stray temp file remains, which a later locked update of the
  * same file removes once it is older than `staleTempAgeMs`.
  *
+ * Every open, create and rename below a catalogue root is checked against the directories the path
+ * policy verified (see `_verified_path.ts`): a directory swapped for a symlink meanwhile is noticed,
+ * and nothing is then read, created or renamed through it. Files are opened with `O_NONBLOCK` and
+ * their type checked on the descriptor, so a FIFO, a device or a directory put at a catalogue's name
+ * is refused at once (never waited on, never read), and reads stop at `maxBytes` + 1 bytes even when
+ * the file grows while it is read.
+ *
+ * A read-modify-write computes under the in-process turn first and takes the cross-process `flock`
+ * only when it has something to write, then checks the file is still what it computed from (else it
+ * computes again, under the lock): a refused, empty or abandoned update creates nothing, no lock file
+ * included. With an `AbortSignal`, the update stops at the next step once it is aborted (before the
+ * rename at the latest), removes its temp file and releases its lock; the file is then untouched.
+ *
  * Limits: the replacement is a new inode. Permission bits are copied from the old file, but the
  * owner becomes the writing user, extended attributes and ACLs are not copied, and other hard links
  * keep the old contents. Durability after power loss relies on the file system honouring `fsync`
@@ -17,8 +30,22 @@
 import { basename, dirname, join, resolve } from "node:path";
 import { type Bytes, bytesLength, copyPrefix, equalAt, flatBytes, sameBytes } from "../byte_runs.ts";
 import { NotFoundError, TooLargeError } from "../errors.ts";
-import { withFileLock } from "./file_lock.ts";
-import { checkRegularFile, DEFAULT_MAX_FILE_BYTES } from "./path_policy.ts";
+import {
+  chmodFd,
+  closeFd,
+  createChecked,
+  directoriesUnchanged,
+  type Fd,
+  openChecked,
+  readFd,
+  removeChecked,
+  renameChecked,
+  syncFd,
+  type VerifiedDirectory,
+  writeFd,
+} from "./_verified_path.ts";
+import { withInProcessTurn, withOsLock } from "./file_lock.ts";
+import { DEFAULT_MAX_FILE_BYTES, NotRegularFileError } from "./path_policy.ts";
 
 /** Default age after which a stray temp file of a file being updated is removed: 10 minutes. */
 export const DEFAULT_STALE_TEMP_AGE_MS = 10 * 60 * 1000;
@@ -27,10 +54,10 @@ export const DEFAULT_STALE_TEMP_AGE_MS = 10 * 60 * 1000;
 export const DEFAULT_NEW_FILE_MODE = 0o644;
 
 /**
- * A file's contents and its `stat` taken just before it was opened. (Not `fstat` of the handle: Deno
- * checks `FsFile.stat()` against the file's *real* path, which a sandbox that allows only a symlinked
- * root's spelling refuses. A stat taken before the read can only be older than the bytes, so a cache
- * keyed by it is never stale: the next stat differs and forces a reload.)
+ * A file's contents and its `stat`, taken by path right after the open and checked to have the
+ * descriptor's device and inode (so it describes the file read), before the first byte was read. A
+ * stat taken before the read can only be older than the bytes, so a cache keyed by it is never
+ * stale: the next stat differs and forces a reload.
  */
 export interface CurrentFile {
   /** The contents: the `expected` value itself when the file held exactly that, else a new array. */
@@ -45,6 +72,14 @@ export interface AtomicReplaceOptions {
   mode?: number;
   /** Permission bits of a new file, before the umask (default {@link DEFAULT_NEW_FILE_MODE}). */
   newFileMode?: number;
+  /** Directories verified by the path policy: checked right before the temp file is created and
+   * before and after the rename (see `_verified_path.ts`). */
+  directories?: readonly VerifiedDirectory[];
+  /** Checked between writes and right before the rename: once aborted, the temp file is removed,
+   * the target is left alone and the signal's reason is thrown. */
+  signal?: AbortSignal;
+  /** The path to name in error messages (default `path`). */
+  displayPath?: string;
 }
 
 /** Options of {@link atomicUpdateFile} and {@link updateFileUnderLock}. */
@@ -58,6 +93,13 @@ export interface AtomicUpdateOptions {
    * null: never). Under the lock no cooperating writer has a live temp file, so any age is safe
    * between cooperating processes; the margin protects against anything else using the name. */
   staleTempAgeMs?: number | null;
+  /**
+   * Abandons the update once aborted: checked before each step (waiting for the lock, reading,
+   * after `compute`, writing the temp file, before the rename). The signal's reason is thrown, the
+   * temp file removed, the lock released, and the file is untouched; an abort that comes after the
+   * rename is too late to undo and is ignored (the update has happened).
+   */
+  signal?: AbortSignal;
 }
 
 /** What {@link updateFileUnderLock} did. */
@@ -78,6 +120,9 @@ export interface LockTarget {
   displayPath: string;
   /** False: refuse a symlink at `openPath` (see {@link readRegularFile}). Default true. */
   followSymlinks?: boolean;
+  /** Directories verified by the path policy (`ResolvedCataloguePath.directories`); every
+   * use of `openPath` is checked against them. Absent: no such check (the CLI, which has no roots). */
+  directories?: readonly VerifiedDirectory[];
   /**
    * The contents the caller believes the file has, asked once the lock is held: when they are,
    * `compute` gets this very array (the file is compared, not copied).
@@ -103,45 +148,53 @@ export async function atomicReplaceFile(
   bytes: Bytes,
   options: AtomicReplaceOptions = {},
 ): Promise<Deno.FileInfo> {
+  const { directories, signal } = options;
+  const display = options.displayPath ?? path;
+  signal?.throwIfAborted();
   const dir = dirname(path);
   const tmp = join(dir, `.${basename(path)}.${randomHex(8)}.tmp`);
   // An existing file's bits are applied after writing; until then only the owner can read the temp,
   // so a 0600 catalogue never has a world-readable copy.
   const createMode = options.mode === undefined ? (options.newFileMode ?? DEFAULT_NEW_FILE_MODE) : 0o600;
-  const file = await Deno.open(tmp, { write: true, createNew: true, mode: createMode });
-  let open = true;
+  const created = createChecked(tmp, display, createMode, directories);
+  let fd: Fd | null = created.fd;
   let written: Deno.FileInfo;
   try {
-    await writeAll(file, bytes);
-    if (options.mode !== undefined) await Deno.chmod(tmp, options.mode);
-    await file.sync();
-    open = false;
-    file.close();
-    // Deno.stat by path, not file.stat(): see CurrentFile.
-    written = await Deno.stat(tmp);
-    await Deno.rename(tmp, path);
+    await writeAll(fd, bytes, signal);
+    if (options.mode !== undefined) chmodFd(fd, options.mode);
+    await syncFd(fd);
+    closeFd(fd);
+    fd = null;
+    signal?.throwIfAborted();
+    written = renameChecked(tmp, created, path, display, directories);
   } catch (error) {
-    if (open) file.close();
-    await Deno.remove(tmp).catch(() => {});
+    if (fd !== null) closeFd(fd);
+    removeChecked(tmp, created, directories);
     throw error;
   }
   await syncDirectory(dir);
-  // rename(2) changes the inode's ctime: report the stat under the final name when it is our inode.
-  const after = await Deno.stat(path).catch(() => null);
-  return after && after.ino === written.ino && after.dev === written.dev ? after : written;
+  return written;
 }
 
 /**
- * Locked read-modify-write of one file: takes {@link withFileLock} for `target`, removes stale temp
- * files, reads the current contents (bypassing any cache), calls `compute`, and atomically replaces
- * the file with the result unless it is null or byte-identical to the current contents.
+ * Locked read-modify-write of one file. Under the in-process turn of `target.key`: reads the current
+ * contents (bypassing any cache), calls `compute`, and, unless the result is null or byte-identical,
+ * takes the cross-process lock ({@link withOsLock}), checks that the file still holds what `compute`
+ * saw (else calls `compute` again with what it holds now, under the lock), removes stale temp files
+ * and atomically replaces the file.
+ *
+ * So `compute` may be called twice when another process changed the file in between: it must have
+ * no effect besides its result. A refused (`compute` throws), empty or abandoned update creates no
+ * file at all: no lock file, no temp file.
  *
  * `compute` receives null when the file does not exist (the directory must). A file created here gets
  * `newFileMode` (minus the umask); an existing file keeps its permission bits.
  *
- * @throws {InvalidInputError} the target exists but is not a regular file.
+ * @throws {NotRegularFileError} (an InvalidInputError) the target exists but is not a regular file.
  * @throws {TooLargeError} the current file or the computed contents exceed `maxBytes`.
  * @throws {NotFoundError} the directory does not exist.
+ * @throws {PathChangedError} a verified directory changed under the update.
+ * @throws the signal's reason once `options.signal` is aborted (the file is then untouched).
  * @throws whatever `compute` throws (the file is then untouched).
  */
 export async function updateFileUnderLock(
@@ -151,37 +204,66 @@ export async function updateFileUnderLock(
 ): Promise<LockedUpdateOutcome> {
   const maxBytes = options.maxBytes ?? DEFAULT_MAX_FILE_BYTES;
   const staleAge = options.staleTempAgeMs === undefined ? DEFAULT_STALE_TEMP_AGE_MS : options.staleTempAgeMs;
+  const { signal } = options;
+  const { openPath, displayPath, directories } = target;
+  const read = (expected: Bytes | undefined) =>
+    readRegularFile(openPath, displayPath, maxBytes, {
+      followSymlinks: target.followSymlinks,
+      expected,
+      directories,
+      signal,
+    });
+  const computeChecked = async (current: CurrentFile | null): Promise<Bytes | null> => {
+    const next = await compute(current);
+    signal?.throwIfAborted();
+    if (next === null || (current !== null && sameBytes(current.bytes, next))) return null;
+    if (bytesLength(next) > maxBytes) {
+      throw new TooLargeError(
+        `Cannot write ${displayPath}: the new contents are ${
+          bytesLength(next)
+        } bytes, the limit is ${maxBytes} bytes`,
+      );
+    }
+    return next;
+  };
   try {
-    return await withFileLock(target.openPath, async () => {
-      if (staleAge !== null) await removeStaleTemps(target.openPath, staleAge);
-      const previous = await readRegularFile(target.openPath, target.displayPath, maxBytes, {
-        followSymlinks: target.followSymlinks,
-        expected: target.expected?.(),
-      });
-      const next = await compute(previous);
-      if (next === null || (previous !== null && sameBytes(previous.bytes, next))) {
-        return { previous, written: null };
-      }
-      if (bytesLength(next) > maxBytes) {
-        throw new TooLargeError(
-          `Cannot write ${target.displayPath}: the new contents are ${
-            bytesLength(next)
-          } bytes, the limit is ${maxBytes} bytes`,
-        );
-      }
-      const mode = previous && previous.stat.mode !== null ? previous.stat.mode & 0o7777 : undefined;
-      const written = await atomicReplaceFile(target.openPath, next, {
-        mode,
-        newFileMode: options.newFileMode,
-      });
-      return { previous, written };
-    }, { key: target.key });
+    return await withInProcessTurn(target.key, async () => {
+      // Computed before any file is created: a refused or empty update leaves nothing behind.
+      let previous = await read(target.expected?.());
+      let next = await computeChecked(previous);
+      if (next === null) return { previous, written: null };
+      return await withOsLock(openPath, async () => {
+        // Another process may have written between the read and the lock: compared (chunk by
+        // chunk, no copy when unchanged) and computed again from what the file holds now.
+        const current = await read(previous === null ? undefined : previous.bytes);
+        if (!sameContents(previous, current)) {
+          previous = current;
+          next = await computeChecked(current);
+          if (next === null) return { previous, written: null };
+        } else previous = current;
+        if (staleAge !== null) removeStaleTemps(openPath, staleAge, directories);
+        const mode = previous && previous.stat.mode !== null ? previous.stat.mode & 0o7777 : undefined;
+        const written = await atomicReplaceFile(openPath, next!, {
+          mode,
+          newFileMode: options.newFileMode,
+          directories,
+          signal,
+          displayPath,
+        });
+        return { previous, written };
+      }, { signal, directories, displayPath });
+    }, signal);
   } catch (error) {
-    if (error instanceof Deno.errors.NotFound && !(await exists(dirname(target.openPath)))) {
-      throw new NotFoundError(`Directory not found: ${dirname(target.displayPath)}`);
+    if (error instanceof Deno.errors.NotFound && !(await exists(dirname(openPath)))) {
+      throw new NotFoundError(`Directory not found: ${dirname(displayPath)}`);
     }
     throw error;
   }
+}
+
+function sameContents(a: CurrentFile | null, b: CurrentFile | null): boolean {
+  if (a === null || b === null) return a === b;
+  return a.bytes === b.bytes || sameBytes(a.bytes, b.bytes);
 }
 
 /**
@@ -228,35 +310,60 @@ export async function atomicUpdateFile(
 }
 
 /**
- * Reads a regular file in full, with the stat taken just before opening it. Returns null when the path does not exist. Checks the type before opening, so a FIFO is
- * never opened (opening one would block). With `followSymlinks: false`, a symlink at `path` is
- * refused as not a regular file (the path policy hands out paths without symlinks; one appearing
- * later was planted after the check). With `expected`, a file whose contents equal it is read
- * in small chunks and `expected` itself is returned (no copy of the file is made).
+ * Reads a regular file in full. Returns null when the path does not exist. The file is opened with
+ * `O_NONBLOCK` and its type checked on the descriptor before a byte is read, so a FIFO, a device or a
+ * directory is refused at once (never waited on, never read). With `followSymlinks: false`, a symlink
+ * at `path` is refused as not a regular file (the path policy hands out paths without symlinks; one
+ * appearing later was planted after the check). With `directories`, the open is checked against them
+ * (see `_verified_path.ts`). With `expected`, a file whose contents equal it is read in small chunks
+ * and `expected` itself is returned (no copy of the file is made).
  *
- * @throws {InvalidInputError} not a regular file.
- * @throws {TooLargeError} larger than `maxBytes` (also when it grows past it while being read).
+ * @throws {NotRegularFileError} (an InvalidInputError) not a regular file.
+ * @throws {TooLargeError} larger than `maxBytes` (also when it grows past it while being read: at most
+ *   `maxBytes` + 1 bytes are ever read).
+ * @throws {PathChangedError} the path kept changing while it was opened.
+ * @throws the signal's reason once `signal` is aborted (checked between chunks).
+ * @example
+ * ```ts
+ * const file = await readRegularFile("/srv/po/fr.po", "/srv/po/fr.po", 64 << 20);
+ * if (file === null) console.log("no such file");
+ * ```
  */
 export async function readRegularFile(
   path: string,
   displayPath: string,
   maxBytes: number,
-  options: { followSymlinks?: boolean; expected?: Bytes } = {},
+  options: {
+    followSymlinks?: boolean;
+    expected?: Bytes;
+    directories?: readonly VerifiedDirectory[];
+    signal?: AbortSignal;
+  } = {},
 ): Promise<CurrentFile | null> {
-  let stat: Deno.FileInfo;
-  let file: Deno.FsFile;
+  options.signal?.throwIfAborted();
+  const opened = openChecked(path, displayPath, {
+    follow: options.followSymlinks ?? true,
+    directories: options.directories,
+  });
+  if (opened.kind === "missing") return null;
+  if (opened.kind === "not-regular") throw new NotRegularFileError(displayPath, opened.what);
   try {
-    stat = await (options.followSymlinks ?? true ? Deno.stat(path) : Deno.lstat(path));
-    checkRegularFile(stat, displayPath, maxBytes);
-    file = await Deno.open(path, { read: true });
-  } catch (error) {
-    if (error instanceof Deno.errors.NotFound || error instanceof Deno.errors.NotADirectory) return null;
-    throw error;
-  }
-  try {
-    return { bytes: await readAllBounded(file, stat.size, maxBytes, displayPath, options.expected), stat };
+    if (opened.size > maxBytes) {
+      throw new TooLargeError(
+        `File too large: ${displayPath} is ${opened.size} bytes, the limit is ${maxBytes} bytes`,
+      );
+    }
+    const bytes = await readAllBounded(
+      opened.fd,
+      opened.size,
+      maxBytes,
+      displayPath,
+      options.expected,
+      options.signal,
+    );
+    return { bytes, stat: opened.stat };
   } finally {
-    file.close();
+    closeFd(opened.fd);
   }
 }
 
@@ -270,11 +377,12 @@ const COMPARE_CHUNK_BYTES = 1 << 18;
 const COMPARE_CHUNKS: Uint8Array[] = [];
 
 async function readAllBounded(
-  file: Deno.FsFile,
+  fd: Fd,
   sizeHint: number,
   maxBytes: number,
   displayPath: string,
   expected?: Bytes,
+  signal?: AbortSignal,
 ): Promise<Bytes> {
   // One byte more than expected, so a file that grew since fstat is noticed.
   let buffer: Uint8Array | null = null;
@@ -286,8 +394,9 @@ async function readAllBounded(
     const chunk = COMPARE_CHUNKS.pop() ?? new Uint8Array(COMPARE_CHUNK_BYTES);
     try {
       for (;;) {
-        const n = await file.read(chunk);
-        if (n === null) return total === expectedLength ? expected : flatBytes(expected).slice(0, total);
+        signal?.throwIfAborted();
+        const n = await readFd(fd, chunk, 0, chunk.length);
+        if (n === 0) return total === expectedLength ? expected : flatBytes(expected).slice(0, total);
         const read = chunk.subarray(0, n);
         if (total + n <= expectedLength && equalAt(expected, total, read)) {
           total += n;
@@ -308,21 +417,23 @@ async function readAllBounded(
     }
   }
   return await readRest(
-    file,
+    fd,
     buffer ?? new Uint8Array(Math.min(sizeHint, maxBytes) + 1),
     total,
     maxBytes,
     displayPath,
+    signal,
   );
 }
 
 /** Reads to the end of `file` into `buffer` (holding `total` bytes already), growing it up to `maxBytes` + 1. */
 async function readRest(
-  file: Deno.FsFile,
+  fd: Fd,
   buffer: Uint8Array,
   total: number,
   maxBytes: number,
   displayPath: string,
+  signal?: AbortSignal,
 ): Promise<Uint8Array> {
   while (true) {
     if (total === buffer.length) {
@@ -333,15 +444,19 @@ async function readRest(
       bigger.set(buffer);
       buffer = bigger;
     }
-    const n = await file.read(buffer.subarray(total));
-    if (n === null) break;
+    signal?.throwIfAborted();
+    // At most 1 MiB per call: an abort is noticed between calls.
+    const n = await readFd(fd, buffer, total, Math.min(buffer.length - total, READ_CALL_BYTES));
+    if (n === 0) break;
     total += n;
   }
   return buffer.subarray(0, total);
 }
 
-async function writeAll(file: Deno.FsFile, bytes: Bytes): Promise<void> {
-  if (bytes instanceof Uint8Array) return await writeRun(file, bytes);
+const READ_CALL_BYTES = 1 << 20;
+
+async function writeAll(file: Fd, bytes: Bytes, signal?: AbortSignal): Promise<void> {
+  if (bytes instanceof Uint8Array) return await writeRun(file, bytes, signal);
   // Runs kept from earlier encodings get more numerous with every write (each changed message is
   // laid out on its own): small ones are gathered in a reused buffer, so a file takes a few
   // writes (one costs ~0.1 ms here) and no copy in memory fresh from the system.
@@ -351,16 +466,16 @@ async function writeAll(file: Deno.FsFile, bytes: Bytes): Promise<void> {
     for (const run of bytes) {
       const direct = run.length >= stage.length >> 2;
       if (filled > 0 && (direct || filled + run.length > stage.length)) {
-        await writeRun(file, stage.subarray(0, filled));
+        await writeRun(file, stage.subarray(0, filled), signal);
         filled = 0;
       }
-      if (direct) await writeRun(file, run);
+      if (direct) await writeRun(file, run, signal);
       else {
         stage.set(run, filled);
         filled += run.length;
       }
     }
-    await writeRun(file, stage.subarray(0, filled));
+    await writeRun(file, stage.subarray(0, filled), signal);
   } finally {
     if (STAGES.length < 4) STAGES.push(stage);
   }
@@ -370,9 +485,9 @@ const STAGE_BYTES = 1 << 20;
 /** Idle staging buffers of {@link writeAll} (each in use by one write at a time). */
 const STAGES: Uint8Array[] = [];
 
-async function writeRun(file: Deno.FsFile, run: Uint8Array): Promise<void> {
-  let offset = 0;
-  while (offset < run.length) offset += await file.write(run.subarray(offset));
+async function writeRun(file: Fd, run: Uint8Array, signal?: AbortSignal): Promise<void> {
+  signal?.throwIfAborted();
+  await writeFd(file, run);
 }
 
 /** fsync a directory so a rename in it survives a crash. A failure here comes after the rename has
@@ -393,21 +508,27 @@ async function syncDirectory(dir: string): Promise<void> {
 const TEMP_SUFFIX = /^[0-9a-f]{16}\.tmp$/;
 
 /** Best effort: removes `.<name>.<hex>.tmp` files of `path` older than `olderThanMs`. Housekeeping
- * never fails an update, so errors (a racing remover, an unreadable directory) are ignored. */
-async function removeStaleTemps(path: string, olderThanMs: number): Promise<void> {
+ * never fails an update, so errors (a racing remover, an unreadable directory) are ignored. Each
+ * removal is checked against `directories` right before it (never through a swapped directory). */
+function removeStaleTemps(
+  path: string,
+  olderThanMs: number,
+  directories: readonly VerifiedDirectory[] | undefined,
+): void {
   const dir = dirname(path);
   const prefix = `.${basename(path)}.`;
   try {
-    for await (const entry of Deno.readDir(dir)) {
+    if (!directoriesUnchanged(directories)) return;
+    for (const entry of Deno.readDirSync(dir)) {
       if (
         !entry.isFile || !entry.name.startsWith(prefix) || !TEMP_SUFFIX.test(entry.name.slice(prefix.length))
       ) {
         continue;
       }
       const full = join(dir, entry.name);
-      const stat = await Deno.lstat(full).catch(() => null);
-      if (stat && Date.now() - (stat.mtime?.getTime() ?? 0) >= olderThanMs) {
-        await Deno.remove(full).catch(() => {});
+      const stat = Deno.lstatSync(full);
+      if (stat.isFile && Date.now() - (stat.mtime?.getTime() ?? 0) >= olderThanMs) {
+        removeChecked(full, { dev: stat.dev, ino: stat.ino! }, directories);
       }
     }
   } catch {

@@ -6,8 +6,23 @@
  *
  * Guarantees (between processes that all use this module, {@link atomicUpdateFile}, or `flock(1)` on
  * the same `.<name>.lock` file):
- * - **No lost update**: `update` holds the file's lock across read, `fn` and write, and reads the
- *   current file under the lock (never the cache).
+ * - **No lost update**: `update` holds the file's in-process turn across read, `fn` and write, and the
+ *   cross-process lock from a re-check of the file to the write: when another process changed the
+ *   file after `fn` saw it, `fn` is called again, under the lock, with the current document (so `fn`
+ *   must have no effect besides its return value). The file is always read afresh, never from the
+ *   cache.
+ * - **A refused request creates nothing**: the lock file and the temp file are created only once
+ *   `fn` has returned a document that differs from the file; a path refused by the policy, a
+ *   throwing `fn`, an unchanged document or an abandoned update leave the directory as it was.
+ * - **Never outside the roots**: every read, create and rename is checked against the directories
+ *   the path policy verified (device and inode, no symlink below the root), right before and after
+ *   the use (see {@link resolveCataloguePath} and `_verified_path.ts` for what remains: a
+ *   microsecond window that only a local user with write access inside the roots can race).
+ *   Cached documents are keyed by the real path *and* the identity and stat of the file that was
+ *   opened and checked; a read served from the cache re-checks the directories and the file's stat.
+ * - **Abandoned work stops**: `read` and `update` take an `AbortSignal` (for a per-request time
+ *   limit). Once it is aborted, the call throws the signal's reason at its next step; an update then
+ *   removes its temp file, releases its lock, and leaves the file untouched.
  * - **Atomic replacement**: a reader or a crash sees the old file or the new one, never a mix.
  * - **Fresh reads**: a `read` that starts after an `update` (of this or another process) completed
  *   returns the new document. Each read stats the path and compares device, inode, size, mtime and
@@ -33,7 +48,20 @@ import {
   readRegularFile,
   updateFileUnderLock,
 } from "./atomic_write.ts";
+import { directoriesUnchanged, lstatOrNull } from "./_verified_path.ts";
 import { DEFAULT_MAX_FILE_BYTES, resolveCataloguePath, type ResolvedCataloguePath } from "./path_policy.ts";
+
+/** Options of one {@link CatalogueStore.read} or {@link CatalogueStore.update} call. */
+export interface CatalogueCallOptions {
+  /**
+   * Abandons the call once aborted (e.g. `AbortSignal.timeout(60_000)` for a per-request time
+   * limit): it throws `signal.reason` at its next step. An update stops before its rename at the
+   * latest, removes its temp file and releases its lock; the catalogue is untouched. A read stops
+   * waiting at once; the file's read and parse that it started go on only while another caller
+   * still waits for them, and stop between chunks, or before the parse, otherwise.
+   */
+  signal?: AbortSignal;
+}
 
 /** Turns file bytes into a document and back. The PO codec is `parsePo`/`encodePo`. */
 export interface DocumentCodec<D> {
@@ -94,6 +122,15 @@ export interface CatalogueCacheStats {
   evictions: number;
 }
 
+/** A read and parse of one file that readers share. */
+interface Loading<D> {
+  key: string;
+  promise: Promise<D>;
+  /** Readers waiting for it; when the last one gives up, `controller` stops the load. */
+  waiters: number;
+  controller: AbortController;
+}
+
 interface CacheEntry<D> {
   doc: D;
   key: string;
@@ -128,7 +165,7 @@ export class CatalogueStore<D> {
   readonly #now: () => number;
   readonly #writeOptions: AtomicUpdateOptions;
   readonly #cache = new Map<string, CacheEntry<D>>();
-  readonly #loading = new Map<string, Promise<D>>();
+  readonly #loading = new Map<string, Loading<D>>();
   /** Where recently read paths resolved to, oldest first (see {@link CatalogueStore.#resolveForRead}). */
   readonly #resolved = new Map<string, { path: ResolvedCataloguePath; at: number }>();
   /** Per real path, the document an update is writing right now and its bytes. */
@@ -178,9 +215,12 @@ export class CatalogueStore<D> {
    * @throws {NotFoundError} `File not found: PATH`.
    * @throws {TooLargeError} larger than `maxFileBytes`.
    * @throws the codec's error (e.g. PoSyntaxError) for an unparsable file.
+   * @throws `options.signal.reason` once the signal is aborted.
    */
-  async read(userPath: string): Promise<CatalogueRead<D>> {
+  async read(userPath: string, options: CatalogueCallOptions = {}): Promise<CatalogueRead<D>> {
+    const { signal } = options;
     try {
+      signal?.throwIfAborted();
       const path = await this.#resolveForRead(userPath);
       const key = statKey(path.stat!);
       const entry = this.#cache.get(path.realPath);
@@ -192,11 +232,20 @@ export class CatalogueStore<D> {
       const loadKey = `${path.realPath}\0${key}`;
       let loading = this.#loading.get(loadKey);
       if (!loading) {
-        loading = this.#load(path, entry?.key === key ? entry : undefined);
-        this.#loading.set(loadKey, loading);
-        loading.finally(() => this.#loading.delete(loadKey)).catch(() => {});
+        const controller = new AbortController();
+        const started: Loading<D> = {
+          key: loadKey,
+          promise: this.#load(path, entry?.key === key ? entry : undefined, controller.signal),
+          waiters: 0,
+          controller,
+        };
+        this.#loading.set(loadKey, started);
+        started.promise.finally(() => {
+          if (this.#loading.get(loadKey) === started) this.#loading.delete(loadKey);
+        }).catch(() => {});
+        loading = started;
       }
-      return { doc: await loading, path, fromCache: false };
+      return { doc: await this.#wait(loading, signal), path, fromCache: false };
     } catch (error) {
       throw mapSandboxError(error, userPath);
     }
@@ -214,12 +263,21 @@ export class CatalogueStore<D> {
    *   directory is `NotFoundError("Directory not found: DIR")`).
    * @throws {TooLargeError} the current file or the encoded document exceeds `maxFileBytes`.
    * @throws whatever `fn` or the codec throws; the file is then untouched.
+   * @throws `options.signal.reason` once the signal is aborted before the rename; the file is then
+   *   untouched, no temp file remains and the lock is released.
+   * @throws {PathChangedError} (an OutsideRootsError) a directory on the path changed under the update.
+   *
+   * `fn` is called a second time, under the cross-process lock, when another process changed the file
+   * after the first call saw it: it must have no effect besides its return value.
    */
   async update<R>(
     userPath: string,
     fn: (doc: D | null) => { doc: D; result: R } | Promise<{ doc: D; result: R }>,
+    options: CatalogueCallOptions = {},
   ): Promise<R> {
+    const { signal } = options;
     try {
+      signal?.throwIfAborted();
       const path = await this.resolve(userPath, { mustExist: false });
       let next: { doc: D; result: R; bytes: Bytes } | undefined;
       try {
@@ -229,6 +287,7 @@ export class CatalogueStore<D> {
             key: path.realPath,
             displayPath: userPath,
             followSymlinks: false,
+            directories: path.directories,
             // Asked under the lock: an update queued before this one may have changed it.
             expected: () => this.#cache.get(path.realPath)?.bytes,
           },
@@ -247,7 +306,7 @@ export class CatalogueStore<D> {
             this.#writing.set(path.realPath, next);
             return next.bytes;
           },
-          this.#writeOptions,
+          signal ? { ...this.#writeOptions, signal } : this.#writeOptions,
         );
         const stat = outcome.written ?? outcome.previous?.stat;
         if (stat) this.#remember(path.realPath, next!.doc, stat, next!.bytes, this.#now());
@@ -274,11 +333,14 @@ export class CatalogueStore<D> {
     if (known !== undefined && now - known.at < RESOLVED_TTL_MS) {
       // Synchronous: a local stat is a syscall of microseconds, where Deno's async op (a trip to a
       // worker thread and back) was a fifth of a cached read's CPU time on the main thread.
+      // The directories are checked too (an lstat each): one swapped for a symlink since is noticed
+      // here, and the path is resolved afresh. The file must be the very one cached (its stat key
+      // includes device and inode) for the read to be a cache hit.
       let stat: Deno.FileInfo | null = null;
       try {
-        stat = Deno.statSync(known.path.lexicalPath);
+        if (directoriesUnchanged(known.path.directories)) stat = lstatOrNull(known.path.lexicalPath);
       } catch {
-        // gone, or no longer readable: resolved afresh below, which says why
+        // no longer readable: resolved afresh below, which says why
       }
       if (stat !== null && stat.isFile && stat.size <= this.#maxFileBytes) return { ...known.path, stat };
     }
@@ -305,17 +367,39 @@ export class CatalogueStore<D> {
     return this.#codec.parse(bytes, userPath);
   }
 
-  /** Reads the file; reuses `racy`'s document when the bytes are the ones it was parsed from. */
-  async #load(path: ResolvedCataloguePath, racy: CacheEntry<D> | undefined): Promise<D> {
+  /** Waits for a shared load; giving up (abort) leaves it, and the last one to leave stops it. */
+  #wait(loading: Loading<D>, signal: AbortSignal | undefined): Promise<D> {
+    loading.waiters++;
+    if (!signal) return loading.promise;
+    return new Promise<D>((resolve, reject) => {
+      const leave = () => {
+        if (--loading.waiters === 0) {
+          if (this.#loading.get(loading.key) === loading) this.#loading.delete(loading.key);
+          loading.controller.abort(signal.reason);
+        }
+        reject(signal.reason);
+      };
+      if (signal.aborted) return leave();
+      signal.addEventListener("abort", leave, { once: true });
+      loading.promise.then(resolve, reject).finally(() => signal.removeEventListener("abort", leave));
+    });
+  }
+
+  /** Reads the file; reuses `racy`'s document when the bytes are the ones it was parsed from. Stops
+   * (throws the abort reason) between chunks and before the parse once `signal` is aborted. */
+  async #load(path: ResolvedCataloguePath, racy: CacheEntry<D> | undefined, signal: AbortSignal): Promise<D> {
     const startedAt = this.#now();
     const writing = this.#writing.get(path.realPath);
     const entryBefore = this.#cache.get(path.realPath);
     const current = await readRegularFile(path.lexicalPath, path.userPath, this.#maxFileBytes, {
       followSymlinks: false,
+      directories: path.directories,
+      signal,
       // Compared chunk by chunk with the bytes it most likely has, without a copy of the file.
       expected: writing?.bytes ?? racy?.bytes ?? this.#cache.get(path.realPath)?.bytes,
     });
     if (current === null) throw new NotFoundError(`File not found: ${path.userPath}`);
+    signal.throwIfAborted();
     // Asked again after the read: an update may have renamed its file (and cached its document)
     // while this read waited.
     const writingNow = this.#writing.get(path.realPath);

@@ -16,11 +16,24 @@
  *
  * The lock file is left in place. Removing it after use is racy: a waiter that opened the old file
  * would lock an unlinked inode while a newcomer creates and locks a fresh one, and both would
- * believe they hold the lock. Its name ends in `.lock`, so the path policy never serves it.
+ * believe they hold the lock. Its name ends in `.lock`, so the path policy never serves it. So that a
+ * refused request creates nothing, the store takes the OS lock only once it has something to write
+ * (see `updateFileUnderLock`); the in-process turn ({@link withInProcessTurn}) creates no file.
+ *
+ * The lock file is never followed through a symlink: one found at its name (planted to make us
+ * create or open a file elsewhere) is refused, and with verified `directories` the directories are
+ * checked right before the lock file is opened (see `_verified_path.ts`).
  *
  * @module
  */
 import { basename, dirname, join } from "node:path";
+import { InvalidInputError } from "../errors.ts";
+import {
+  directoriesUnchanged,
+  lstatOrNull,
+  PathChangedError,
+  type VerifiedDirectory,
+} from "./_verified_path.ts";
 
 const queues = new Map<string, Promise<void>>();
 
@@ -31,6 +44,13 @@ export interface FileLockOptions {
   key?: string;
   /** Mode of a lock file this call creates (default 0o644, before the umask). */
   lockFileMode?: number;
+  /** Stop waiting (for the in-process turn) once aborted, and give up once the OS lock is taken:
+   * `fn` is then not called and the signal's reason is thrown. */
+  signal?: AbortSignal;
+  /** Directories (from the path policy) checked right before the lock file is opened. */
+  directories?: readonly VerifiedDirectory[];
+  /** The path to name in error messages (default `path`). */
+  displayPath?: string;
 }
 
 /**
@@ -62,33 +82,90 @@ export function lockFilePath(path: string): string {
  * });
  * ```
  */
-export async function withFileLock<T>(
+export function withFileLock<T>(
   path: string,
   fn: () => T | Promise<T>,
   options: FileLockOptions = {},
 ): Promise<T> {
-  const key = options.key ?? path;
+  return withInProcessTurn(options.key ?? path, () => withOsLock(path, fn, options), options.signal);
+}
+
+/**
+ * The in-process half of {@link withFileLock}: runs `fn` when every earlier call with the same key
+ * has finished, and creates no file. Aborting `signal` while waiting stops the wait (the signal's
+ * reason is thrown) without letting later callers overtake the earlier ones.
+ *
+ * @example
+ * ```ts
+ * await withInProcessTurn("/srv/po/fr.po", () => compute(), AbortSignal.timeout(60_000));
+ * ```
+ */
+export async function withInProcessTurn<T>(
+  key: string,
+  fn: () => T | Promise<T>,
+  signal?: AbortSignal,
+): Promise<T> {
+  signal?.throwIfAborted();
   const previous = queues.get(key);
   let release!: () => void;
   const mine = new Promise<void>((resolve) => (release = resolve));
   queues.set(key, mine);
-  try {
-    if (previous) await previous;
-    const lock = await openLockFile(lockFilePath(path), options.lockFileMode ?? 0o644);
-    try {
-      await lock.lock(true);
-      try {
-        return await fn();
-      } finally {
-        await lock.unlock();
-      }
-    } finally {
-      lock.close();
-    }
-  } finally {
+  const done = () => {
     release();
     if (queues.get(key) === mine) queues.delete(key);
+  };
+  try {
+    if (previous) await abortable(previous, signal);
+  } catch (error) {
+    // Gave up waiting: the next caller still waits for the one before this one.
+    previous!.then(done);
+    throw error;
   }
+  try {
+    signal?.throwIfAborted();
+    return await fn();
+  } finally {
+    done();
+  }
+}
+
+/**
+ * The cross-process half of {@link withFileLock}: an exclusive `flock` on {@link lockFilePath},
+ * created when missing, held while `fn` runs. No in-process queue (callers hold their turn).
+ *
+ * @throws {InvalidInputError} the lock file's name holds something other than a regular file.
+ * @throws the signal's reason when it was aborted by the time the lock was taken (then `fn` is not
+ *   called); whatever `fn` throws.
+ */
+export async function withOsLock<T>(
+  path: string,
+  fn: () => T | Promise<T>,
+  options: FileLockOptions = {},
+): Promise<T> {
+  options.signal?.throwIfAborted();
+  const lock = openLockFile(lockFilePath(path), options);
+  try {
+    await lock.lock(true);
+    try {
+      options.signal?.throwIfAborted();
+      return await fn();
+    } finally {
+      await lock.unlock();
+    }
+  } finally {
+    lock.close();
+  }
+}
+
+/** Resolves as `promise` does, or rejects with the signal's reason once it is aborted. */
+function abortable<T>(promise: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
+  if (!signal) return promise;
+  signal.throwIfAborted();
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(signal.reason);
+    signal.addEventListener("abort", onAbort, { once: true });
+    promise.then(resolve, reject).finally(() => signal.removeEventListener("abort", onAbort));
+  });
 }
 
 /** Number of files with a holder or waiters in this process (for tests: it returns to 0). */
@@ -96,11 +173,28 @@ export function pendingLockKeys(): number {
   return queues.size;
 }
 
-async function openLockFile(path: string, mode: number): Promise<Deno.FsFile> {
+/** Opens (creating when missing) the lock file, synchronously right after the checks: no other code
+ * of this process runs in between. */
+function openLockFile(lockPath: string, options: FileLockOptions): Deno.FsFile {
+  const display = options.displayPath ?? lockPath;
+  if (!directoriesUnchanged(options.directories)) {
+    throw new PathChangedError(`Path changed while it was being opened, refused: ${display}`);
+  }
+  const existing = lstatOrNull(lockPath);
+  if (existing !== null && (!existing.isFile || existing.isSymlink)) {
+    throw new InvalidInputError(`Cannot lock ${display}: its lock file is not a regular file`);
+  }
   try {
-    return await Deno.open(path, { read: true, write: true, create: true, mode });
+    return Deno.openSync(lockPath, {
+      read: true,
+      write: true,
+      // A new lock file is created exclusively: O_EXCL never follows a symlink planted meanwhile.
+      ...(existing === null ? { createNew: true } : {}),
+      mode: options.lockFileMode ?? 0o644,
+    });
   } catch (error) {
+    if (error instanceof Deno.errors.AlreadyExists) return openLockFile(lockPath, options);
     if (!(error instanceof Deno.errors.PermissionDenied)) throw error;
-    return await Deno.open(path, { read: true });
+    return Deno.openSync(lockPath, { read: true });
   }
 }

@@ -1,10 +1,13 @@
 /**
- * The catalogue store: path policy (roots, realPath), parse cache, per-file locks and atomic writes.
+ * The catalogue store: path policy (roots, realPath, verified directories), parse cache, per-file
+ * locks and atomic writes. `CatalogueStore.read`/`update` take a {@link CatalogueCallOptions} with an
+ * `AbortSignal` for per-request time limits.
  *
  * @module
  */
 export {
   type CatalogueCacheStats,
+  type CatalogueCallOptions,
   type CatalogueRead,
   CatalogueStore,
   type CatalogueStoreOptions,
@@ -17,11 +20,20 @@ export {
   checkCataloguePathSyntax,
   checkRegularFile,
   DEFAULT_MAX_FILE_BYTES,
+  NotRegularFileError,
+  PathChangedError,
   type PathPolicyOptions,
   resolveCataloguePath,
   type ResolvedCataloguePath,
+  type VerifiedDirectory,
 } from "./path_policy.ts";
-export { type FileLockOptions, lockFilePath, withFileLock } from "./file_lock.ts";
+export {
+  type FileLockOptions,
+  lockFilePath,
+  withFileLock,
+  withInProcessTurn,
+  withOsLock,
+} from "./file_lock.ts";
 export {
   atomicReplaceFile,
   type AtomicReplaceOptions,

@@ -8,6 +8,14 @@
  * `--allow-read`/`--allow-write` lists are matched lexically: a root configured as `/srv/po` (a
  * symlink to `/data/po`) is only readable as `/srv/po/...`.
  *
+ * Symlinks inside the roots that point inside the roots are followed, but only once verified: the
+ * real path below the root is walked component by component with `lstat` (each must be a real
+ * directory, the last a regular file), and the identity (device, inode) of every directory is kept
+ * in {@link ResolvedCataloguePath.directories}. The store checks those identities again right before
+ * and after every open, create and rename (see `_verified_path.ts`), so a directory swapped for a
+ * symlink after the check is noticed instead of followed. A symlink anywhere below the root whose
+ * target is outside every root is refused, whatever it points to.
+ *
  * Error messages echo only the path the caller gave (never a resolved path or a root), so nothing
  * about the file system outside the request leaks.
  *
@@ -15,6 +23,16 @@
  */
 import { basename, dirname, isAbsolute, join, normalize, relative } from "node:path";
 import { InvalidInputError, NotFoundError, OutsideRootsError, TooLargeError } from "../errors.ts";
+import {
+  directoriesUnchanged,
+  fileKind,
+  lstatOrNull,
+  PathChangedError,
+  type VerifiedDirectory,
+  walkDirectories,
+} from "./_verified_path.ts";
+
+export { PathChangedError, type VerifiedDirectory };
 
 /** Default largest catalogue file the store reads or writes: 64 MiB. */
 export const DEFAULT_MAX_FILE_BYTES = 64 * 1024 * 1024;
@@ -45,8 +63,25 @@ export interface ResolvedCataloguePath {
   root: string;
   /** `Deno.realPath` of that root. */
   realRoot: string;
-  /** `Deno.stat` of the file, or null when it does not exist (only possible with `mustExist: false`). */
+  /** `Deno.lstat` of the file, or null when it does not exist (only possible with `mustExist: false`). */
   stat: Deno.FileInfo | null;
+  /** The configured root, then every directory below it down to the file's own, each with the
+   * identity it had when checked: the store re-checks them around every use of `lexicalPath`. */
+  directories: readonly VerifiedDirectory[];
+}
+
+/**
+ * A path that exists but is not a regular file (a directory, FIFO, socket, device or, where symlinks
+ * are not followed, a symlink). Its message is `Not a regular file: PATH`; `what` says which kind
+ * ("a FIFO"), for callers that word their own message (the `wrap` CLI).
+ */
+export class NotRegularFileError extends InvalidInputError {
+  /** The kind of file found, e.g. "a directory", "a FIFO", "a character device". */
+  readonly what: string;
+  constructor(displayPath: string, what: string) {
+    super(`Not a regular file: ${displayPath}`);
+    this.what = what;
+  }
 }
 
 /**
@@ -60,13 +95,16 @@ export interface ResolvedCataloguePath {
  * @param roots configured catalogue roots, absolute, as configured (symlinks allowed).
  * @param userPath the path from the request.
  * @throws {InvalidInputError} a malformed path (not a string, relative, NUL byte, lone surrogate, wrong
- *   extension), or not a regular file (directory, FIFO, socket, device). A symlink loop counts as a
- *   missing file.
+ *   extension), or not a regular file ({@link NotRegularFileError}: directory, FIFO, socket, device;
+ *   for a write, also a dangling symlink or a loop at the file's own name). A symlink loop counts as a
+ *   missing file for a read.
  * @throws {OutsideRootsError} the real location is outside every root, or the sandbox refused the path
  *   (`Deno.errors.NotCapable`).
  * @throws {NotFoundError} `File not found: PATH` (with `mustExist`), or `Directory not found: DIR` when
  *   the directory of a file to create does not exist.
  * @throws {TooLargeError} the file is larger than `maxBytes`.
+ * @throws {PathChangedError} (an {@link OutsideRootsError}) the path kept changing while it was
+ *   checked (a component replaced, e.g. a directory swapped for a symlink), three times in a row.
  * @example
  * ```ts
  * const p = await resolveCataloguePath(["/srv/po"], "/srv/po/fr/app.po", { mustExist: true });
@@ -81,40 +119,64 @@ export async function resolveCataloguePath(
   const normalised = checkCataloguePathSyntax(userPath);
   const maxBytes = options.maxBytes ?? DEFAULT_MAX_FILE_BYTES;
   try {
-    // Asked at once (each file-system call is a trip to a worker thread, most of a cached read): the
-    // roots, the real path, and a stat through the caller's spelling. That stat is used only once
-    // the real path is known to be inside a root; it describes the same file unless a symlink
-    // changed in between, and then the cache finds its key stale and reads the file again.
-    const [realRoots, real, quickStat] = await Promise.all([
-      resolveRoots(roots),
-      realPathOrNull(normalised),
-      Deno.stat(normalised).catch(() => null),
-    ]);
-    if (real !== null) {
-      const inside = findRoot(realRoots, real);
-      if (!inside) throw outside(userPath);
-      const lexicalPath = join(inside.root, relative(inside.realRoot, real));
-      const stat = quickStat ?? await Deno.stat(lexicalPath);
-      checkRegularFile(stat, userPath, maxBytes);
-      return { userPath, lexicalPath, realPath: real, ...inside, stat };
+    // A walk that finds something other than what realPath saw means a component changed in
+    // between: resolved again, a few times, then refused.
+    for (let attempt = 0; attempt < 3; attempt++) {
+      const found = await resolveOnce(roots, normalised, userPath, options.mustExist, maxBytes);
+      if (found !== null) return found;
     }
-    // The file does not exist (or is a dangling symlink, which a write replaces by a regular file).
-    // The nearest existing ancestor decides containment, so a probe outside the roots learns nothing.
-    const parent = dirname(normalised);
-    const anchor = await nearestExistingAncestor(normalised);
-    const inside = anchor && (findRoot(realRoots, anchor.real) ?? exactRoot(realRoots, anchor.real));
-    if (!anchor || !inside) throw outside(userPath);
-    if (options.mustExist) throw new NotFoundError(`File not found: ${userPath}`);
-    const anchorStat = await Deno.stat(join(inside.root, relative(inside.realRoot, anchor.real)));
-    if (!anchorStat.isDirectory) throw new InvalidInputError(`Not a directory: ${anchor.path}`);
-    if (anchor.path !== parent) throw new NotFoundError(`Directory not found: ${parent}`);
-    const realPath = join(anchor.real, basename(normalised));
-    const lexicalPath = join(inside.root, relative(inside.realRoot, realPath));
-    return { userPath, lexicalPath, realPath, ...inside, stat: null };
+    throw new PathChangedError(`Path changed while it was being opened, refused: ${userPath}`);
   } catch (error) {
     if (error instanceof Deno.errors.NotCapable) throw outside(userPath, error);
     throw error;
   }
+}
+
+/** One resolution; null when the file system changed under it (the caller tries again). */
+async function resolveOnce(
+  roots: readonly string[],
+  normalised: string,
+  userPath: string,
+  mustExist: boolean,
+  maxBytes: number,
+): Promise<ResolvedCataloguePath | null> {
+  // Asked at once (each file-system call is a trip to a worker thread): the roots and the real path.
+  const [realRoots, real] = await Promise.all([resolveRoots(roots), realPathOrNull(normalised)]);
+  if (real !== null) {
+    const inside = findRoot(realRoots, real);
+    if (!inside) throw outside(userPath);
+    const names = relative(inside.realRoot, real).split("/");
+    const lexicalPath = join(inside.root, ...names);
+    // The real path has no symlink below the root: every component is lstat'ed to make sure it
+    // still has none, and the directories' identities are kept for the checks around each use.
+    const directories = walkDirectories(inside.root, names.slice(0, -1));
+    const stat = directories && lstatOrNull(lexicalPath);
+    if (!stat || stat.isSymlink || !directoriesUnchanged(directories!)) return null;
+    checkRegularFile(stat, userPath, maxBytes);
+    return { userPath, lexicalPath, realPath: real, ...inside, stat, directories: directories! };
+  }
+  // The file does not exist (or is a dangling symlink or a loop, refused below for a write).
+  // The nearest existing ancestor decides containment, so a probe outside the roots learns nothing.
+  const parent = dirname(normalised);
+  const anchor = await nearestExistingAncestor(normalised);
+  const inside = anchor && (findRoot(realRoots, anchor.real) ?? exactRoot(realRoots, anchor.real));
+  if (!anchor || !inside) throw outside(userPath);
+  if (mustExist) throw new NotFoundError(`File not found: ${userPath}`);
+  const dirNames = anchor.real === inside.realRoot ? [] : relative(inside.realRoot, anchor.real).split("/");
+  const anchorLexical = join(inside.root, ...dirNames);
+  // The root's own spelling may be a symlink; below it, a symlink now means it changed since realPath.
+  const anchorStat = dirNames.length === 0 ? Deno.statSync(anchorLexical) : lstatOrNull(anchorLexical);
+  if (anchorStat === null || anchorStat.isSymlink) return null;
+  if (!anchorStat.isDirectory) throw new InvalidInputError(`Not a directory: ${anchor.path}`);
+  if (anchor.path !== parent) throw new NotFoundError(`Directory not found: ${parent}`);
+  const directories = walkDirectories(inside.root, dirNames);
+  if (directories === null) return null;
+  const lexicalPath = join(anchorLexical, basename(normalised));
+  const leaf = lstatOrNull(lexicalPath);
+  if (leaf !== null && !leaf.isSymlink) return null; // created meanwhile: resolved again as a file
+  if (leaf !== null) throw new NotRegularFileError(userPath, "a symbolic link");
+  const realPath = join(anchor.real, basename(normalised));
+  return { userPath, lexicalPath, realPath, ...inside, stat: null, directories };
 }
 
 /**
@@ -155,11 +217,11 @@ export function checkCataloguePathSyntax(userPath: unknown): string {
 /**
  * Throws unless `stat` describes a regular file of at most `maxBytes` bytes.
  *
- * @throws {InvalidInputError} `Not a regular file: PATH` (directory, FIFO, socket, device).
+ * @throws {NotRegularFileError} `Not a regular file: PATH` (directory, FIFO, socket, device, symlink).
  * @throws {TooLargeError} larger than `maxBytes`.
  */
 export function checkRegularFile(stat: Deno.FileInfo, displayPath: string, maxBytes: number): void {
-  if (!stat.isFile) throw new InvalidInputError(`Not a regular file: ${displayPath}`);
+  if (!stat.isFile) throw new NotRegularFileError(displayPath, fileKind(stat));
   if (stat.size > maxBytes) {
     throw new TooLargeError(
       `File too large: ${displayPath} is ${stat.size} bytes, the limit is ${maxBytes} bytes`,

@@ -1,0 +1,308 @@
+/**
+ * Opening, creating and renaming files below a catalogue root so that no directory on the way can be
+ * swapped for a symlink between the check and the use.
+ *
+ * Deno has no `openat(2)`, so a file cannot be opened relative to a directory handle. Instead:
+ * - the path policy hands out a path with no symlink below the root, and the identity (device and
+ *   inode) of every directory on it ({@link VerifiedDirectory}), the root itself included;
+ * - right before a use, every one of those directories is `lstat`ed again and must still be that
+ *   directory (not a symlink, same device and inode);
+ * - a file is opened with `O_NONBLOCK` (a FIFO never blocks the open) and `O_NOFOLLOW`, then its
+ *   `fstat` must be a regular file whose device and inode are those the path names *after* the open
+ *   (`lstat`), and the directories are checked once more. Only then is a byte read.
+ * - a file is created with `O_CREAT|O_EXCL|O_NOFOLLOW` and checked the same way; a rename happens
+ *   right after the check, and its result is checked too.
+ *
+ * The checks and the use run synchronously, one after the other, on the main thread: no other code
+ * of this process runs in between, so the window left to another process is a few microseconds.
+ * That window is the residual risk, stated plainly: a local user who may write inside the roots and
+ * exchanges a directory with a symlink (`renameat2(RENAME_EXCHANGE)`) back and forth, timed to the
+ * microsecond between two of our system calls, can make one create land in the symlink's target (an
+ * empty lock file or a temp file there, never an existing file replaced: the rename that follows is
+ * checked again) or one open reach a file outside, which is then refused unread unless the swap was
+ * also undone and redone between our checks after the open. Nothing the HTTP API accepts can create a
+ * symlink or a directory; only local users with write access to the roots can try this.
+ *
+ * Under Deno's sandbox (`--allow-read=DIR`), Deno resolves symlinks itself before opening (so
+ * `O_NOFOLLOW` only guards the last component without a sandbox); the identity checks after the open
+ * are what catch a swapped path in both cases. `FsFile.stat()` is not used: under a sandbox Deno checks
+ * it against the file's real path, which a root configured through a symlink does not allow; the
+ * `node:fs` descriptor's `fstat` has no such check.
+ *
+ * @module
+ */
+import * as fs from "node:fs";
+import { join } from "node:path";
+import { OutsideRootsError } from "../errors.ts";
+
+/** A directory on a verified path, and the identity it had when checked. */
+export interface VerifiedDirectory {
+  /** The directory's path, as opened (the configured root's spelling, then real names below it). */
+  readonly path: string;
+  readonly dev: number;
+  readonly ino: number;
+  /** True for the configured root: its own spelling may be a symlink (the operator's choice). */
+  readonly isRoot: boolean;
+}
+
+/** Thrown (and retried by callers) when a path no longer names what was checked. */
+export class PathChangedError extends OutsideRootsError {}
+
+/** `O_*` flags of `node:fs` (Linux values on Linux, where this service runs). */
+const O = fs.constants;
+/** A descriptor of this process that never outlives the call that opened it. */
+export type Fd = number;
+
+/**
+ * `lstat`s the directories from `root` (followed: the configured spelling may be a symlink) down
+ * through `names`, each a real directory. Returns null when one is missing, not a directory or a
+ * symlink (the caller resolves again).
+ */
+export function walkDirectories(root: string, names: readonly string[]): VerifiedDirectory[] | null {
+  const dirs: VerifiedDirectory[] = [];
+  let path = root;
+  try {
+    const rootStat = Deno.statSync(root);
+    if (!rootStat.isDirectory) return null;
+    dirs.push({ path, dev: rootStat.dev, ino: rootStat.ino!, isRoot: true });
+    for (const name of names) {
+      path = join(path, name);
+      const stat = Deno.lstatSync(path);
+      if (!stat.isDirectory || stat.isSymlink) return null;
+      dirs.push({ path, dev: stat.dev, ino: stat.ino!, isRoot: false });
+    }
+  } catch (error) {
+    if (isMissing(error)) return null;
+    throw error;
+  }
+  return dirs;
+}
+
+/** True when every directory is still the one that was checked (synchronous: a few `lstat`s). */
+export function directoriesUnchanged(dirs: readonly VerifiedDirectory[] | undefined): boolean {
+  if (dirs === undefined) return true;
+  try {
+    for (const dir of dirs) {
+      const stat = dir.isRoot ? Deno.statSync(dir.path) : Deno.lstatSync(dir.path);
+      if (!stat.isDirectory || stat.isSymlink || stat.dev !== dir.dev || stat.ino !== dir.ino) return false;
+    }
+    return true;
+  } catch (error) {
+    if (isMissing(error)) return false;
+    throw error;
+  }
+}
+
+/** What {@link openChecked} found. */
+export type OpenOutcome =
+  | { kind: "missing" }
+  /** Not a regular file: nothing was read; `what` names the type ("a directory", "a FIFO"…). */
+  | { kind: "not-regular"; what: string }
+  | { kind: "open"; fd: Fd; size: number; stat: Deno.FileInfo };
+
+/**
+ * Opens `path` for reading without ever blocking on a FIFO and without reading a file other than
+ * the one `path` names below verified directories. With `follow` false, a symlink at `path` is "not a
+ * regular file". Retries a few times when the path changes between the open and the checks (an
+ * atomic replacement by another writer does that); then throws {@link PathChangedError}.
+ *
+ * `stat` is taken by path after the open and has the descriptor's device and inode: it describes the
+ * opened file, and is no newer than the bytes read afterwards.
+ */
+export function openChecked(
+  path: string,
+  displayPath: string,
+  options: { follow: boolean; directories?: readonly VerifiedDirectory[] },
+): OpenOutcome {
+  for (let attempt = 0; attempt < 4; attempt++) {
+    if (!directoriesUnchanged(options.directories)) continue;
+    let fd: Fd;
+    try {
+      fd = fs.openSync(path, O.O_RDONLY | O.O_NONBLOCK | (options.follow ? 0 : O.O_NOFOLLOW));
+    } catch (error) {
+      const code = (error as { code?: unknown }).code;
+      if (code === "ENOENT" || code === "ENOTDIR") {
+        if (directoriesUnchanged(options.directories)) return { kind: "missing" };
+        continue;
+      }
+      if (code === "ELOOP" && !options.follow) return { kind: "not-regular", what: "a symbolic link" };
+      throw error;
+    }
+    let keep = false;
+    try {
+      const opened = fs.fstatSync(fd);
+      let named: Deno.FileInfo;
+      try {
+        named = options.follow ? Deno.statSync(path) : Deno.lstatSync(path);
+      } catch (error) {
+        if (isMissing(error)) continue;
+        throw error;
+      }
+      if (named.dev !== opened.dev || named.ino !== opened.ino) {
+        if (!options.follow && named.isSymlink) return { kind: "not-regular", what: "a symbolic link" };
+        continue;
+      }
+      if (!directoriesUnchanged(options.directories)) continue;
+      if (!opened.isFile()) return { kind: "not-regular", what: nodeKind(opened) };
+      keep = true;
+      return { kind: "open", fd, size: opened.size, stat: named };
+    } finally {
+      if (!keep) fs.closeSync(fd);
+    }
+  }
+  throw changed(displayPath);
+}
+
+/**
+ * Creates `path` (which must not exist) for writing, below verified directories, and checks that
+ * the descriptor is the file the path names. Returns the descriptor and the new file's identity.
+ *
+ * @throws {PathChangedError} a directory changed around the create (the new file may then be
+ *   elsewhere; it is left alone, as nothing safe can remove it).
+ */
+export function createChecked(
+  path: string,
+  displayPath: string,
+  mode: number,
+  directories: readonly VerifiedDirectory[] | undefined,
+): { fd: Fd; dev: number; ino: number } {
+  if (!directoriesUnchanged(directories)) throw changed(displayPath);
+  const fd = fs.openSync(path, O.O_WRONLY | O.O_CREAT | O.O_EXCL | O.O_NOFOLLOW, mode);
+  try {
+    const opened = fs.fstatSync(fd);
+    const named = lstatOrNull(path);
+    if (
+      named === null || named.dev !== opened.dev || named.ino !== opened.ino ||
+      !directoriesUnchanged(directories)
+    ) {
+      throw changed(displayPath);
+    }
+    return { fd, dev: opened.dev, ino: opened.ino };
+  } catch (error) {
+    fs.closeSync(fd);
+    throw error;
+  }
+}
+
+/**
+ * Renames `from` (the file of identity `id`) over `to`, both in the last verified directory, after
+ * checking the directories and `from`; then checks that `to` names the renamed file.
+ *
+ * @returns the `lstat` of `to` after the rename (its ctime is the rename's).
+ * @throws {PathChangedError} a check failed (before the rename: nothing was renamed).
+ */
+export function renameChecked(
+  from: string,
+  id: { dev: number; ino: number },
+  to: string,
+  displayPath: string,
+  directories: readonly VerifiedDirectory[] | undefined,
+): Deno.FileInfo {
+  const before = lstatOrNull(from);
+  if (
+    before === null || before.dev !== id.dev || before.ino !== id.ino || !directoriesUnchanged(directories)
+  ) {
+    throw changed(displayPath);
+  }
+  Deno.renameSync(from, to);
+  const after = lstatOrNull(to);
+  if (after === null || after.dev !== id.dev || after.ino !== id.ino || !directoriesUnchanged(directories)) {
+    throw changed(displayPath);
+  }
+  return after;
+}
+
+/** Removes `path` if it is still the file of identity `id` below unchanged directories. Best effort. */
+export function removeChecked(
+  path: string,
+  id: { dev: number; ino: number },
+  directories: readonly VerifiedDirectory[] | undefined,
+): void {
+  try {
+    const stat = lstatOrNull(path);
+    if (stat === null || stat.dev !== id.dev || stat.ino !== id.ino || !directoriesUnchanged(directories)) {
+      return;
+    }
+    Deno.removeSync(path);
+  } catch {
+    // best effort: a racing remover, or the directory changed
+  }
+}
+
+/** Reads up to `length` bytes at the descriptor's position into `buffer` at `offset`; 0 at the end. */
+export function readFd(fd: Fd, buffer: Uint8Array, offset: number, length: number): Promise<number> {
+  return new Promise((resolve, reject) =>
+    fs.read(fd, buffer, offset, length, null, (error, n) => error ? reject(error) : resolve(n))
+  );
+}
+
+/** Writes all of `bytes` at the descriptor's position. */
+export async function writeFd(fd: Fd, bytes: Uint8Array): Promise<void> {
+  let offset = 0;
+  while (offset < bytes.length) {
+    offset += await new Promise<number>((resolve, reject) =>
+      fs.write(
+        fd,
+        bytes,
+        offset,
+        bytes.length - offset,
+        null,
+        (error, n) => error ? reject(error) : resolve(n),
+      )
+    );
+  }
+}
+
+/** `fsync` of a descriptor. */
+export function syncFd(fd: Fd): Promise<void> {
+  return new Promise((resolve, reject) => fs.fsync(fd, (error) => error ? reject(error) : resolve()));
+}
+
+/** `fchmod` of a descriptor (no path: nothing to swap). */
+export function chmodFd(fd: Fd, mode: number): void {
+  fs.fchmodSync(fd, mode);
+}
+
+/** Closes a descriptor this module handed out. */
+export function closeFd(fd: Fd): void {
+  fs.closeSync(fd);
+}
+
+/** The `lstat` of `path`, or null when it does not exist. */
+export function lstatOrNull(path: string): Deno.FileInfo | null {
+  try {
+    return Deno.lstatSync(path);
+  } catch (error) {
+    if (isMissing(error)) return null;
+    throw error;
+  }
+}
+
+/** What kind of file a non-regular `Deno.FileInfo` describes, for messages. */
+export function fileKind(stat: Deno.FileInfo): string {
+  if (stat.isDirectory) return "a directory";
+  if (stat.isSymlink) return "a symbolic link";
+  if (stat.isFifo) return "a FIFO";
+  if (stat.isCharDevice) return "a character device";
+  if (stat.isBlockDevice) return "a block device";
+  if (stat.isSocket) return "a socket";
+  return "not a regular file";
+}
+
+function nodeKind(stat: fs.Stats): string {
+  if (stat.isDirectory()) return "a directory";
+  if (stat.isSymbolicLink()) return "a symbolic link";
+  if (stat.isFIFO()) return "a FIFO";
+  if (stat.isCharacterDevice()) return "a character device";
+  if (stat.isBlockDevice()) return "a block device";
+  if (stat.isSocket()) return "a socket";
+  return "not a regular file";
+}
+
+function changed(displayPath: string): PathChangedError {
+  return new PathChangedError(`Path changed while it was being opened, refused: ${displayPath}`);
+}
+
+function isMissing(error: unknown): boolean {
+  return error instanceof Deno.errors.NotFound || error instanceof Deno.errors.NotADirectory;
+}
