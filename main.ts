@@ -19,12 +19,14 @@ import {
   permissionFlags,
 } from "./lib/config.ts";
 import { serveStdio } from "@modelcontextprotocol/server/stdio";
+import { ByteBudget } from "./lib/byte_budget.ts";
 import { GpssClient } from "./lib/gpss/mod.ts";
 import { encodePo, parsePo, runWrap, type WrapIo } from "./lib/po/mod.ts";
 import { PO_CODEC } from "./lib/po/po_codec.ts";
 import { atomicUpdateFile, CatalogueStore } from "./lib/store/mod.ts";
-import { buildMcpServer } from "./routes/mcp.ts";
-import { allTools, createApp } from "./routes/mod.ts";
+import { buildMcpServer, logLine } from "./routes/mcp.ts";
+import { LineTransport } from "./routes/mcp_stdio.ts";
+import { allTools, createApp, serverFetch } from "./routes/mod.ts";
 import type { AppDeps } from "./routes/deps.ts";
 
 const DEFAULT_PO_ROOTS = [fileURLToPath(new URL("./examples/", import.meta.url)).replace(/\/$/, "")];
@@ -122,13 +124,22 @@ function buildDeps(config: Config): AppDeps {
     codec: PO_CODEC,
     maxFileBytes: config.poMaxFileBytes,
   });
-  return { config, log, gpss, catalogues };
+  return { config, log, gpss, catalogues, budget: new ByteBudget(config.maxInflightBytes) };
 }
 
 function mcpStdio(config: Config): void {
   // stdout carries protocol messages only; every log line goes to stderr.
   const deps = buildDeps(config);
-  serveStdio(() => buildMcpServer(allTools(), deps), { onerror: (error) => log(`MCP: ${error.message}`) });
+  const transport = new LineTransport(
+    Deno.stdin.readable,
+    (bytes) => writeAll(Deno.stdout, bytes),
+    log,
+    config.maxBodyBytes,
+  );
+  serveStdio(() => buildMcpServer(allTools(), deps), {
+    transport,
+    onerror: (error) => log(`MCP: ${logLine(error)}`),
+  });
 }
 
 function serve(config: Config): void {
@@ -152,7 +163,7 @@ function serve(config: Config): void {
     port: config.port,
     onListen: ({ hostname, port }) =>
       log(`listening on http://${hostname}:${port} (catalogue roots: ${config.poRoots.join(", ")})`),
-  }, app.fetch);
+  }, serverFetch(app, log));
 }
 
 function main(args: string[]): void {

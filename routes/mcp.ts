@@ -13,7 +13,15 @@ import { createMcpHandler, McpServer } from "@modelcontextprotocol/server";
 import type { z } from "zod";
 import type { AppDeps } from "./deps.ts";
 import { INTERNAL_ERROR_DETAIL, toErrorAnswer } from "./errors.ts";
-import { JsonAnswer, type Tool } from "./tool.ts";
+import { readBodyBytes } from "./json_body.ts";
+import {
+  answerTooLarge,
+  DEFAULT_MAX_RESPONSE_BYTES,
+  JsonAnswer,
+  jsonWithin,
+  type Tool,
+  type ToolCall,
+} from "./tool.ts";
 import { validateJson } from "./validation.ts";
 
 /** Name and version announced in `initialize`. */
@@ -58,12 +66,37 @@ type ToolResult = {
   isError?: boolean;
 };
 
-async function callTool(tool: Tool, args: unknown, deps: AppDeps): Promise<ToolResult> {
+const utf8 = new TextDecoder();
+
+const SMALLER_READ_HINT = "Read a part: read_po_context gives one entry and its neighbours.";
+
+/**
+ * A tool's result as MCP carries it: the JSON once as text (compact: what a model reads) and once as
+ * structured content. It is therefore about twice the JSON, and that whole is held to the answer
+ * limit, checked before anything large is built.
+ */
+function toolResult(answer: unknown, call: ToolCall): ToolResult {
+  const max = call.maxAnswerBytes;
+  if (answer instanceof JsonAnswer) {
+    if (2 * answer.length > max) throw answerTooLarge(2 * answer.length, max, SMALLER_READ_HINT);
+    const text = answer.chunks.length === 1
+      ? utf8.decode(answer.chunks[0])
+      : answer.chunks.map((chunk) => utf8.decode(chunk, { stream: true })).join("") + utf8.decode();
+    return {
+      content: [{ type: "text", text }],
+      structuredContent: answer.value() as Record<string, unknown>,
+    };
+  }
+  const text = jsonWithin(answer, max, "Ask for fewer results.");
+  if (2 * text.length > max) throw answerTooLarge(2 * text.length, max, "Ask for fewer results.");
+  return { content: [{ type: "text", text }], structuredContent: answer as Record<string, unknown> };
+}
+
+async function callTool(tool: Tool, args: unknown, deps: AppDeps, signal: AbortSignal): Promise<ToolResult> {
   try {
     const input = tool.input ? validateJson(tool.input, args ?? {}) : undefined;
-    const answer = await tool.handle(input as never, deps);
-    const result = (answer instanceof JsonAnswer ? answer.value() : answer) as Record<string, unknown>;
-    return { content: [{ type: "text", text: JSON.stringify(result, null, 2) }], structuredContent: result };
+    const call = { signal, maxAnswerBytes: deps.config.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES };
+    return toolResult(await tool.handle(input as never, deps, call), call);
   } catch (error) {
     const answer = toErrorAnswer(error);
     if (!answer) deps.log(`unexpected error in MCP tool ${tool.name}: ${(error as Error)?.stack ?? error}`);
@@ -76,33 +109,97 @@ async function callTool(tool: Tool, args: unknown, deps: AppDeps): Promise<ToolR
   }
 }
 
-/** A fresh MCP server exposing every tool. */
-export function buildMcpServer(tools: readonly Tool[], deps: AppDeps): McpServer {
+/**
+ * A fresh MCP server exposing every tool; `signal` is the request's (HTTP) or never fires (stdio).
+ */
+export function buildMcpServer(
+  tools: readonly Tool[],
+  deps: AppDeps,
+  signal: AbortSignal = new AbortController().signal,
+): McpServer {
   const server = new McpServer(MCP_SERVER_INFO, { capabilities: { tools: {} } });
+  // The SDK looks tools up by name in a plain object, so `tools/call` with the name "constructor"
+  // found Object's own constructor ("Tool constructor disabled"). Without a prototype, only the
+  // tools registered below are found; any other name is "not found". (tests/mcp_test.ts checks it.)
+  const registry = (server as unknown as { _registeredTools?: object })._registeredTools;
+  if (registry !== undefined) Object.setPrototypeOf(registry, null);
   for (const tool of tools) {
     const config = { title: tool.summary, description: tool.description };
     if (tool.input) {
       server.registerTool(
         tool.name,
         { ...config, inputSchema: advertisedSchema(tool.input) },
-        (args: unknown) => callTool(tool, args, deps),
+        (args: unknown) => callTool(tool, args, deps, signal),
       );
     } else {
-      server.registerTool(tool.name, config, () => callTool(tool, undefined, deps));
+      server.registerTool(tool.name, config, () => callTool(tool, undefined, deps, signal));
     }
   }
   return server;
 }
 
-/** The Streamable HTTP endpoint (stateless; GET/DELETE answer 405). */
+/** A JSON-RPC error as an HTTP answer (no id: it concerns the whole request). */
+function jsonRpcError(status: number, code: number, message: string): Response {
+  return new Response(JSON.stringify({ jsonrpc: "2.0", error: { code, message }, id: null }), {
+    status,
+    headers: { "Content-Type": "application/json" },
+  });
+}
+
+/** The first byte of `bytes` that is not JSON white space, or -1. */
+function firstSignificantByte(bytes: Uint8Array): number {
+  for (const b of bytes) if (b !== 0x20 && b !== 0x09 && b !== 0x0a && b !== 0x0d) return b;
+  return -1;
+}
+
+/**
+ * The Streamable HTTP endpoint (stateless; GET/DELETE answer 405).
+ *
+ * JSON-RPC batches are refused (400, -32600): MCP revisions since 2025-06-18 have none, and a batch
+ * let one small request ask for as many large answers as it listed. The body is read here, against
+ * the body limit, to see that; the SDK then gets the same bytes.
+ */
 export function mcpHttpHandler(
   tools: readonly Tool[],
   deps: AppDeps,
-): (request: Request) => Promise<Response> {
-  const handler = createMcpHandler(() => buildMcpServer(tools, deps), {
-    responseMode: "auto",
-    maxRequestBodySize: deps.config.maxBodyBytes,
-    onerror: (error) => deps.log(`MCP: ${error.message}`),
-  });
-  return (request) => handler.fetch(request);
+): (request: Request, signal: AbortSignal) => Promise<Response> {
+  const signals = new WeakMap<Request, AbortSignal>();
+  const handler = createMcpHandler(
+    (context: { requestInfo?: Request }) =>
+      buildMcpServer(tools, deps, context.requestInfo && signals.get(context.requestInfo)),
+    {
+      responseMode: "auto",
+      maxRequestBodySize: deps.config.maxBodyBytes,
+      onerror: (error) => deps.log(`MCP: ${logLine(error)}`),
+    },
+  );
+  return async function serveMcp(request, signal) {
+    if (request.method === "POST") {
+      const bytes = await readBodyBytes(request, deps.config.maxBodyBytes);
+      if (firstSignificantByte(bytes) === 0x5b) {
+        return jsonRpcError(
+          400,
+          -32600,
+          "Invalid Request: JSON-RPC batches are not supported; send one message per request",
+        );
+      }
+      request = new Request(request.url, {
+        method: "POST",
+        headers: request.headers,
+        body: bytes as Uint8Array<ArrayBuffer>,
+      });
+    }
+    signals.set(request, signal);
+    return await handler.fetch(request);
+  };
+}
+
+/** An error as one short log line (the SDK's validation messages span many lines and echo input). */
+export function logLine(error: unknown): string {
+  const text = String((error as Error)?.message ?? error);
+  const first = text.split("\n", 1)[0];
+  return (first.length > 300 ? `${first.slice(0, 300)}…` : first).replace(
+    /[^\x20-\x7e\u00a0-\u2027\u202a-\uffff]/g,
+    "?",
+  );
 }

@@ -9,7 +9,7 @@ import { applyWrite, entryMessages, fuzzyMessages, readContext, toApiEntry } fro
 import type { PoCatalog, PoMessage } from "../lib/po/types.ts";
 import { type ByteItem, type BytePiece, compactRuns, encodePieces } from "../lib/byte_runs.ts";
 import type { AppDeps } from "./deps.ts";
-import { defineTool, JsonAnswer } from "./tool.ts";
+import { answerTooLarge, defineTool, JsonAnswer } from "./tool.ts";
 import { pyInt } from "./validation.ts";
 
 const FilePath = z.string().meta({
@@ -104,16 +104,37 @@ const COMMA = utf8.encode(",");
  * those are serialised, and the answer is a few runs of existing bytes, not a new 5 MB buffer.
  */
 function entriesAnswer(
-  cache: WeakMap<PoCatalog, Uint8Array[]>,
+  cache: WeakMap<PoCatalog, Uint8Array[] | TooLarge>,
   catalog: PoCatalog,
   select: (catalog: PoCatalog) => readonly PoMessage[],
   keepCompacted: boolean,
+  maxBytes: number,
 ): JsonAnswer {
   let chunks = cache.get(catalog);
+  if (chunks instanceof TooLarge) {
+    if (maxBytes <= chunks.limit) throw answerTooLarge(null, maxBytes, SMALLER_READ_HINT);
+    chunks = undefined;
+  }
   if (chunks === undefined) {
     const messages = select(catalog);
     const fresh = messages.filter((m) => !entryJson.has(m));
-    const pieces = encodePieces(fresh.map((m) => JSON.stringify(toApiEntry(m))), ",");
+    // Counted while serialising, so a catalogue of many tiny entries is refused before its whole
+    // answer exists (a string of n UTF-16 units is at least n bytes of UTF-8).
+    let size = 0;
+    for (const m of messages) {
+      const kept = entryJson.get(m);
+      if (kept !== undefined) size += kept.end - kept.start + 1;
+    }
+    const texts: string[] = new Array(fresh.length);
+    for (let i = 0; i < fresh.length; i++) {
+      texts[i] = JSON.stringify(toApiEntry(fresh[i]));
+      size += texts[i].length + 1;
+      if (size > maxBytes) {
+        cache.set(catalog, new TooLarge(maxBytes));
+        throw answerTooLarge(null, maxBytes, SMALLER_READ_HINT);
+      }
+    }
+    const pieces = encodePieces(texts, ",");
     fresh.forEach((m, i) => entryJson.set(m, pieces[i]));
     const items: ByteItem[] = [ENTRIES_OPEN];
     for (let i = 0; i < messages.length; i++) {
@@ -131,8 +152,16 @@ function entriesAnswer(
   return new JsonAnswer(chunks, () => ({ entries: select(catalog).map(toApiEntry) }));
 }
 
-const readAnswers = new WeakMap<PoCatalog, Uint8Array[]>();
-const fuzzyAnswers = new WeakMap<PoCatalog, Uint8Array[]>();
+/** A catalogue whose answer was found larger than `limit` bytes. */
+class TooLarge {
+  constructor(readonly limit: number) {}
+}
+
+const SMALLER_READ_HINT = "Read a part: read_po_context (POST /po/read_context) gives one entry and its " +
+  "neighbours, find_fuzzy (POST /po/find_fuzzy) the entries that need review.";
+
+const readAnswers = new WeakMap<PoCatalog, Uint8Array[] | TooLarge>();
+const fuzzyAnswers = new WeakMap<PoCatalog, Uint8Array[] | TooLarge>();
 
 function catalogues(deps: AppDeps) {
   if (!deps.catalogues) throw new Error("the PO tools need a catalogue store");
@@ -148,8 +177,14 @@ export const poTools = [
       'included). Example: {"file_path": "/srv/po/fr/glossary.po"}.',
     input: ReadPoRequest,
     output: EntriesResponse.meta({ id: "ReadPOResponse" }),
-    handle: async ({ file_path }, deps) =>
-      entriesAnswer(readAnswers, (await catalogues(deps).read(file_path)).doc, entryMessages, true),
+    handle: async ({ file_path }, deps, call) =>
+      entriesAnswer(
+        readAnswers,
+        (await catalogues(deps).read(file_path)).doc,
+        entryMessages,
+        true,
+        call.maxAnswerBytes,
+      ),
   }),
   defineTool({
     name: "write_po",
@@ -200,7 +235,13 @@ export const poTools = [
       '{"file_path": "/srv/po/fr/glossary.po"}.',
     input: FindFuzzyRequest,
     output: EntriesResponse.meta({ id: "FindFuzzyResponse" }),
-    handle: async ({ file_path }, deps) =>
-      entriesAnswer(fuzzyAnswers, (await catalogues(deps).read(file_path)).doc, fuzzyMessages, false),
+    handle: async ({ file_path }, deps, call) =>
+      entriesAnswer(
+        fuzzyAnswers,
+        (await catalogues(deps).read(file_path)).doc,
+        fuzzyMessages,
+        false,
+        call.maxAnswerBytes,
+      ),
   }),
 ];

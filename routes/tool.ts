@@ -7,7 +7,10 @@
  */
 import type { z } from "zod";
 import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
+import { ByteBudget } from "../lib/byte_budget.ts";
+import { AnswerTooLargeError } from "../lib/errors.ts";
 import type { AppDeps } from "./deps.ts";
+import { requestSignal } from "./timeout.ts";
 import { readJsonBody } from "./validation.ts";
 
 /** One tool. `input` is null for tools that take no body (FastAPI ignores any body sent). */
@@ -21,8 +24,67 @@ export interface Tool<I extends z.ZodType | null = z.ZodType | null> {
   description: string;
   input: I;
   output: z.ZodType;
-  handle(input: I extends z.ZodType ? z.output<I> : undefined, deps: AppDeps): Promise<unknown> | unknown;
+  handle(
+    input: I extends z.ZodType ? z.output<I> : undefined,
+    deps: AppDeps,
+    call: ToolCall,
+  ): Promise<unknown> | unknown;
 }
+
+/** What a tool knows of the call it serves. */
+export interface ToolCall {
+  /** Fires when the request's time is up: work not yet done should be abandoned. */
+  signal: AbortSignal;
+  /** Largest answer the caller may get, in bytes of JSON. */
+  maxAnswerBytes: number;
+}
+
+/** Default of {@link ToolCall.maxAnswerBytes} (MAX_RESPONSE_BYTES). */
+export const DEFAULT_MAX_RESPONSE_BYTES = 32 * 1024 * 1024;
+
+/** Default of the shared allowance for large answers and loads (MAX_INFLIGHT_BYTES). */
+export const DEFAULT_MAX_INFLIGHT_BYTES = 256 * 1024 * 1024;
+
+/** The message of an answer over the limit: what it would have been, and how to ask for less. */
+export function answerTooLarge(bytes: number | null, limit: number, hint: string): AnswerTooLargeError {
+  const size = bytes === null ? "more than" : `${bytes} bytes,`;
+  return new AnswerTooLargeError(
+    `The answer would be ${size} over the limit of ${limit} bytes (MAX_RESPONSE_BYTES). ${hint}`,
+  );
+}
+
+/**
+ * A JSON answer's text, refused with {@link AnswerTooLargeError} when it is over `limit` bytes
+ * (a string of n UTF-16 units is at least n bytes of UTF-8, so the check needs no encoding).
+ */
+export function jsonWithin(value: unknown, limit: number, hint: string): string {
+  let text: string;
+  try {
+    text = JSON.stringify(value);
+  } catch (error) {
+    // V8's "Invalid string length": past half a gigabyte, far over any limit.
+    if (error instanceof RangeError) throw answerTooLarge(null, limit, hint);
+    throw error;
+  }
+  if (text.length > limit) throw answerTooLarge(text.length, limit, hint);
+  return text;
+}
+
+/** The shared allowance of an app's deps, made once per deps object. */
+const BUDGETS = new WeakMap<AppDeps, ByteBudget>();
+
+/** The allowance that large loads and large answers of these deps share. */
+export function inflightBudget(deps: AppDeps): ByteBudget {
+  let budget = deps.budget ?? BUDGETS.get(deps);
+  if (budget === undefined) {
+    budget = new ByteBudget(deps.config.maxInflightBytes ?? DEFAULT_MAX_INFLIGHT_BYTES);
+    BUDGETS.set(deps, budget);
+  }
+  return budget;
+}
+
+/** A hint for answers of tools that have no smaller form to offer. */
+const GENERIC_HINT = "Ask for fewer results.";
 
 /**
  * A tool's answer already serialised, for large answers that many requests share (a catalogue's
@@ -30,7 +92,71 @@ export interface Tool<I extends z.ZodType | null = z.ZodType | null> {
  * the object, calls `value()`.
  */
 export class JsonAnswer {
-  constructor(readonly chunks: readonly Uint8Array[], readonly value: () => unknown) {}
+  /** Bytes in all. */
+  readonly length: number;
+  constructor(readonly chunks: readonly Uint8Array[], readonly value: () => unknown) {
+    let length = 0;
+    for (const chunk of chunks) length += chunk.length;
+    this.length = length;
+  }
+}
+
+/**
+ * A kept answer as a body: views of the kept bytes (a Uint8Array body would be copied whole per
+ * response), at most 64 KiB each, since megabyte-sized buffers in the server's write path are what
+ * fragments the allocator and keeps resident memory high under load. A large answer holds its
+ * size of the shared allowance until it is sent, so slow readers of many large answers cannot hold
+ * more than that between them; and a reader too slow to take it within the request's time limit
+ * is cut off.
+ */
+function streamAnswer(
+  answer: JsonAnswer,
+  deps: AppDeps,
+  signal: AbortSignal,
+  limit: number,
+): ReadableStream<Uint8Array> {
+  if (answer.length > limit) {
+    throw answerTooLarge(
+      answer.length,
+      limit,
+      "Read a part: /po/read_context gives one entry and its neighbours.",
+    );
+  }
+  const release = inflightBudget(deps).take(answer.length, "answers");
+  const chunks = answer.chunks;
+  let k = 0;
+  let at = 0;
+  let cutOff: (() => void) | undefined;
+  return new ReadableStream<Uint8Array>({
+    start(controller) {
+      cutOff = () => {
+        release();
+        try {
+          controller.error(signal.reason);
+        } catch {
+          // already closed
+        }
+      };
+      if (answer.length >= 1024 * 1024) signal.addEventListener("abort", cutOff, { once: true });
+    },
+    pull(controller) {
+      while (k < chunks.length && at >= chunks[k].length) {
+        k++;
+        at = 0;
+      }
+      if (k >= chunks.length) {
+        release();
+        signal.removeEventListener("abort", cutOff!);
+        return controller.close();
+      }
+      controller.enqueue(chunks[k].subarray(at, at + RESPONSE_CHUNK_BYTES));
+      at += RESPONSE_CHUNK_BYTES;
+    },
+    cancel() {
+      release();
+      signal.removeEventListener("abort", cutOff!);
+    },
+  });
 }
 
 const RESPONSE_CHUNK_BYTES = 64 * 1024;
@@ -64,33 +190,18 @@ export function mountTools(app: OpenAPIHono, tools: readonly Tool[], deps: AppDe
     }));
     app.post(tool.path, async function toolHandler(c) {
       const input = tool.input ? await readJsonBody(c, tool.input, deps.config.maxBodyBytes) : undefined;
-      const answer = await tool.handle(input as never, deps);
+      const signal = requestSignal(c);
+      const maxAnswerBytes = deps.config.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
+      const answer = await tool.handle(input as never, deps, { signal, maxAnswerBytes });
       if (answer instanceof JsonAnswer) {
-        // Streamed as views of the kept bytes (a Uint8Array body would be copied whole per
-        // response), at most 64 KiB each: megabyte-sized buffers in the server's write path are
-        // what fragments the allocator and keeps resident memory high under load.
-        const chunks = answer.chunks;
-        let length = 0;
-        for (const chunk of chunks) length += chunk.length;
-        let k = 0;
-        let at = 0;
-        const body = new ReadableStream<Uint8Array>({
-          pull(controller) {
-            while (k < chunks.length && at >= chunks[k].length) {
-              k++;
-              at = 0;
-            }
-            if (k >= chunks.length) return controller.close();
-            controller.enqueue(chunks[k].subarray(at, at + RESPONSE_CHUNK_BYTES));
-            at += RESPONSE_CHUNK_BYTES;
-          },
-        });
-        return c.body(body, 200, {
+        return c.body(streamAnswer(answer, deps, signal, maxAnswerBytes), 200, {
           "Content-Type": "application/json",
-          "Content-Length": String(length),
+          "Content-Length": String(answer.length),
         });
       }
-      return c.json(answer);
+      return c.body(jsonWithin(answer, maxAnswerBytes, GENERIC_HINT), 200, {
+        "Content-Type": "application/json",
+      });
     });
   }
 }

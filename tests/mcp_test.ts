@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
+import { CONFIG_ENV_NAMES } from "../lib/config.ts";
 import { childEnv, testApp } from "./_helpers.ts";
 
 const MAIN = new URL("../main.ts", import.meta.url).pathname;
@@ -8,7 +9,7 @@ const MAIN = new URL("../main.ts", import.meta.url).pathname;
 function inProcessClient(
   app: { request: (input: string | Request, init?: RequestInit) => Response | Promise<Response> },
 ) {
-  const transport = new StreamableHTTPClientTransport(new URL("http://in-process/mcp"), {
+  const transport = new StreamableHTTPClientTransport(new URL("http://localhost/mcp"), {
     fetch: (url, init) => Promise.resolve(app.request(url instanceof Request ? url : String(url), init)),
   });
   return { client: new Client({ name: "test", version: "1.0.0" }), transport };
@@ -53,7 +54,7 @@ Deno.test("MCP over HTTP answers GET and DELETE with 405 and needs the bearer to
   const secured = testApp({ config: { apiToken: token, maxBodyBytes: 1 << 20 } }).app;
   const { client, transport } = inProcessClient(secured);
   await assert.rejects(client.connect(transport));
-  const authed = new StreamableHTTPClientTransport(new URL("http://in-process/mcp"), {
+  const authed = new StreamableHTTPClientTransport(new URL("http://localhost/mcp"), {
     fetch: (url, init) => Promise.resolve(secured.request(url instanceof Request ? url : String(url), init)),
     requestInit: { headers: { Authorization: `Bearer ${token}` } },
   });
@@ -74,7 +75,7 @@ Deno.test("MCP over stdio: the SDK client drives a spawned `main.ts mcp`", async
       `--allow-read=${roots}`,
       `--allow-write=${roots}`,
       "--allow-net=127.0.0.1",
-      "--allow-env=PORT,HOST,PO_ROOTS,USER_CODE,GPSS_API_URL,GPSS_TIMEOUT_MS,GPSS_CACHE_TTL_S,API_TOKEN,PO_MAX_FILE_BYTES,MAX_BODY_BYTES,INIT_CWD",
+      `--allow-env=${CONFIG_ENV_NAMES.join(",")}`,
       MAIN,
       "mcp",
     ],

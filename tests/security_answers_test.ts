@@ -1,0 +1,199 @@
+/**
+ * No answer far larger than its request: one answer is capped (MAX_RESPONSE_BYTES) with a 4xx that
+ * says how to ask for less, MCP results are not pretty-printed, JSON-RPC batches are refused, and
+ * large answers being sent hold a shared allowance (MAX_INFLIGHT_BYTES), past which the service
+ * answers 503 with Retry-After while small requests go on being served.
+ */
+import assert from "node:assert/strict";
+import { CatalogueStore } from "../lib/store/mod.ts";
+import { PO_CODEC } from "../lib/po/po_codec.ts";
+import { postJson, testApp } from "./_helpers.ts";
+import { rawRequest } from "./_raw_http.ts";
+
+const HEADER = 'msgid ""\nmsgstr "Content-Type: text/plain; charset=UTF-8\\n"\n\n';
+
+/** A catalogue of `n` tiny entries: its /po/read answer is many times its size. */
+function tinyEntries(n: number): string {
+  const parts = [HEADER];
+  for (let i = 0; i < n; i++) parts.push(`msgid "${i.toString(36)}"\nmsgstr ""\n\n`);
+  return parts.join("");
+}
+
+async function fixture(files: Record<string, string>, config: Record<string, unknown> = {}) {
+  const root = await Deno.realPath(await Deno.makeTempDir({ prefix: "po-answers-" }));
+  for (const [name, text] of Object.entries(files)) await Deno.writeTextFile(`${root}/${name}`, text);
+  const catalogues = new CatalogueStore({ roots: [root], codec: PO_CODEC });
+  const t = testApp({ catalogues, config: { apiToken: undefined, maxBodyBytes: 1 << 20, ...config } });
+  return {
+    ...t,
+    root,
+    path: (name: string) => `${root}/${name}`,
+    async [Symbol.asyncDispose]() {
+      await Deno.remove(root, { recursive: true });
+    },
+  };
+}
+
+Deno.test("a /po/read answer over MAX_RESPONSE_BYTES is a 422 that says how to ask for less", async () => {
+  const text = tinyEntries(20_000);
+  await using fx = await fixture({ "tiny.po": text }, { maxResponseBytes: 256 * 1024 });
+  for (const path of ["/po/read", "/po/find_fuzzy", "/po/read"]) {
+    const res = await postJson(fx.app, path, { file_path: fx.path("tiny.po") });
+    if (path === "/po/find_fuzzy") {
+      assert.equal(res.status, 200); // nothing is fuzzy: a small answer
+      await res.body?.cancel();
+      continue;
+    }
+    assert.equal(res.status, 422);
+    const { detail } = await res.json();
+    assert.match(detail, /over the limit of 262144 bytes \(MAX_RESPONSE_BYTES\)/);
+    assert.match(detail, /read_po_context/);
+  }
+  // The same file with the default limit is read whole: the limit is what refused it.
+  const whole = testApp({
+    catalogues: new CatalogueStore({ roots: [fx.root], codec: PO_CODEC }),
+  }).app;
+  const res = await postJson(whole, "/po/read", { file_path: fx.path("tiny.po") });
+  assert.equal(res.status, 200);
+  assert.equal((await res.json()).entries.length, 20_000);
+  assert.ok(text.length < 256 * 1024 * 2, "the file itself is small");
+});
+
+Deno.test("/po/read_context with a huge context_size is capped like any answer", async () => {
+  await using fx = await fixture({ "tiny.po": tinyEntries(20_000) }, { maxResponseBytes: 64 * 1024 });
+  const res = await postJson(fx.app, "/po/read_context", {
+    file_path: fx.path("tiny.po"),
+    msgid: "a",
+    context_size: 1_000_000_000,
+  });
+  assert.equal(res.status, 422);
+  assert.match((await res.json()).detail, /MAX_RESPONSE_BYTES/);
+  const small = await postJson(fx.app, "/po/read_context", { file_path: fx.path("tiny.po"), msgid: "a" });
+  assert.equal(small.status, 200);
+  assert.equal((await small.json()).target_entry.msgid, "a");
+});
+
+function mcp(app: ReturnType<typeof testApp>["app"], message: unknown) {
+  return app.request("/mcp", {
+    method: "POST",
+    headers: {
+      "content-type": "application/json",
+      accept: "application/json, text/event-stream",
+      "mcp-protocol-version": "2025-06-18",
+    },
+    body: new TextEncoder().encode(JSON.stringify(message)),
+  });
+}
+
+function call(id: number, name: string, args: unknown) {
+  return { jsonrpc: "2.0", id, method: "tools/call", params: { name, arguments: args } };
+}
+
+async function rpcResult(res: Response): Promise<Record<string, unknown>> {
+  const text = await res.text();
+  // A JSON answer, or one SSE event carrying it.
+  const json = text.startsWith("{") ? text : text.split("\n").find((l) => l.startsWith("data: "))!.slice(6);
+  return JSON.parse(json);
+}
+
+Deno.test("MCP: a JSON-RPC batch is refused before any call runs", async () => {
+  await using fx = await fixture({ "a.po": tinyEntries(10) });
+  const batch = Array.from({ length: 41 }, (_, i) => call(i + 1, "read_po", { file_path: fx.path("a.po") }));
+  const res = await mcp(fx.app, batch);
+  assert.equal(res.status, 400);
+  const body = await res.json();
+  assert.equal(body.error.code, -32600);
+  assert.match(body.error.message, /batches are not supported/);
+  assert.equal(body.id, null);
+});
+
+Deno.test("MCP: a tool result is compact JSON once as text, and is capped like an HTTP answer", async () => {
+  await using fx = await fixture({ "a.po": tinyEntries(2_000) }, { maxResponseBytes: 4 * 1024 * 1024 });
+  const read = await rpcResult(await mcp(fx.app, call(1, "read_po", { file_path: fx.path("a.po") })));
+  const result = read.result as { content: { text: string }[]; structuredContent: { entries: unknown[] } };
+  const text = result.content[0].text;
+  assert.ok(!text.includes("\n"), "not pretty-printed");
+  assert.deepEqual(JSON.parse(text), result.structuredContent);
+  assert.equal(result.structuredContent.entries.length, 2_000);
+
+  // Twice the JSON (text + structured) must fit: a limit under that refuses it with the hint.
+  const tight = await fixture({ "a.po": tinyEntries(2_000) }, {
+    maxResponseBytes: Math.floor(text.length * 1.5),
+  });
+  try {
+    const refused = await rpcResult(
+      await mcp(tight.app, call(2, "read_po", { file_path: tight.path("a.po") })),
+    );
+    const r = refused.result as { isError: boolean; content: { text: string }[] };
+    assert.equal(r.isError, true);
+    assert.match(r.content[0].text, /MAX_RESPONSE_BYTES/);
+    assert.match(r.content[0].text, /read_po_context/);
+  } finally {
+    await tight[Symbol.asyncDispose]();
+  }
+});
+
+Deno.test("MCP: tools/call with a name of Object's prototype is 'not found', never 'disabled'", async () => {
+  const { app } = testApp();
+  for (const name of ["constructor", "hasOwnProperty", "__proto__", "toString", "valueOf"]) {
+    const answer = await rpcResult(await mcp(app, call(1, name, {})));
+    const error = answer.error as { code: number; message: string } | undefined;
+    const result = answer.result as { isError?: boolean; content?: { text: string }[] } | undefined;
+    const message = error?.message ?? result?.content?.[0]?.text ?? "";
+    assert.ok(error !== undefined || result?.isError === true, name);
+    assert.match(message, new RegExp(`Tool ${name.replace(/_/g, "_")} not found`), name);
+    assert.doesNotMatch(message, /disabled/, name);
+  }
+});
+
+Deno.test("slow readers of large answers hold the shared allowance; past it a large read is 503, small ones go on", async () => {
+  // Each answer is ~1.6 MiB; the allowance holds two of them.
+  const text = tinyEntries(40_000);
+  await using fx = await fixture({ "big.po": text, "small.po": tinyEntries(3) }, {
+    maxInflightBytes: 4 * 1024 * 1024,
+    maxResponseBytes: 32 * 1024 * 1024,
+  });
+  await using server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen() {} }, fx.app.fetch);
+  const port = server.addr.port;
+  const body = JSON.stringify({ file_path: fx.path("big.po") });
+  const request = new TextEncoder().encode(
+    `POST /po/read HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n${body}`,
+  );
+  // Readers that send their request and never read the answer.
+  const slow: Deno.Conn[] = [];
+  try {
+    let refused: Awaited<ReturnType<typeof rawRequest>> | null = null;
+    for (let i = 0; i < 6 && refused === null; i++) {
+      const conn = await Deno.connect({ hostname: "127.0.0.1", port });
+      slow.push(conn);
+      await conn.write(request);
+      // Let the server take the request and start its answer.
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      const probe = await rawRequest(
+        port,
+        "POST /po/read HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json",
+        body,
+      );
+      if (probe.status === 503) refused = probe;
+    }
+    assert.ok(refused, "a large read was refused while slow readers held the allowance");
+    assert.equal(refused.headers.get("retry-after"), "5");
+    assert.match(JSON.parse(refused.body).detail, /busy with other large answers/);
+    const small = await rawRequest(
+      port,
+      "POST /po/read HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json",
+      JSON.stringify({ file_path: fx.path("small.po") }),
+    );
+    assert.equal(small.status, 200);
+  } finally {
+    for (const conn of slow) conn.close();
+  }
+  // Once the slow readers are gone, their share is given back.
+  await new Promise((resolve) => setTimeout(resolve, 300));
+  const again = await rawRequest(
+    port,
+    "POST /po/read HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json",
+    body,
+  );
+  assert.equal(again.status, 200);
+});
