@@ -10,7 +10,7 @@
  */
 import { z } from "zod";
 import type { Context } from "hono";
-import { decodeBody, exceedsJsonDepth, readBodyBytes } from "./json_body.ts";
+import { decodeBody, exceedsJsonDepth, isJsonContentType, readBodyBytes } from "./json_body.ts";
 
 /** One pydantic v2 error item. */
 export interface PydanticError {
@@ -39,6 +39,200 @@ export class BodyParseError extends Error {
   }
 }
 
+/**
+ * A body whose `Content-Type` is present and not JSON (`application/json` or
+ * `application/*+json`, parameters allowed): `routes/errors.ts` answers it with 415
+ * `{"detail": "Unsupported Media Type: expected application/json"}`.
+ *
+ * A deliberate difference from the FastAPI service, which parsed such a body as text and answered
+ * 422: `text/plain`, `application/x-www-form-urlencoded` and `multipart/form-data` are the types a
+ * web page may POST to another origin without a CORS preflight, so refusing them (before reading
+ * the body) keeps pages a user visits from calling the service. Requests without a `Content-Type`
+ * (curl, agents, MCP clients) are still read as JSON, as FastAPI reads them; a browser can send
+ * those too (a `Blob` body without a type), which the `Origin` check is there to refuse.
+ */
+export class UnsupportedMediaTypeError extends Error {
+  constructor() {
+    super("Unsupported Media Type: expected application/json");
+    this.name = "UnsupportedMediaTypeError";
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Bounds: a 422 answer stays small whatever the request
+// ---------------------------------------------------------------------------------------------
+
+/**
+ * Most pydantic items one 422 `detail` lists; past it, one final `too_many_errors` item says how
+ * many more there were. pydantic lists every error (one per bad list element): a 100 KB body of
+ * bad codes got a 25.7 MB answer. Twenty is more than any hand-written request has.
+ */
+export const MAX_ERROR_ITEMS = 20;
+
+/** Allowed values a literal error names; the others are counted (see {@link literalExpected}). */
+export const MAX_LISTED_VALUES = 10;
+
+/** Longest echoed string (`input`, a `loc` key, a value in a message), in UTF-16 units. */
+export const MAX_ECHO_CHARS = 200;
+
+/** Longest `msg` or `ctx` string; ours are at most ~350 characters, so only echoes are cut. */
+export const MAX_MESSAGE_CHARS = 1000;
+
+/** An echoed array or object whose JSON exceeds this many characters is replaced by a summary. */
+export const MAX_ECHO_JSON_CHARS = 1000;
+
+/** Largest 422 `detail`, as JSON characters (items past it are counted, not listed). */
+export const MAX_DETAIL_CHARS = 64 * 1024;
+
+/**
+ * Request values (every JSON value, nested ones included) up to which all errors are collected
+ * and counted. Past it, validation stops at the first error: zod records every failing element
+ * before we could cut, and 4 million bad list elements (a 16 MiB body) cost it 5.7 s and over
+ * 2 GB. At this bound, a body made only of errors costs under 0.1 s and ~25 MB; a valid body of
+ * any size is validated in full as before.
+ */
+export const MAX_FULLY_VALIDATED_VALUES = 20_000;
+
+/** Cuts a string to `max` UTF-16 units (never inside a surrogate pair), marking what was cut. */
+function truncateText(text: string, max: number): string {
+  if (text.length <= max) return text;
+  let end = max;
+  const last = text.charCodeAt(end - 1);
+  if (last >= 0xd800 && last <= 0xdbff) end--;
+  return `${text.slice(0, end)}… [${text.length - end} more characters]`;
+}
+
+/**
+ * True when `value` serialises to at most `budget` JSON characters (escapes aside). Stops as
+ * soon as the budget is spent, so its cost is bounded by the budget, not by the value.
+ */
+function jsonFits(value: unknown, budget: number): boolean {
+  const stack: unknown[] = [value];
+  let left = budget;
+  while (stack.length > 0) {
+    const v = stack.pop();
+    if (typeof v === "string") left -= v.length + 2;
+    else if (v === null || typeof v !== "object") left -= String(v).length;
+    else if (Array.isArray(v)) {
+      left -= 2 + v.length;
+      if (left < 0) return false;
+      for (let i = v.length - 1; i >= 0; i--) stack.push(v[i]);
+    } else {
+      left -= 2;
+      for (const key in v) {
+        if (!Object.hasOwn(v, key)) continue;
+        left -= key.length + 4;
+        if (left < 0) return false;
+        stack.push((v as Record<string, unknown>)[key]);
+      }
+    }
+    if (left < 0) return false;
+  }
+  return true;
+}
+
+/**
+ * A bounded excerpt of a request value, for error answers that echo input: strings longer than
+ * {@link MAX_ECHO_CHARS} are cut (with a `… [N more characters]` marker); an array or object
+ * whose JSON exceeds {@link MAX_ECHO_JSON_CHARS} becomes a summary such as `"<list of 12345
+ * items>"`; smaller values are returned as they are, so small requests are echoed exactly as
+ * pydantic echoes them.
+ *
+ * @example
+ * ```ts
+ * excerpt("x".repeat(1000)); // "xxx…x… [800 more characters]"
+ * excerpt(Array(5000).fill(0)); // "<list of 5000 items>"
+ * excerpt({ a: 1 }); // { a: 1 }
+ * ```
+ */
+export function excerpt(value: unknown): unknown {
+  if (typeof value === "string") return truncateText(value, MAX_ECHO_CHARS);
+  if (value === null || typeof value !== "object") return value;
+  if (jsonFits(value, MAX_ECHO_JSON_CHARS)) return value;
+  if (Array.isArray(value)) return `<list of ${value.length} item${value.length === 1 ? "" : "s"}>`;
+  let keys = 0;
+  for (const key in value) if (Object.hasOwn(value, key)) keys++;
+  return `<dict of ${keys} key${keys === 1 ? "" : "s"}>`;
+}
+
+/** One item with every part bounded, in pydantic's key order (type, loc, msg, input, ctx). */
+function boundedItem({ type, loc, msg, input, ctx }: PydanticError): PydanticError {
+  const item: PydanticError = {
+    type: truncateText(type, MAX_ECHO_CHARS),
+    loc: loc.map((key) => typeof key === "string" ? truncateText(key, MAX_MESSAGE_CHARS) : key),
+    msg: truncateText(msg, MAX_MESSAGE_CHARS),
+    input: excerpt(input),
+  };
+  if (ctx) {
+    const bounded: Record<string, unknown> = {};
+    for (const [key, value] of Object.entries(ctx)) {
+      bounded[key] = typeof value === "string" ? truncateText(value, MAX_MESSAGE_CHARS) : excerpt(value);
+    }
+    item.ctx = bounded;
+  }
+  return item;
+}
+
+/** Room kept for the final `too_many_errors` item when filling a detail up to its size cap. */
+const FINAL_ITEM_RESERVE = 400;
+
+/**
+ * Takes items from `items` while they fit ({@link MAX_ERROR_ITEMS}, {@link MAX_DETAIL_CHARS}),
+ * each bounded, then one item counting the others: `total` is how many there were in all, or
+ * null when validation stopped early and the others were not counted.
+ */
+function finishDetail(items: Iterator<PydanticError>, total: number | null): PydanticError[] {
+  const out: PydanticError[] = [];
+  let size = 2;
+  let more = false;
+  for (let next = items.next(); !next.done; next = items.next()) {
+    if (out.length === MAX_ERROR_ITEMS) {
+      more = true;
+      break;
+    }
+    const item = boundedItem(next.value);
+    const itemSize = JSON.stringify(item).length + 1;
+    if (size + itemSize > MAX_DETAIL_CHARS - FINAL_ITEM_RESERVE) {
+      more = true;
+      break;
+    }
+    out.push(item);
+    size += itemSize;
+  }
+  if (total === null) {
+    out.push({
+      type: "too_many_errors",
+      loc: ["body"],
+      msg: `… and possibly more errors: a body of more than ${MAX_FULLY_VALIDATED_VALUES} values ` +
+        "is checked only up to its first error",
+      input: null,
+    });
+  } else if (more || total > out.length) {
+    const left = Math.max(total - out.length, 1);
+    out.push({
+      type: "too_many_errors",
+      loc: ["body"],
+      msg: `… and ${left} more error${left === 1 ? "" : "s"}`,
+      input: null,
+    });
+  }
+  return out;
+}
+
+/**
+ * Bounds a 422 `detail` for answering: at most {@link MAX_ERROR_ITEMS} items (then one
+ * `too_many_errors` item counting the rest), every echoed value cut by {@link excerpt}, and the
+ * whole under {@link MAX_DETAIL_CHARS}. Items of a small detail come back unchanged.
+ *
+ * @example
+ * ```ts
+ * boundedDetail(items).length <= MAX_ERROR_ITEMS + 1; // true
+ * ```
+ */
+export function boundedDetail(detail: readonly PydanticError[]): PydanticError[] {
+  return finishDetail(detail.values(), detail.length);
+}
+
 // ---------------------------------------------------------------------------------------------
 // Schema helpers with pydantic's semantics
 // ---------------------------------------------------------------------------------------------
@@ -59,10 +253,21 @@ export function pyInt(bounds: { ge?: number; le?: number } = {}) {
   }, int);
 }
 
-/** Quotes values the way pydantic's literal errors do: `'a', 'b' or 'c'`. */
+/**
+ * Quotes values the way pydantic's literal errors do: `'a', 'b' or 'c'`. Past
+ * {@link MAX_LISTED_VALUES} values, the first ones, a count of the others and the last are named
+ * (`'a', 'b', …, 'j', … (12 more) or 'w'`): a message never grows with the schema, and never
+ * more than once per error item.
+ */
 export function literalExpected(values: readonly string[]): string {
-  const quoted = values.map((v) => `'${v}'`);
-  return quoted.length === 1 ? quoted[0] : `${quoted.slice(0, -1).join(", ")} or ${quoted.at(-1)}`;
+  const quote = (v: string) => `'${truncateText(v, MAX_ECHO_CHARS)}'`;
+  if (values.length === 1) return quote(values[0]);
+  const last = quote(values[values.length - 1]);
+  if (values.length <= MAX_LISTED_VALUES + 1) {
+    return `${values.slice(0, -1).map(quote).join(", ")} or ${last}`;
+  }
+  const hidden = values.length - MAX_LISTED_VALUES - 1;
+  return `${values.slice(0, MAX_LISTED_VALUES).map(quote).join(", ")}, … (${hidden} more) or ${last}`;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -168,7 +373,12 @@ function typeError(expected: string, input: unknown): Pick<PydanticError, "type"
   }
 }
 
-function convertIssue(issue: Issue, schema: z.core.$ZodType, data: unknown, base: Path): PydanticError[] {
+function* convertIssue(
+  issue: Issue,
+  schema: z.core.$ZodType,
+  data: unknown,
+  base: Path,
+): Generator<PydanticError> {
   const path = [...base, ...issue.path];
   const loc = ["body", ...path] as (string | number)[];
   const at = valueAt(data, path);
@@ -177,15 +387,15 @@ function convertIssue(issue: Issue, schema: z.core.$ZodType, data: unknown, base
     case "invalid_type": {
       if (!at.found && path.length > 0) {
         const parent = valueAt(data, path.slice(0, -1));
-        return [{ type: "missing", loc, msg: "Field required", input: parent.value }];
+        return yield { type: "missing", loc, msg: "Field required", input: parent.value };
       }
-      return [{ ...typeError(issue.expected, input), loc, input: at.found ? input : null }];
+      return yield { ...typeError(issue.expected, input), loc, input: at.found ? input : null };
     }
     case "too_small": {
       const min = Number(issue.minimum);
       if (issue.origin === "string") {
         const s = min === 1 ? "" : "s";
-        return [{
+        return yield* [{
           type: "string_too_short",
           loc,
           msg: `String should have at least ${min} character${s}`,
@@ -195,7 +405,7 @@ function convertIssue(issue: Issue, schema: z.core.$ZodType, data: unknown, base
       }
       if (issue.origin === "array") {
         const s = min === 1 ? "" : "s";
-        return [{
+        return yield* [{
           type: "too_short",
           loc,
           msg: `List should have at least ${min} item${s} after validation, not ${
@@ -205,7 +415,7 @@ function convertIssue(issue: Issue, schema: z.core.$ZodType, data: unknown, base
           ctx: { field_type: "List", min_length: min, actual_length: (input as unknown[]).length },
         }];
       }
-      return issue.inclusive
+      return yield* issue.inclusive
         ? [{
           type: "greater_than_equal",
           loc,
@@ -225,7 +435,7 @@ function convertIssue(issue: Issue, schema: z.core.$ZodType, data: unknown, base
       const max = Number(issue.maximum);
       if (issue.origin === "string") {
         const s = max === 1 ? "" : "s";
-        return [{
+        return yield* [{
           type: "string_too_long",
           loc,
           msg: `String should have at most ${max} character${s}`,
@@ -233,7 +443,7 @@ function convertIssue(issue: Issue, schema: z.core.$ZodType, data: unknown, base
           ctx: { max_length: max },
         }];
       }
-      return issue.inclusive
+      return yield* issue.inclusive
         ? [{
           type: "less_than_equal",
           loc,
@@ -245,35 +455,43 @@ function convertIssue(issue: Issue, schema: z.core.$ZodType, data: unknown, base
     }
     case "invalid_value": {
       const expected = literalExpected(issue.values.map(String));
-      return [{ type: "literal_error", loc, msg: `Input should be ${expected}`, input, ctx: { expected } }];
+      return yield* [{
+        type: "literal_error",
+        loc,
+        msg: `Input should be ${expected}`,
+        input,
+        ctx: { expected },
+      }];
     }
     case "unrecognized_keys":
-      return issue.keys.map((key) => ({
-        type: "extra_forbidden",
-        loc: [...loc, key],
-        msg: "Extra inputs are not permitted",
-        input: valueAt(data, [...path, key]).value,
-      }));
+      for (const key of issue.keys) {
+        yield {
+          type: "extra_forbidden",
+          loc: [...loc, key],
+          msg: "Extra inputs are not permitted",
+          input: valueAt(data, [...path, key]).value,
+        };
+      }
+      return;
     case "invalid_union": {
       const union = schemaAt(schema, issue.path);
       const options = union
         ? ((union._zod.def as unknown as { options?: z.core.$ZodType[] }).options ?? [])
         : [];
-      const out: PydanticError[] = [];
-      issue.errors.forEach((branch, n) => {
+      for (const [n, branch] of issue.errors.entries()) {
         const tag = options[n] ? pydanticTypeTag(options[n]) : `branch${n}`;
         for (const sub of branch) {
           for (const err of convertIssue(sub, schema, data, path)) {
             // pydantic names the union member right after the field: loc = field, tag, rest.
-            out.push({ ...err, loc: [...loc, tag, ...err.loc.slice(loc.length)] });
+            yield { ...err, loc: [...loc, tag, ...err.loc.slice(loc.length)] };
           }
         }
-      });
-      return out;
+      }
+      return;
     }
     case "custom": {
       const params = (issue.params ?? {}) as Partial<PydanticError>;
-      return [{
+      return yield* [{
         type: params.type ?? "value_error",
         loc,
         msg: params.msg ?? issue.message,
@@ -282,17 +500,74 @@ function convertIssue(issue: Issue, schema: z.core.$ZodType, data: unknown, base
       }];
     }
     default:
-      return [{ type: "value_error", loc, msg: `Value error, ${issue.message}`, input }];
+      return yield* [{ type: "value_error", loc, msg: `Value error, ${issue.message}`, input }];
   }
 }
 
+/** How many items {@link convertIssue} makes of an issue, without making them. */
+function countItems(issue: Issue): number {
+  if (issue.code === "unrecognized_keys") return issue.keys.length;
+  if (issue.code !== "invalid_union") return 1;
+  let n = 0;
+  for (const branch of issue.errors) for (const sub of branch) n += countItems(sub);
+  return n;
+}
+
+/** Issue codes whose zod message {@link convertIssue} never reads. */
+const MESSAGE_UNUSED = new Set<string>([
+  "invalid_type",
+  "too_small",
+  "too_big",
+  "invalid_value",
+  "unrecognized_keys",
+  "invalid_union",
+]);
+
 /**
- * Validates already-decoded JSON against a schema, pydantic-style.
+ * zod builds a message for every issue (`Invalid option: expected one of "a"|"b"|…` per bad list
+ * element, the whole list each time); the ones pydantic's wording replaces are left empty.
+ */
+const PARSE_OPTIONS = {
+  error: (issue: { code?: string }) => MESSAGE_UNUSED.has(issue.code ?? "") ? "" : undefined,
+};
+
+/**
+ * zod's `abortEarly` (read from the parse context by arrays and objects; not in its public
+ * type): stop at the first failing element or property instead of recording them all.
+ */
+const FIRST_ERROR_OPTIONS = { ...PARSE_OPTIONS, abortEarly: true };
+
+/** True when `data` holds more than `max` JSON values (counting nested ones); stops at `max`. */
+function hasMoreValues(data: unknown, max: number): boolean {
+  const stack: unknown[] = [data];
+  let seen = 0;
+  while (stack.length > 0) {
+    const v = stack.pop();
+    if (++seen > max) return true;
+    if (v === null || typeof v !== "object") continue;
+    if (Array.isArray(v)) {
+      if (seen + stack.length + v.length > max) return true;
+      for (const m of v) stack.push(m);
+    } else {
+      for (const key in v) if (Object.hasOwn(v, key)) stack.push((v as Record<string, unknown>)[key]);
+      if (seen + stack.length > max) return true;
+    }
+  }
+  return false;
+}
+
+/**
+ * Validates already-decoded JSON against a schema, pydantic-style. The answer is bounded
+ * whatever the input (see {@link boundedDetail}): the first {@link MAX_ERROR_ITEMS} errors, then
+ * how many more; a body of more than {@link MAX_FULLY_VALIDATED_VALUES} values is checked only up
+ * to its first error. Used for HTTP bodies and MCP arguments alike.
  *
- * @throws {RequestValidationError} with every failure, in pydantic's shape.
+ * @throws {RequestValidationError} with the failures, in pydantic's shape.
  */
 export function validateJson<S extends z.ZodType>(schema: S, data: unknown): z.output<S> {
-  const result = schema.safeParse(data);
+  const large = hasMoreValues(data, MAX_FULLY_VALIDATED_VALUES);
+  const options = (large ? FIRST_ERROR_OPTIONS : PARSE_OPTIONS) as z.core.ParseContext<z.core.$ZodIssue>;
+  const result = schema.safeParse(data, options);
   if (result.success) return result.data;
   if (exceedsJsonDepth(data)) {
     // Already-parsed input (MCP arguments) nested deeper than an HTTP body may be: refused as
@@ -305,21 +580,20 @@ export function validateJson<S extends z.ZodType>(schema: S, data: unknown): z.o
       ctx: { error: "Maximum recursion depth exceeded" },
     }]);
   }
-  const detail = result.error.issues.flatMap((issue) => convertIssue(issue, schema, data, []));
-  // pydantic's key order: type, loc, msg, input, ctx.
-  throw new RequestValidationError(detail.map(({ type, loc, msg, input, ctx }) => ({
-    type,
-    loc,
-    msg,
-    input,
-    ...(ctx ? { ctx } : {}),
-  })));
+  const issues = result.error.issues;
+  let total = 0;
+  for (const issue of issues) total += countItems(issue);
+  const items = (function* () {
+    for (const issue of issues) yield* convertIssue(issue, schema, data, []);
+  })();
+  throw new RequestValidationError(finishDetail(items, large ? null : total));
 }
 
 /**
  * Reads, decodes and validates the JSON body of a request exactly as FastAPI would.
  *
- * @throws {RequestValidationError} (422), {@link BodyParseError} (400), TooLargeError (413).
+ * @throws {RequestValidationError} (422), {@link BodyParseError} (400), TooLargeError (413),
+ * {@link UnsupportedMediaTypeError} (415: a `Content-Type` that is present and not JSON).
  * @example
  * ```ts
  * app.post("/new/endpoint/", async (c) => {
@@ -333,8 +607,8 @@ export async function readJsonBody<S extends z.ZodType>(
   schema: S,
   limit: number,
 ): Promise<z.output<S>> {
-  const bytes = await readBodyBytes(c.req.raw, limit);
-  const body = decodeBody(bytes, c.req.header("content-type") ?? null);
+  if (!isJsonContentType(c.req.header("content-type") ?? null)) throw new UnsupportedMediaTypeError();
+  const body = decodeBody(await readBodyBytes(c.req.raw, limit));
   switch (body.kind) {
     case "absent":
       throw new RequestValidationError([{
@@ -353,8 +627,6 @@ export async function readJsonBody<S extends z.ZodType>(
         input: {},
         ctx: { error: body.error },
       }]);
-    case "text":
-      return validateJson(schema, body.value);
     case "json":
       // FastAPI treats a JSON `null` body like an absent one.
       if (body.value === null) {
