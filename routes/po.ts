@@ -180,7 +180,7 @@ export const poTools = [
     handle: async ({ file_path }, deps, call) =>
       entriesAnswer(
         readAnswers,
-        (await catalogues(deps).read(file_path)).doc,
+        (await catalogues(deps).read(file_path, { signal: call.signal })).doc,
         entryMessages,
         true,
         call.maxAnswerBytes,
@@ -197,11 +197,11 @@ export const poTools = [
       '"/srv/po/fr/glossary.po", "entries": [{"msgid": "Glossary", "msgstr": "Glossaire", "flags": []}]}.',
     input: WritePoRequest,
     output: WritePoResponse,
-    handle: async ({ file_path, entries }, deps) => {
+    handle: async ({ file_path, entries }, deps, call) => {
       const r = await catalogues(deps).update(file_path, (catalog) => {
         const result = applyWrite(catalog, entries);
         return { doc: result.catalog, result };
-      });
+      }, { signal: call.signal });
       const merged = r.duplicatesDropped > 0
         ? `; ${r.duplicatesDropped} duplicate (msgctxt, msgid) entries in the request were merged, the last one wins`
         : "";
@@ -224,8 +224,13 @@ export const poTools = [
       '"context_size": 2}.',
     input: ReadPoContextRequest,
     output: ReadPoContextResponse,
-    handle: async ({ file_path, msgid, msgctxt, context_size }, deps) =>
-      readContext((await catalogues(deps).read(file_path)).doc, msgid, msgctxt ?? null, context_size),
+    handle: async ({ file_path, msgid, msgctxt, context_size }, deps, call) =>
+      readContext(
+        (await catalogues(deps).read(file_path, { signal: call.signal })).doc,
+        msgid,
+        msgctxt ?? null,
+        context_size,
+      ),
   }),
   defineTool({
     name: "find_fuzzy",
@@ -238,7 +243,7 @@ export const poTools = [
     handle: async ({ file_path }, deps, call) =>
       entriesAnswer(
         fuzzyAnswers,
-        (await catalogues(deps).read(file_path)).doc,
+        (await catalogues(deps).read(file_path, { signal: call.signal })).doc,
         fuzzyMessages,
         false,
         call.maxAnswerBytes,

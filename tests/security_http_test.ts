@@ -347,3 +347,37 @@ Deno.test("a request that runs past REQUEST_TIMEOUT_S is answered 503 and its wo
   await new Promise((resolve) => setTimeout(resolve, 1500));
   assert.equal(aborted, true);
 });
+
+Deno.test("a write abandoned at REQUEST_TIMEOUT_S leaves the catalogue as it was and nothing beside it", async () => {
+  const { CatalogueStore } = await import("../lib/store/mod.ts");
+  const { PO_CODEC } = await import("../lib/po/po_codec.ts");
+  const root = await Deno.realPath(await Deno.makeTempDir({ prefix: "po-timeout-" }));
+  try {
+    const original =
+      'msgid ""\nmsgstr "Content-Type: text/plain; charset=UTF-8\\n"\n\nmsgid "a"\nmsgstr "b"\n';
+    await Deno.writeTextFile(`${root}/a.po`, original);
+    const catalogues = new CatalogueStore({ roots: [root], codec: PO_CODEC });
+    const { app } = testApp({
+      catalogues,
+      config: { apiToken: undefined, maxBodyBytes: 64 << 20, requestTimeoutMs: 5 },
+    });
+    // Enough work that the time limit passes before the file could be replaced.
+    const entries = Array.from({ length: 60_000 }, (_, i) => ({ msgid: `m${i}`, msgstr: `t${i}` }));
+    for (const name of ["a.po", "new.po"]) {
+      const res = await app.request("/po/write", {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: new TextEncoder().encode(JSON.stringify({ file_path: `${root}/${name}`, entries })),
+      });
+      assert.equal(res.status, 503, name);
+      await res.body?.cancel();
+    }
+    // Let the abandoned work run to its end.
+    await new Promise((resolve) => setTimeout(resolve, 3000));
+    assert.equal(await Deno.readTextFile(`${root}/a.po`), original);
+    const names = [...Deno.readDirSync(root)].map((e) => e.name).sort();
+    assert.deepEqual(names.filter((n) => !n.endsWith(".lock")), ["a.po"]);
+  } finally {
+    await Deno.remove(root, { recursive: true });
+  }
+});
