@@ -6,13 +6,19 @@
  * @module
  */
 import { z } from "zod";
+import { InvalidInputError } from "../lib/errors.ts";
 import {
   APPLICATION_TYPE_CODES,
   DATABASE_CODES,
   getAvailableDatabases,
+  MAX_KEYWORDS_LENGTH,
+  MAX_QUERY_LENGTH,
   PATENT_TYPE_CODES,
+  QueryTooLongError,
+  requestParams,
   SEARCH_EXAMPLES,
   SEARCH_FIELDS,
+  type SearchBody,
   type SearchField,
   searchRequestFromBody,
 } from "../lib/gpss/mod.ts";
@@ -35,33 +41,66 @@ function valueError(message: string) {
   return { type: "value_error", msg: `Value error, ${message}`, ctx: { error: {} } };
 }
 
+/** A caller's value quoted in a message: at most 40 characters of it. */
+function quoted(value: string): string {
+  return JSON.stringify(value.length <= 40 ? value : `${value.slice(0, 40)}…`);
+}
+
+/**
+ * A list of at most `max` items, refused beyond that as pydantic's `max_length` refuses it
+ * (`too_long`). Every list of the request takes allowed values only, so `max` is the number of
+ * distinct allowed values: duplicates are accepted (and dropped) within that count.
+ */
+function listOf<T extends z.ZodType>(item: T, max: number) {
+  return z.array(item).superRefine((list, ctx) => {
+    if (list.length > max) {
+      ctx.addIssue({
+        code: "custom",
+        message: "too long",
+        params: {
+          type: "too_long",
+          msg: `List should have at most ${max} item${
+            max === 1 ? "" : "s"
+          } after validation, not ${list.length}`,
+          ctx: { field_type: "List", max_length: max, actual_length: list.length },
+        },
+      });
+    }
+  }).meta({ maxItems: max });
+}
+
 const DateField = z.string().nullable().optional().superRefine((value, ctx) => {
   if (typeof value === "string" && !isCalendarDate(value)) {
     ctx.addIssue({
       code: "custom",
       message: "must be a real date written YYYYMMDD",
-      params: valueError(`${JSON.stringify(value)} is not a real date written YYYYMMDD`),
+      params: valueError(`${quoted(value)} is not a real date written YYYYMMDD`),
     });
   }
 }).meta({ description: "Publication date bound, YYYYMMDD (a real calendar date).", example: "20200101" });
 
 export const SearchPatentsRequest = z.strictObject({
-  keywords: z.string().min(1).meta({
-    description: "Search expression; GPSS boolean syntax (and, or, not, parentheses) is passed through.",
+  keywords: z.string().min(1).max(MAX_KEYWORDS_LENGTH).meta({
+    description: "Search expression; GPSS boolean syntax (and, or, not, parentheses) is passed through. " +
+      `At most ${MAX_KEYWORDS_LENGTH} characters (GPSS refuses longer search conditions), and the query ` +
+      `sent upstream (keywords percent-encoded once per search field) at most ${MAX_QUERY_LENGTH}.`,
     example: "wireless charging",
   }),
-  search_field: z.union([FieldName, z.array(FieldName)]).default("title").meta({
-    description: "Field (or list of fields, OR-ed together) to search the keywords in.",
+  search_field: z.union([FieldName, listOf(FieldName, SEARCH_FIELDS.length)]).default("title").meta({
+    description:
+      "Field (or list of fields, OR-ed together) to search the keywords in; a list holds at most " +
+      `${SEARCH_FIELDS.length} names (duplicates are dropped).`,
     example: ["title", "abstract"],
   }),
-  databases: z.array(z.enum(DATABASE_CODES)).nullable().optional().meta({
-    description: "patDB codes (see get_available_databases); absent = all.",
+  databases: listOf(z.enum(DATABASE_CODES), DATABASE_CODES.length).nullable().optional().meta({
+    description: `patDB codes (see get_available_databases); absent = all; at most ${DATABASE_CODES.length}.`,
     example: ["TWA", "USA"],
   }),
-  application_types: z.array(z.enum(APPLICATION_TYPE_CODES)).nullable().optional().meta({
-    description: "patAG codes: A = published applications, B = granted/announced patents.",
-  }),
-  patent_types: z.array(z.enum(PATENT_TYPE_CODES)).nullable().optional().meta({
+  application_types: listOf(z.enum(APPLICATION_TYPE_CODES), APPLICATION_TYPE_CODES.length).nullable()
+    .optional().meta({
+      description: "patAG codes: A = published applications, B = granted/announced patents.",
+    }),
+  patent_types: listOf(z.enum(PATENT_TYPE_CODES), PATENT_TYPE_CODES.length).nullable().optional().meta({
     description: "patTY codes: I = invention, M = utility model, D = design.",
   }),
   publication_date_from: DateField,
@@ -77,7 +116,32 @@ export const SearchPatentsRequest = z.strictObject({
       params: valueError(`publication_date_from (${from}) is after publication_date_to (${to})`),
     });
   }
+  const tooLong = queryTooLong(body);
+  if (tooLong !== null) {
+    ctx.addIssue({
+      code: "custom",
+      path: [],
+      message: "query too long",
+      params: valueError(tooLong.message),
+    });
+  }
 }).meta({ id: "SearchPatentsRequest" });
+
+/**
+ * The library's own refusal of a search whose upstream query would be too long, so that it is a
+ * 422 item like every other rule of the schema. Other refusals are the fields' own issues (or, for
+ * the date-range-as-first-field case, the handler's), so they are left out here.
+ */
+function queryTooLong(body: SearchBody): QueryTooLongError | null {
+  try {
+    requestParams(searchRequestFromBody(body));
+    return null;
+  } catch (err) {
+    if (err instanceof QueryTooLongError) return err;
+    if (err instanceof InvalidInputError) return null;
+    throw err;
+  }
+}
 
 const Party = z.object({
   name: z.string().nullable(),

@@ -9,12 +9,14 @@
  * @module
  */
 import { InvalidInputError } from "../errors.ts";
+import { boundedExcerpt } from "./_excerpt.ts";
 import {
   APPLICATION_TYPE_CODES,
   DATABASE_CODES,
   PATENT_TYPE_CODES,
   REQUESTED_OUTPUT_FIELDS,
   SEARCH_FIELD_ALIASES,
+  SEARCH_FIELDS,
   type SearchField,
 } from "./codes.ts";
 
@@ -61,6 +63,48 @@ export const MAX_RESULTS_LIMIT = 500;
 /** Default `maxResults`. */
 export const DEFAULT_MAX_RESULTS = 30;
 
+/**
+ * Longest `keywords` accepted, in characters (UTF-16 code units, as JavaScript and pydantic's
+ * JSON strings count them). GPSS caps the length of the search condition (`Exceeded search
+ * condition length`, §2.3): conditions of about 1,096 characters were accepted and of about 2,196
+ * refused, the exact bound unknown. 2,000 lets through everything GPSS is known to accept and
+ * refuses, before any request, what it is sure to refuse.
+ */
+export const MAX_KEYWORDS_LENGTH = 2_000;
+
+/**
+ * Longest query string sent to GPSS, in characters, without `userCode=…&`: the keywords are sent
+ * once per search field, percent-encoded (a CJK character takes 9). GPSS sits behind Cloudflare
+ * (§1), which answers 414 to a URI longer than 32 KB; 32,000 leaves room for the path and the
+ * user code. A longer search is refused before any request (it could never be answered) instead
+ * of building a URL of megabytes.
+ */
+export const MAX_QUERY_LENGTH = 32_000;
+
+/** At most this many characters of a caller's value are quoted back in an error message. */
+const QUOTED_VALUE_LENGTH = 60;
+
+/** A value quoted in an error message: JSON-quoted, at most {@link QUOTED_VALUE_LENGTH} characters. */
+function quoted(value: unknown): string {
+  return JSON.stringify(boundedExcerpt(String(value), QUOTED_VALUE_LENGTH));
+}
+
+/**
+ * A search whose query string would exceed {@link MAX_QUERY_LENGTH}: the keywords are too long
+ * for the number of fields searched. `length` is the query's length without the user code.
+ */
+export class QueryTooLongError extends InvalidInputError {
+  readonly length: number;
+  constructor(length: number) {
+    super(
+      `The search needs a query string of ${length} characters (keywords percent-encoded once per ` +
+        `search field), more than the ${MAX_QUERY_LENGTH} that can be sent to GPSS: shorten the ` +
+        "keywords or search fewer fields.",
+    );
+    this.length = length;
+  }
+}
+
 /** A search request with defaults applied and every code checked. */
 export interface NormalizedSearchRequest {
   keywords: string;
@@ -81,17 +125,25 @@ export type RequestParams = Record<string, string | number>;
 
 const DATE_RE = /^\d{4}(?:\d{2}(?:\d{2})?)?$/;
 
+/** Refuses a list longer than the number of distinct values it may hold. */
+function checkCount(label: string, values: readonly unknown[] | undefined, allowed: number): void {
+  if (values !== undefined && values.length > allowed) {
+    throw new InvalidInputError(
+      `Too many ${label} values: ${values.length} given, at most ${allowed} (one per distinct value)`,
+    );
+  }
+}
+
 function checkCodes(
   label: string,
   values: readonly string[] | undefined,
   allowed: readonly string[],
 ): string[] {
+  checkCount(label, values, allowed.length);
   const out: string[] = [];
   for (const v of values ?? []) {
     if (!allowed.includes(v)) {
-      throw new InvalidInputError(
-        `Invalid ${label}: ${JSON.stringify(v)} is not one of ${allowed.join(", ")}`,
-      );
+      throw new InvalidInputError(`Invalid ${label}: ${quoted(v)} is not one of ${allowed.join(", ")}`);
     }
     if (!out.includes(v)) out.push(v);
   }
@@ -102,7 +154,7 @@ function checkDate(label: string, value: string | undefined): string | undefined
   if (value === undefined || value === "") return undefined;
   if (!DATE_RE.test(value)) {
     throw new InvalidInputError(
-      `Invalid ${label}: ${JSON.stringify(value)} is not a date of the form YYYYMMDD (or YYYY, YYYYMM)`,
+      `Invalid ${label}: ${quoted(value)} is not a date of the form YYYYMMDD (or YYYY, YYYYMM)`,
     );
   }
   return value;
@@ -112,8 +164,9 @@ function checkDate(label: string, value: string | undefined): string | undefined
  * Applies the defaults (`searchFields` `["title"]`, `maxResults` 30), drops duplicate fields and
  * codes (first occurrence wins) and checks every value.
  *
- * @throws {InvalidInputError} for an unknown search field / database / application type / patent
- * type, an empty `searchFields`, a malformed date, `maxResults` outside 1–500, or
+ * @throws {InvalidInputError} for `keywords` longer than {@link MAX_KEYWORDS_LENGTH}, a list with
+ * more values than it has distinct allowed ones, an unknown search field / database / application
+ * type / patent type, an empty `searchFields`, a malformed date, `maxResults` outside 1–500, or
  * `publication_date` used both as a search field and as the date range (GPSS would get two `ID`
  * conditions).
  * @example
@@ -123,13 +176,18 @@ function checkDate(label: string, value: string | undefined): string | undefined
  */
 export function normalizeSearchRequest(req: SearchRequest): NormalizedSearchRequest {
   if (typeof req.keywords !== "string") throw new InvalidInputError("keywords must be a string");
+  if (req.keywords.length > MAX_KEYWORDS_LENGTH) {
+    throw new InvalidInputError(
+      `keywords has ${req.keywords.length} characters, more than the ${MAX_KEYWORDS_LENGTH} accepted ` +
+        "(GPSS refuses longer search conditions): shorten them.",
+    );
+  }
+  checkCount("search field", req.searchFields, SEARCH_FIELDS.length);
   const fields: SearchField[] = [];
   for (const f of req.searchFields ?? ["title"]) {
     if (!Object.hasOwn(SEARCH_FIELD_ALIASES, f)) {
       throw new InvalidInputError(
-        `Invalid search field: ${JSON.stringify(f)} is not one of ${
-          Object.keys(SEARCH_FIELD_ALIASES).join(", ")
-        }`,
+        `Invalid search field: ${quoted(f)} is not one of ${SEARCH_FIELDS.join(", ")}`,
       );
     }
     if (!fields.includes(f)) fields.push(f);
@@ -169,7 +227,8 @@ export function normalizeSearchRequest(req: SearchRequest): NormalizedSearchRequ
  * The `+` fields come right after the first one because GPSS applies a `+`/`-` prefix to the
  * condition before it (RAW's model, §2.3): `TI=x&+AB=x&ID=…` reads (TI or AB) and ID.
  *
- * @throws {InvalidInputError} as {@link normalizeSearchRequest}.
+ * @throws {InvalidInputError} as {@link normalizeSearchRequest}; {@link QueryTooLongError} when
+ * the query string would be longer than {@link MAX_QUERY_LENGTH}.
  * @example
  * ```ts
  * requestParams({ keywords: "battery", searchFields: ["title", "abstract"] });
@@ -192,7 +251,34 @@ export function requestParams(req: SearchRequest): RequestParams {
   params.expFmt = RESPONSE_FORMAT;
   params.expQty = n.maxResults;
   params.expSkip = 0;
+  const length = queryLength(params);
+  if (length > MAX_QUERY_LENGTH) throw new QueryTooLongError(length);
   return params;
+}
+
+/**
+ * The length of the query string {@link buildQueryFromParams} makes of `params`, without its
+ * leading `userCode=…&`, computed without building it.
+ *
+ * @example
+ * ```ts
+ * queryLength({ TI: "a b", expQty: 30 }); // 18 ("TI=a%20b&expQty=30")
+ * ```
+ */
+export function queryLength(params: RequestParams): number {
+  const entries = Object.entries(params);
+  let length = Math.max(0, entries.length - 1); // the "&"s
+  const encoded = new Map<string, number>(); // the keywords are sent once per field
+  for (const [key, value] of entries) {
+    const text = String(value);
+    let size = encoded.get(text);
+    if (size === undefined) {
+      size = encodeGpssValue(text).length;
+      encoded.set(text, size);
+    }
+    length += key.length + 1 + size;
+  }
+  return length;
 }
 
 /**
