@@ -297,7 +297,19 @@ export type FakeFault =
   /** JSON: drop the comma before the member `beforeKey` (default `f-term`, §3.4). */
   | { kind: "missing-comma"; beforeKey?: string }
   /** JSON: send newlines in the data as raw control characters. */
-  | { kind: "control-char" };
+  | { kind: "control-char" }
+  /**
+   * Answer `render(rawQuery)` with `status` (default 200) and `contentType` (default text/plain):
+   * an upstream that echoes the request (user code included) in whatever spelling `render` makes.
+   */
+  | { kind: "echo"; render: (rawQuery: string) => string; status?: number; contentType?: string }
+  /**
+   * Answer 200 with `prefix`, then `fill` (default `{},`) repeated up to `bytes` bytes in all, then
+   * `suffix`: streamed, never held whole.
+   */
+  | { kind: "huge"; bytes: number; prefix?: string; fill?: string; suffix?: string }
+  /** Answer 200 with `chunk` (default 64 KiB of spaces) every `intervalMs` (default 0), forever. */
+  | { kind: "endless"; chunk?: string; intervalMs?: number };
 
 /** Options of {@link startFakeGpss}. */
 export interface FakeGpssOptions {
@@ -604,6 +616,42 @@ function sleep(ms: number, signals: AbortSignal[]): Promise<void> {
   });
 }
 
+/** The body of a `huge` or `endless` fault, made chunk by chunk as the client reads. */
+function streamBody(
+  f: Extract<FakeFault, { kind: "huge" | "endless" }>,
+  signals: AbortSignal[],
+): ReadableStream<Uint8Array> {
+  const encoder = new TextEncoder();
+  const endless = f.kind === "endless";
+  const unit = encoder.encode(endless ? (f.chunk ?? " ".repeat(65536)) : (f.fill ?? "{},"));
+  // A fill chunk of whole units, about 64 KiB (or one unit if that is larger).
+  const fill = endless ? unit : (() => {
+    const k = Math.max(1, Math.floor(65536 / unit.length));
+    const out = new Uint8Array(k * unit.length);
+    for (let i = 0; i < k; i++) out.set(unit, i * unit.length);
+    return out;
+  })();
+  let left = endless ? Infinity : f.bytes;
+  let first = !endless && f.prefix !== undefined;
+  let suffix = !endless && f.suffix !== undefined ? encoder.encode(f.suffix) : null;
+  return new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      if (signals.some((s) => s.aborted)) return controller.close();
+      if (left <= 0) {
+        if (suffix !== null) controller.enqueue(suffix);
+        suffix = null;
+        return controller.close();
+      }
+      if (endless && (f.intervalMs ?? 0) > 0) await sleep(f.intervalMs!, signals);
+      const chunk = first ? encoder.encode(f.kind === "huge" ? f.prefix : "") : fill;
+      first = false;
+      const piece = chunk.length <= left ? chunk : chunk.subarray(0, left);
+      left -= piece.length;
+      controller.enqueue(piece);
+    },
+  });
+}
+
 /**
  * Starts the fake on 127.0.0.1 (a free port). Close it at the end of the test.
  *
@@ -719,6 +767,17 @@ export function startFakeGpss(options: FakeGpssOptions = {}): Promise<FakeGpss> 
       return new Response(body, { headers: { "content-type": "application/octet-stream" } });
     }
     if (f?.kind === "usage") return new Response(USAGE_TEXT, { headers: { "content-type": "text/plain" } });
+    if (f?.kind === "echo") {
+      return new Response(f.render(rawQuery), {
+        status: f.status ?? 200,
+        headers: { "content-type": f.contentType ?? "text/plain;charset=UTF-8" },
+      });
+    }
+    if (f?.kind === "huge" || f?.kind === "endless") {
+      return new Response(streamBody(f, [closing.signal, req.signal]), {
+        headers: { "content-type": "application/json;charset=utf-8" },
+      });
+    }
 
     const out = answer(rawQuery, f?.kind === "format" ? f.format : null, f?.kind === "message" ? f : null);
     let body = out.body;

@@ -7,20 +7,10 @@
  *
  * @module
  */
-import {
-  buildQueryFromParams,
-  encodeGpssValue,
-  type RequestParams,
-  requestParams,
-  type SearchRequest,
-} from "./query.ts";
-import {
-  describeGpssMessage,
-  excerpt,
-  GpssResponseError,
-  parseGpssResponse,
-  type PatentRecord,
-} from "./response.ts";
+import { boundedExcerpt, type ExcerptFrom } from "./_excerpt.ts";
+import { secretMasker } from "./_secret.ts";
+import { buildQueryFromParams, type RequestParams, requestParams, type SearchRequest } from "./query.ts";
+import { describeGpssMessage, GpssResponseError, parseGpssResponse, type PatentRecord } from "./response.ts";
 
 /** The records of a successful search. `returned_count` counts `records` (not GPSS's `qty-rec`). */
 export interface SearchData {
@@ -62,7 +52,7 @@ export interface GpssClientOptions {
   cacheTtlMs?: number;
   /** Most answers kept (least recently used dropped first), default 500. */
   cacheMaxEntries?: number;
-  /** Largest response body accepted, default 64 MiB (GPSS sends ~5 KB per record: §1). */
+  /** Largest response body accepted, default {@link DEFAULT_MAX_BODY_BYTES}. */
   maxBodyBytes?: number;
   /** The clock for the cache (ms), default `Date.now`. */
   now?: () => number;
@@ -73,6 +63,17 @@ export interface GpssClientOptions {
    */
   createHttpClient?: (() => Deno.HttpClient) | null;
 }
+
+/**
+ * Default {@link GpssClientOptions.maxBodyBytes}: 16 MiB. GPSS sends about 5 KB per record with
+ * full text (§1: ~1.3 MB for 200 records), and this client asks for at most 500 records without
+ * claims, so a real answer stays under ~3 MB; the rest of the body is not read (the search fails
+ * in-band), so a huge or endless body costs at most this much memory (and the timeout).
+ */
+export const DEFAULT_MAX_BODY_BYTES = 16 * 1024 * 1024;
+
+/** Characters of an upstream text (body, message, transport error) quoted in an error. */
+export const QUOTED_UPSTREAM_LENGTH = 200;
 
 /** The error when no user code is configured. */
 export const MISSING_USER_CODE_ERROR = "GPSS API authentication error: USER_CODE is not set. To search " +
@@ -138,6 +139,7 @@ export class GpssClient {
   readonly #now: () => number;
   readonly #maxBodyBytes: number;
   readonly #createHttpClient: (() => Deno.HttpClient) | null;
+  readonly #mask: (text: string) => string;
   readonly #cache = new Map<string, { expires: number; outcome: SearchSuccess }>();
   readonly #inFlight = new Map<string, Promise<SearchOutcome>>();
   #upstreamCalls = 0;
@@ -150,7 +152,8 @@ export class GpssClient {
     this.#ttlMs = options.cacheTtlMs ?? 300_000;
     this.#maxEntries = Math.max(1, options.cacheMaxEntries ?? 500);
     this.#now = options.now ?? Date.now;
-    this.#maxBodyBytes = options.maxBodyBytes ?? 64 * 1024 * 1024;
+    this.#maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
+    this.#mask = secretMasker(this.#userCode ?? "");
     this.#createHttpClient = options.createHttpClient === undefined
       ? defaultCreateHttpClient()
       : options.createHttpClient;
@@ -206,15 +209,12 @@ export class GpssClient {
     }
   }
 
-  /** Replaces every spelling of the user code in a text by `***`. */
-  #scrub(text: string): string {
-    const code = this.#userCode;
-    if (code === undefined) return text;
-    let out = text;
-    for (const form of new Set([code, encodeGpssValue(code), encodeURIComponent(code)])) {
-      out = out.split(form).join("***");
-    }
-    return out;
+  /**
+   * A bounded excerpt of an upstream text with the user code masked in every spelling, before
+   * the text is cut and again at the cut (see `_secret.ts`).
+   */
+  #quote(text: string, max = QUOTED_UPSTREAM_LENGTH, from: ExcerptFrom = "start"): string {
+    return boundedExcerpt(text, max, from, this.#mask);
   }
 
   async #fetchOutcome(params: RequestParams): Promise<SearchOutcome> {
@@ -228,10 +228,13 @@ export class GpssClient {
 
   #finish(result: SearchOutcome | AttemptFailure, params: RequestParams): SearchOutcome {
     if ("success" in result) return result;
-    return { success: false, data: null, request_params: params, error: this.#scrub(result.error) };
+    return { success: false, data: null, request_params: params, error: result.error };
   }
 
-  /** Describes a transport error with its cause (Deno puts the URL, user code included, there). */
+  /**
+   * Describes a transport error with its cause. Deno puts the URL (user code and keywords
+   * included) in the middle of its message, so the excerpt keeps both ends: what failed and why.
+   */
   #describe(err: unknown): string {
     const parts: string[] = [];
     let e: unknown = err;
@@ -239,7 +242,7 @@ export class GpssClient {
       parts.push(e instanceof Error ? e.message : String(e));
       e = e instanceof Error ? e.cause : undefined;
     }
-    return this.#scrub(parts.filter((p) => p !== "").join(": "));
+    return this.#quote(parts.filter((p) => p !== "").join(": "), 2 * QUOTED_UPSTREAM_LENGTH, "middle");
   }
 
   /** Rethrows a bug with the user code removed from its message and stack. */
@@ -247,8 +250,8 @@ export class GpssClient {
     let e: unknown = err;
     for (let depth = 0; e instanceof Error && depth < 3; depth++, e = e.cause) {
       try {
-        e.message = this.#scrub(e.message);
-        if (typeof e.stack === "string") e.stack = this.#scrub(e.stack);
+        e.message = this.#mask(e.message);
+        if (typeof e.stack === "string") e.stack = this.#mask(e.stack);
       } catch {
         // A read-only message (DOMException): nothing we can mask.
       }
@@ -308,7 +311,7 @@ export class GpssClient {
       }
       if (res.status !== 200) {
         return {
-          error: `GPSS API returned HTTP status ${res.status}: ${excerpt(this.#scrub(body))}`,
+          error: `GPSS API returned HTTP status ${res.status}: ${this.#quote(body)}`,
           retry: res.status >= 500,
         };
       }
@@ -321,25 +324,28 @@ export class GpssClient {
   #interpret(body: string, params: RequestParams): SearchOutcome | AttemptFailure {
     let parsed;
     try {
-      parsed = parseGpssResponse(body);
+      parsed = parseGpssResponse(body, { maxRecords: Number(params.expQty) });
     } catch (err) {
       if (!(err instanceof GpssResponseError)) throw err;
-      const shown = excerpt(this.#scrub(body));
+      const shown = this.#quote(body);
       switch (err.kind) {
         case "empty":
           return { error: "GPSS API returned an empty response", retry: true };
         case "truncated":
           return {
             error: `GPSS API response was cut off after ${body.length} characters (it ends with: ${
-              excerpt(this.#scrub(body), 80, "end")
+              this.#quote(body, 80, "end")
             })`,
             retry: true,
           };
         case "malformed":
-          return { error: `GPSS API response could not be parsed (${err.message}): ${shown}`, retry: false };
+          return {
+            error: `GPSS API response could not be parsed (${this.#quote(err.message)}): ${shown}`,
+            retry: false,
+          };
         case "unrecognized":
           return {
-            error: body.trimStart().toLowerCase().startsWith("usage:")
+            error: /^\s*usage:/i.test(body)
               ? `GPSS API answered with its usage text instead of results (HTTP 200): ${shown}`
               : `GPSS API returned a body that is neither GPSS JSON nor XML (HTTP 200): ${shown}`,
             retry: false,
@@ -347,7 +353,7 @@ export class GpssClient {
       }
     }
     if (parsed.kind === "message") {
-      const info = describeGpssMessage(parsed.message, parsed.status);
+      const info = describeGpssMessage(parsed.message, parsed.status, (text) => this.#quote(text));
       if (info.kind === "no_record") {
         return {
           success: true,

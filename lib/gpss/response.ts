@@ -15,6 +15,7 @@
  * @module
  */
 import { DomainError } from "../errors.ts";
+import { boundedExcerpt, type ExcerptFrom } from "./_excerpt.ts";
 
 /** A person or organisation named on a patent (applicant or inventor). */
 export interface PatentParty {
@@ -87,6 +88,19 @@ export class GpssResponseError extends DomainError {
 /** Nesting deeper than this is refused (GPSS records nest about 6 levels). */
 export const MAX_NESTING_DEPTH = 64;
 
+/**
+ * Most XML elements and text nodes accepted in one body. A record has about 50 (a few hundred
+ * with long party or classification lists) and a search returns at most 500 records; the cap keeps
+ * a hostile body of tiny elements (`<a/>` is 4 bytes, its object ~40 times more) from exhausting
+ * memory before the byte limit is reached.
+ */
+export const MAX_XML_NODES = 1_000_000;
+
+/** A name from the body, shortened for an error message. */
+function clip(name: string): string {
+  return name.length <= 40 ? name : `${name.slice(0, 40)}…`;
+}
+
 // ---------------------------------------------------------------------------------------------
 // Lenient JSON
 // ---------------------------------------------------------------------------------------------
@@ -104,9 +118,13 @@ const JSON_ESCAPES: Record<string, string> = {
 const NUMBER_RE = /-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?/y;
 const VALUE_START = /["{[\-0-9tfn]/;
 
-/** Reads JSON that GPSS got slightly wrong (§3.4). Repairs are listed in `repairs`. */
+/** Repairs listed by the lenient reader (the rest are only counted). */
+const MAX_LISTED_REPAIRS = 20;
+
+/** Reads JSON that GPSS got slightly wrong (§3.4). The first repairs are listed in `repairs`. */
 class LenientJsonReader {
   readonly repairs: string[] = [];
+  repairCount = 0;
   #s: string;
   #i = 0;
   #depth = 0;
@@ -120,6 +138,10 @@ class LenientJsonReader {
     this.#ws();
     if (this.#i < this.#s.length) this.#fail("unexpected text after the JSON value");
     return value;
+  }
+
+  #repaired(what: string): void {
+    if (++this.repairCount <= MAX_LISTED_REPAIRS) this.repairs.push(what);
   }
 
   #fail(what: string): never {
@@ -206,7 +228,7 @@ class LenientJsonReader {
         return out;
       } else if (c === '"') {
         // GPSS sometimes omits the comma between two members (JP records, before "f-term": §3.4).
-        this.repairs.push(`missing comma inserted at offset ${this.#i}`);
+        this.#repaired(`missing comma inserted at offset ${this.#i}`);
       } else {
         this.#fail("expected ',' or '}'");
       }
@@ -234,7 +256,7 @@ class LenientJsonReader {
         this.#depth--;
         return out;
       } else if (c !== undefined && VALUE_START.test(c)) {
-        this.repairs.push(`missing comma inserted at offset ${this.#i}`);
+        this.#repaired(`missing comma inserted at offset ${this.#i}`);
       } else {
         this.#fail("expected ',' or ']'");
       }
@@ -284,7 +306,7 @@ class LenientJsonReader {
         continue;
       }
       // A backslash GPSS did not escape (e.g. "毫米波\太赫兹": §3.4) is kept as text.
-      this.repairs.push(`unescaped backslash kept at offset ${j}`);
+      this.#repaired(`unescaped backslash kept at offset ${j}`);
       out += "\\";
       this.#i = j + 1;
     }
@@ -355,6 +377,12 @@ export function parseXml(text: string): XmlElement {
   let i = s.charCodeAt(0) === 0xfeff ? 1 : 0;
   const stack: XmlElement[] = [];
   let root: XmlElement | null = null;
+  let nodes = 0;
+  const counted = (): void => {
+    if (++nodes > MAX_XML_NODES) {
+      throw new GpssResponseError("malformed", `XML has more than ${MAX_XML_NODES} elements and texts`, i);
+    }
+  };
 
   const fail = (what: string): never => {
     if (i >= s.length) throw new GpssResponseError("truncated", "XML body ends early", i);
@@ -388,8 +416,10 @@ export function parseXml(text: string): XmlElement {
     const textEnd = lt < 0 ? s.length : lt;
     if (textEnd > i) {
       const chunk = s.slice(i, textEnd);
-      if (stack.length > 0) stack[stack.length - 1].children.push(decodeXmlText(chunk));
-      else if (chunk.trim() !== "") fail("text outside the root element");
+      if (stack.length > 0) {
+        counted();
+        stack[stack.length - 1].children.push(decodeXmlText(chunk));
+      } else if (chunk.trim() !== "") fail("text outside the root element");
       i = textEnd;
       if (lt < 0) break;
     }
@@ -402,6 +432,7 @@ export function parseXml(text: string): XmlElement {
         i = s.length;
         fail("unterminated CDATA section");
       }
+      counted();
       stack[stack.length - 1].children.push(s.slice(i + 9, j));
       i = j + 3;
     } else if (s.startsWith("<?", i)) {
@@ -415,10 +446,11 @@ export function parseXml(text: string): XmlElement {
       if (s[i] !== ">") fail("expected '>'");
       i++;
       const open = stack.pop();
-      if (open === undefined) fail(`closing tag </${closing}> without an open element`);
-      if (open!.name !== closing) fail(`</${closing}> closes <${open!.name}>`);
+      if (open === undefined) fail(`closing tag </${clip(closing)}> without an open element`);
+      if (open!.name !== closing) fail(`</${clip(closing)}> closes <${clip(open!.name)}>`);
     } else {
       const tagStart = i++;
+      counted();
       const el: XmlElement = { name: name(), attributes: {}, children: [] };
       for (;;) {
         const before = i;
@@ -427,6 +459,7 @@ export function parseXml(text: string): XmlElement {
         if (i >= s.length) fail("unterminated start tag");
         if (i === before) fail("expected whitespace before an attribute");
         const attr = name();
+        counted();
         ws();
         if (s[i] !== "=") fail("expected '=' after an attribute name");
         i++;
@@ -469,13 +502,23 @@ export function parseXml(text: string): XmlElement {
   }
   if (stack.length > 0 || root === null) {
     i = s.length;
-    fail(root === null ? "no root element" : `<${stack[stack.length - 1].name}> is not closed`);
+    fail(root === null ? "no root element" : `<${clip(stack[stack.length - 1].name)}> is not closed`);
   }
   return root!;
 }
 
-function textContent(el: XmlElement): string {
-  return el.children.map((c) => (typeof c === "string" ? c : textContent(c))).join("");
+/**
+ * The text of an element and its descendants, each element's computed once (`texts` memoises):
+ * nested mixed content would otherwise be re-read at every level. Built with `+`, so V8 shares the
+ * pieces instead of copying each level's text.
+ */
+function textContent(el: XmlElement, texts: Map<XmlElement, string>): string {
+  const known = texts.get(el);
+  if (known !== undefined) return known;
+  let out = "";
+  for (const c of el.children) out += typeof c === "string" ? c : textContent(c, texts);
+  texts.set(el, out);
+  return out;
 }
 
 /**
@@ -489,9 +532,13 @@ function textContent(el: XmlElement): string {
  * ```
  */
 export function xmlToJsonShape(el: XmlElement): unknown {
+  return jsonShape(el, new Map());
+}
+
+function jsonShape(el: XmlElement, texts: Map<XmlElement, string>): unknown {
   const elements = el.children.filter((c): c is XmlElement => typeof c !== "string");
   const attrs = Object.entries(el.attributes);
-  if (elements.length === 0 && attrs.length === 0) return textContent(el);
+  if (elements.length === 0 && attrs.length === 0) return textContent(el, texts);
   const out: Record<string, unknown> = {};
   const put = (key: string, value: unknown) =>
     Object.defineProperty(out, key, { value, enumerable: true, writable: true, configurable: true });
@@ -499,12 +546,12 @@ export function xmlToJsonShape(el: XmlElement): unknown {
   const groups = new Map<string, unknown[]>();
   for (const child of elements) {
     const values = groups.get(child.name);
-    if (values) values.push(xmlToJsonShape(child));
-    else groups.set(child.name, [xmlToJsonShape(child)]);
+    if (values) values.push(jsonShape(child, texts));
+    else groups.set(child.name, [jsonShape(child, texts)]);
   }
   for (const [key, values] of groups) put(key, values.length === 1 ? values[0] : values);
   // Mixed content (`<p>H<sub>2</sub>O</p>`): keep the element's whole text.
-  if (el.children.some((c) => typeof c === "string" && c.trim() !== "")) put("#text", textContent(el));
+  if (el.children.some((c) => typeof c === "string" && c.trim() !== "")) put("#text", textContent(el, texts));
   return out;
 }
 
@@ -533,40 +580,49 @@ function asList(v: unknown): unknown[] {
   return Array.isArray(v) ? v : [v];
 }
 
-/** The text of a value that may be a string, a number, `{"#text"}`, `{"keyValue"}` or a list of those. */
-function textOf(v: unknown): string | null {
+/**
+ * The text of a value that may be a string, a number, `{"#text"}`, `{"keyValue"}` or a list of
+ * those. Nesting past {@link MAX_NESTING_DEPTH} is not looked into (`JSON.parse` accepts any depth).
+ */
+function textOf(v: unknown, depth = 0): string | null {
   if (typeof v === "string") {
     const t = v.trim();
     return t === "" ? null : t;
   }
   if (typeof v === "number" && Number.isFinite(v)) return String(v);
+  if (depth >= MAX_NESTING_DEPTH) return null;
   if (Array.isArray(v)) {
     for (const item of v) {
-      const t = textOf(item);
+      const t = textOf(item, depth + 1);
       if (t !== null) return t;
     }
     return null;
   }
   if (isObj(v)) {
     for (const key of ["#text", "keyValue", "text"]) {
-      const t = textOf(get(v, key));
+      const t = textOf(get(v, key), depth + 1);
       if (t !== null) return t;
     }
   }
   return null;
 }
 
-/** Every text in a value that may be a string or a (nested) list of texts. */
-function textsOf(v: unknown): string[] {
-  const out: string[] = [];
+/** Every text in a value that may be a string or a (nested) list of texts, appended to `out`. */
+function collectTexts(v: unknown, out: string[], depth = 0): string[] {
   for (const item of asList(v)) {
-    if (Array.isArray(item)) out.push(...textsOf(item));
-    else {
-      const t = textOf(item);
+    if (Array.isArray(item)) {
+      if (depth < MAX_NESTING_DEPTH) collectTexts(item, out, depth + 1);
+    } else {
+      const t = textOf(item, depth + 1);
       if (t !== null) out.push(t);
     }
   }
   return out;
+}
+
+/** Every text in a value that may be a string or a (nested) list of texts. */
+function textsOf(v: unknown): string[] {
+  return collectTexts(v, []);
 }
 
 function partiesOf(parties: unknown, group: string, item: string): PatentParty[] {
@@ -591,7 +647,7 @@ function classificationsOf(rec: Obj, section: string, item: string): string[] {
   const out: string[] = [];
   for (const sec of asList(get(rec, section))) {
     const items = isObj(sec) && get(sec, item) !== undefined ? get(sec, item) : sec;
-    out.push(...textsOf(items));
+    collectTexts(items, out);
   }
   return out;
 }
@@ -646,18 +702,16 @@ function envelopeOf(doc: unknown): Obj | null {
 
 /**
  * A short, single-line excerpt of a body for error messages: whitespace runs collapsed, control
- * characters replaced by U+FFFD, at most `max` characters from the start (or the end).
+ * characters replaced by U+FFFD, at most `max` characters from the start, the end, or both ends
+ * (`head…tail`). Only a bounded window of `body` is read, so this costs the same for any size.
  *
  * @example
  * ```ts
  * excerpt("usage:\n  x", 200); // "usage: x"
  * ```
  */
-export function excerpt(body: string, max = 200, from: "start" | "end" = "start"): string {
-  // deno-lint-ignore no-control-regex
-  const flat = body.replace(/\s+/g, " ").replace(/[\u0000-\u001f\u007f]/g, "\uFFFD").trim();
-  if (flat.length <= max) return flat;
-  return from === "start" ? `${flat.slice(0, max)}…` : `…${flat.slice(-max)}`;
+export function excerpt(body: string, max = 200, from: ExcerptFrom = "start"): string {
+  return boundedExcerpt(body, max, from);
 }
 
 /**
@@ -665,6 +719,9 @@ export function excerpt(body: string, max = 200, from: "start" | "end" = "start"
  * A `message` in the envelope wins over everything else (§4.1) and gives a `message` result;
  * otherwise the records are normalised with {@link recordFromGpss}. A `status` other than
  * `success` without a message gives a `message` result with an empty message.
+ *
+ * At most `options.maxRecords` records are read (default: all): GPSS sends no more than `expQty`,
+ * and a body that does is not allowed to make the answer grow past what was asked for.
  *
  * @throws {GpssResponseError} `empty`, `truncated`, `malformed` or `unrecognized` (see
  * {@link GpssResponseErrorKind}).
@@ -674,7 +731,7 @@ export function excerpt(body: string, max = 200, from: "start" | "end" = "start"
  * // { kind: "message", format: "json", status: "success", message: "No record found" }
  * ```
  */
-export function parseGpssResponse(body: string): GpssResponse {
+export function parseGpssResponse(body: string, options: { maxRecords?: number } = {}): GpssResponse {
   const trimmed = body.replace(/^[\uFEFF\s]+/, "");
   if (trimmed === "") throw new GpssResponseError("empty", "GPSS sent an empty body");
   let doc: unknown;
@@ -705,17 +762,26 @@ export function parseGpssResponse(body: string): GpssResponse {
   if (status !== null && status.toLowerCase() !== "success") {
     return { kind: "message", format, status, message: "" };
   }
-  const items: unknown[] = [];
+  // Loops, not push(...list): spreading a list of a few hundred thousand items overflows the stack.
+  const maxRecords = options.maxRecords ?? Infinity;
+  const records: PatentRecord[] = [];
+  let items = 0;
+  const take = (list: unknown[]) => {
+    for (const item of list) {
+      if (!isObj(item)) continue;
+      items++;
+      if (records.length < maxRecords) records.push(recordFromGpss(item));
+    }
+  };
   for (const p of asList(get(env, "patent"))) {
-    items.push(...asList(isObj(p) && get(p, "patentcontent") !== undefined ? get(p, "patentcontent") : p));
+    take(asList(isObj(p) && get(p, "patentcontent") !== undefined ? get(p, "patentcontent") : p));
   }
-  items.push(...asList(get(env, "patentcontent")));
-  const records = items.filter(isObj).map(recordFromGpss);
+  take(asList(get(env, "patentcontent")));
   return {
     kind: "records",
     format,
     status,
-    totalCount: countOf(get(env, "total-rec")) ?? records.length,
+    totalCount: countOf(get(env, "total-rec")) ?? items,
     qtyRec: countOf(get(env, "qty-rec")),
     records,
   };
@@ -813,7 +879,9 @@ const MESSAGE_TABLE: readonly { needle: string; kind: GpssMessageKind; error: st
 
 /**
  * Classifies an in-band GPSS message, case-insensitively by substring (the official document's own
- * casing is inconsistent: §4.1), and words the error a caller sees. Unknown messages are quoted.
+ * casing is inconsistent: §4.1), and words the error a caller sees. Unknown messages (and the
+ * status of an empty one) are quoted through `quote`, by default a 200-character {@link excerpt};
+ * the client passes one that also masks its user code.
  *
  * @example
  * ```ts
@@ -821,7 +889,11 @@ const MESSAGE_TABLE: readonly { needle: string; kind: GpssMessageKind; error: st
  * describeGpssMessage("userCode not exist").error; // "GPSS rejected the API user code …"
  * ```
  */
-export function describeGpssMessage(message: string, status: string | null = null): GpssMessageInfo {
+export function describeGpssMessage(
+  message: string,
+  status: string | null = null,
+  quote: (text: string) => string = (text) => excerpt(text),
+): GpssMessageInfo {
   const lower = message.toLowerCase();
   for (const row of MESSAGE_TABLE) {
     if (lower.includes(row.needle)) return { kind: row.kind, error: row.error };
@@ -829,8 +901,8 @@ export function describeGpssMessage(message: string, status: string | null = nul
   if (message.trim() === "") {
     return {
       kind: "other",
-      error: `GPSS answered with status ${JSON.stringify(status ?? "")} and no records`,
+      error: `GPSS answered with status ${JSON.stringify(quote(status ?? ""))} and no records`,
     };
   }
-  return { kind: "other", error: `GPSS reported: ${JSON.stringify(excerpt(message))}` };
+  return { kind: "other", error: `GPSS reported: ${JSON.stringify(quote(message))}` };
 }
