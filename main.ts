@@ -28,6 +28,7 @@ import { buildMcpServer, logLine } from "./routes/mcp.ts";
 import { LineTransport } from "./routes/mcp_stdio.ts";
 import { allTools, createApp, serverFetch } from "./routes/mod.ts";
 import type { AppDeps } from "./routes/deps.ts";
+import { startServer } from "./routes/server.ts";
 
 const DEFAULT_PO_ROOTS = [fileURLToPath(new URL("./examples/", import.meta.url)).replace(/\/$/, "")];
 
@@ -158,12 +159,19 @@ function serve(config: Config): void {
     );
   }
   const app = createApp(buildDeps(config));
-  Deno.serve({
+  startServer(serverFetch(app, log), {
     hostname: config.host,
     port: config.port,
+    limits: {
+      maxConnections: config.maxConnections,
+      headerTimeoutMs: config.headerTimeoutMs,
+      keepAliveTimeoutMs: config.keepAliveTimeoutMs,
+      sendTimeoutMs: config.sendTimeoutMs,
+    },
+    log,
     onListen: ({ hostname, port }) =>
       log(`listening on http://${hostname}:${port} (catalogue roots: ${config.poRoots.join(", ")})`),
-  }, serverFetch(app, log));
+  });
 }
 
 function main(args: string[]): void {

@@ -17,6 +17,10 @@ export const DEFAULT_GPSS_API_URL = "https://tiponet.tipo.gov.tw/gpss1/gpsskmc/g
 export const CONFIG_ENV_NAMES = [
   "PORT",
   "HOST",
+  "MAX_CONNECTIONS",
+  "HEADER_TIMEOUT_S",
+  "KEEP_ALIVE_TIMEOUT_S",
+  "SEND_TIMEOUT_S",
   "PO_ROOTS",
   "USER_CODE",
   "GPSS_API_URL",
@@ -40,6 +44,14 @@ export const PERMISSION_ENV_NAMES = ["PORT", "HOST", "PO_ROOTS", "GPSS_API_URL",
 export interface Config {
   port: number;
   host: string;
+  /** Most connections open at once; `undefined`: half the descriptor limit, at most 1024. */
+  maxConnections: number | undefined;
+  /** Time a new connection has to send a complete request head. */
+  headerTimeoutMs: number;
+  /** Time an answered connection may wait for its next request head. */
+  keepAliveTimeoutMs: number;
+  /** Time one request may hold its connection, answer included (a backstop for slow readers). */
+  sendTimeoutMs: number;
   /** Catalogue roots, absolute, as configured (not symlink-resolved: Deno's allow-list is lexical). */
   poRoots: string[];
   userCode: string | undefined;
@@ -86,6 +98,10 @@ const EnvSchema = z.object({
   PORT: intVar(1, 65535).default(8000),
   HOST: z.string().trim().regex(/^[A-Za-z0-9.:\-\[\]]+$/, { error: "must be a host name or IP address" })
     .default("127.0.0.1"),
+  MAX_CONNECTIONS: intVar(1, 1_000_000).optional(),
+  HEADER_TIMEOUT_S: intVar(1, 3600).default(15),
+  KEEP_ALIVE_TIMEOUT_S: intVar(1, 3600).default(10),
+  SEND_TIMEOUT_S: intVar(1, 86_400).default(300),
   PO_ROOTS: z.string().optional(),
   USER_CODE: z.string().min(1, { error: "must not be empty when set" }).optional(),
   GPSS_API_URL: z.url({ protocol: /^https?$/, error: "must be an http(s) URL" }).default(
@@ -197,6 +213,10 @@ export function parseConfig(
   return {
     port: e.PORT,
     host: e.HOST,
+    maxConnections: e.MAX_CONNECTIONS,
+    headerTimeoutMs: e.HEADER_TIMEOUT_S * 1000,
+    keepAliveTimeoutMs: e.KEEP_ALIVE_TIMEOUT_S * 1000,
+    sendTimeoutMs: e.SEND_TIMEOUT_S * 1000,
     poRoots: roots.map((r) => (isAbsolute(r) ? resolve(r) : resolve(base, r))),
     userCode: e.USER_CODE,
     gpssApiUrl: new URL(e.GPSS_API_URL),
