@@ -9,8 +9,9 @@
  * @module
  */
 
-/** Characters of the raw text looked at from each end an excerpt is taken from. */
-export const EXCERPT_WINDOW = 64 * 1024;
+/** Characters of the raw text looked at from each end an excerpt is taken from (an excerpt of a
+ * text that starts with more whitespace than this is shorter, never slower). */
+export const EXCERPT_WINDOW = 16 * 1024;
 
 /** Where an excerpt is taken from: the text's start, its end, or both ends (`head … tail`). */
 export type ExcerptFrom = "start" | "end" | "middle";

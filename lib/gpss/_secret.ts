@@ -52,18 +52,25 @@ function percentByteAt(s: string, i: number): { byte: number; length: number } |
   return b >= 0 ? { byte: b, length: 3 } : null;
 }
 
-function codePointText(cp: number): string {
-  return cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff) ? "\uFFFD" : String.fromCodePoint(cp);
+/** A code point lower-cased (the first code point of its lower-case form); invalid ones → U+FFFD. */
+function lowerCodePoint(cp: number): number {
+  if (cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff)) return 0xfffd;
+  if (cp < 0x80) return cp >= 0x41 && cp <= 0x5a ? cp + 0x20 : cp;
+  return String.fromCodePoint(cp).toLowerCase().codePointAt(0)!;
 }
 
-/** One unit at `i`: its decoded, lower-cased character and its length in the text. */
-function unitAt(s: string, i: number): { key: string; length: number; plus: boolean } {
+/** The unit read by {@link readUnit}: its lower-cased code point and its length in the text. */
+let unitKey = 0;
+let unitLength = 0;
+
+/** Reads the unit at `i` into `unitKey` / `unitLength` (no allocation on the common path). */
+function readUnit(s: string, i: number): void {
   const c = s.charCodeAt(i);
   if (c === 0x25) {
     const first = percentByteAt(s, i);
     if (first !== null) {
       const b = first.byte;
-      const more = b >= 0xf0 && b <= 0xf7 ? 3 : b >= 0xe0 ? 2 : b >= 0xc0 ? 1 : 0;
+      const more = b >= 0xf0 && b <= 0xf7 ? 3 : b >= 0xe0 && b < 0xf0 ? 2 : b >= 0xc0 && b < 0xe0 ? 1 : 0;
       let cp = more === 3 ? b & 0x07 : more === 2 ? b & 0x0f : more === 1 ? b & 0x1f : b;
       let at = i + first.length;
       let ok = b < 0x80 || more > 0;
@@ -75,42 +82,55 @@ function unitAt(s: string, i: number): { key: string; length: number; plus: bool
           at += next.length;
         }
       }
-      if (ok) return { key: codePointText(cp).toLowerCase(), length: at - i, plus: false };
-      return { key: String.fromCharCode(b).toLowerCase(), length: first.length, plus: false };
+      unitKey = lowerCodePoint(ok ? cp : b);
+      unitLength = ok ? at - i : first.length;
+      return;
     }
   } else if (c === 0x26) {
     ENTITY_RE.lastIndex = i;
     const m = ENTITY_RE.exec(s);
     if (m) {
-      const ch = m[3] !== undefined
-        ? HTML_NAMED[m[3].toLowerCase()]
-        : codePointText(m[1] !== undefined ? Number(m[1]) : parseInt(m[2], 16));
-      return { key: ch.toLowerCase(), length: m[0].length, plus: false };
+      unitKey = lowerCodePoint(
+        m[3] !== undefined
+          ? HTML_NAMED[m[3].toLowerCase()].charCodeAt(0)
+          : m[1] !== undefined
+          ? Number(m[1])
+          : parseInt(m[2], 16),
+      );
+      unitLength = m[0].length;
+      return;
     }
   } else if (c === 0x5c) {
     BACKSLASH_RE.lastIndex = i;
     const m = BACKSLASH_RE.exec(s);
     if (m) {
-      if (m[3] !== undefined) return { key: m[3], length: 2, plus: false };
+      unitLength = m[0].length;
+      if (m[3] !== undefined) {
+        unitKey = m[3].charCodeAt(0);
+        return;
+      }
       let cp = parseInt(m[1] ?? m[2], 16);
-      let length = m[0].length;
       if (m[1] !== undefined && cp >= 0xd800 && cp <= 0xdbff) {
         BACKSLASH_RE.lastIndex = i + 6;
         const low = BACKSLASH_RE.exec(s);
         const lo = low?.[1] !== undefined ? parseInt(low[1], 16) : -1;
         if (lo >= 0xdc00 && lo <= 0xdfff) {
           cp = 0x10000 + ((cp - 0xd800) << 10) + (lo - 0xdc00);
-          length = 12;
+          unitLength = 12;
         }
       }
-      return { key: codePointText(cp).toLowerCase(), length, plus: false };
+      unitKey = lowerCodePoint(cp);
+      return;
     }
-  } else if (c === 0x2b) {
-    return { key: "+", length: 1, plus: true };
   }
-  const cp = s.codePointAt(i)!;
-  const length = cp > 0xffff ? 2 : 1;
-  return { key: s.slice(i, i + length).toLowerCase(), length, plus: false };
+  if (c >= 0xd800 && c <= 0xdbff) {
+    const cp = s.codePointAt(i)!;
+    unitKey = lowerCodePoint(cp);
+    unitLength = cp > 0xffff ? 2 : 1;
+    return;
+  }
+  unitKey = lowerCodePoint(c);
+  unitLength = 1;
 }
 
 /**
@@ -126,64 +146,70 @@ function unitAt(s: string, i: number): { key: string; length: number; plus: bool
  * ```
  */
 export function secretMasker(secret: string): (text: string) => string {
-  const code: string[] = [];
+  const code: number[] = [];
   for (let i = 0; i < secret.length;) {
     const cp = secret.codePointAt(i)!;
-    const ch = String.fromCodePoint(cp);
-    code.push(ch.toLowerCase());
-    i += ch.length;
+    code.push(lowerCodePoint(cp));
+    i += cp > 0xffff ? 2 : 1;
   }
   const n = code.length;
   if (n === 0) return (text) => text;
   const minRun = Math.min(n, MIN_MASKED_RUN);
   const minEdge = Math.min(n, MIN_MASKED_EDGE);
+  const SPACE = 0x20;
+  const PLUS = 0x2b;
 
   return function maskSecret(text: string): string {
-    const starts: number[] = [];
-    const ends: number[] = [];
-    // maskFrom[u] = first unit of the longest masked run that ends at unit u (or -1).
-    const maskFrom: number[] = [];
+    // Units: starts[u] .. starts[u + 1] in the text, keys[u] the lower-cased code point.
+    const starts = new Int32Array(text.length + 1);
+    const keys = new Int32Array(text.length);
+    let count = 0;
+    for (let i = 0; i < text.length; count++) {
+      readUnit(text, i);
+      starts[count] = i;
+      keys[count] = unitKey;
+      i += unitLength;
+    }
+    starts[count] = text.length;
+    // maskFrom[u] = first unit of the longest masked run that ends at unit u, or -1.
+    const maskFrom = new Int32Array(count).fill(-1);
     let prev = new Int32Array(n);
     let cur = new Int32Array(n);
-    const units: { key: string; plus: boolean }[] = [];
-    for (let i = 0; i < text.length;) {
-      const u = unitAt(text, i);
-      starts.push(i);
-      ends.push(i + u.length);
-      units.push(u);
-      i += u.length;
-    }
-    const last = units.length - 1;
-    for (let u = 0; u <= last; u++) {
-      const { key, plus } = units[u];
+    let anyRun = false;
+    const last = count - 1;
+    for (let u = 0; u < count; u++) {
+      const key = keys[u];
+      // A literal "+" may stand for a space (form encoding).
+      const plus = key === PLUS && text.charCodeAt(starts[u]) === PLUS;
       let best = 0;
       for (let j = 0; j < n; j++) {
-        const matches = key === code[j] || (plus && code[j] === " ");
+        const matches = key === code[j] || (plus && code[j] === SPACE);
         const len = matches ? (j > 0 ? prev[j - 1] : 0) + 1 : 0;
         cur[j] = len;
-        if (len > best) {
-          const atEdge = u === last || len === u + 1;
-          if (len >= minRun || (atEdge && len >= minEdge)) best = len;
-        }
+        if (len > best && (len >= minRun || (len >= minEdge && (u === last || len === u + 1)))) best = len;
       }
-      maskFrom.push(best > 0 ? u - best + 1 : -1);
-      [prev, cur] = [cur, prev];
+      if (best > 0) {
+        maskFrom[u] = u - best + 1;
+        anyRun = true;
+      }
+      const swap = prev;
+      prev = cur;
+      cur = swap;
     }
-    const masked = new Uint8Array(units.length);
-    let anyMasked = false;
+    if (!anyRun) return text;
+    // A unit is masked when a run ending at or after it starts at or before it.
+    const masked = new Uint8Array(count);
     for (let u = last, reach = Infinity; u >= 0; u--) {
       if (maskFrom[u] >= 0) reach = Math.min(reach, maskFrom[u]);
-      if (reach <= u) {
-        masked[u] = 1;
-        anyMasked = true;
-      }
+      if (reach <= u) masked[u] = 1;
     }
-    if (!anyMasked) return text;
-    let out = "";
-    for (let u = 0; u <= last; u++) {
-      if (!masked[u]) out += text.slice(starts[u], ends[u]);
-      else if (u === 0 || !masked[u - 1]) out += SECRET_MASK;
+    const parts: string[] = [];
+    for (let u = 0; u < count;) {
+      let v = u;
+      while (v < count && masked[v] === masked[u]) v++;
+      parts.push(masked[u] ? SECRET_MASK : text.slice(starts[u], starts[v]));
+      u = v;
     }
-    return out;
+    return parts.join("");
   };
 }
