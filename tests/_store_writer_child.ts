@@ -9,6 +9,11 @@
  *                                                  ({lexicalPath, realPath, lines}) or the error
  *                                                  ({error, message}); "+PATH" appends the line
  *                                                  "probe" instead ({written: line count})
+ *   _store_writer_child.ts swapdir DIR TARGET      forever: DIR moved aside and a symlink to TARGET put
+ *                                                  in its place, then DIR back, each state held for a
+ *                                                  random 1–2 ms; prints "ready" first
+ *   _store_writer_child.ts flipfifo PATH FIFO FILE forever: PATH replaced (rename) by a hard link of
+ *                                                  FIFO, then of FILE, each for 0–0.3 ms
  *
  * Run it with `--allow-read=ROOT --allow-write=ROOT` only: it then works under the same lexical
  * sandbox as the server.
@@ -138,8 +143,39 @@ async function probe(root: string, paths: string[]): Promise<void> {
   console.log(JSON.stringify(results));
 }
 
+/** Sleeps `ms` (fractions too) without returning to the event loop: a tight, busy swapper. */
+function pause(ms: number): void {
+  Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
+}
+
+async function swapDir(dir: string, target: string): Promise<void> {
+  const aside = `${dir}.aside`;
+  await Deno.stdout.write(new TextEncoder().encode("ready\n"));
+  for (;;) {
+    Deno.renameSync(dir, aside);
+    Deno.symlinkSync(target, dir);
+    pause(1 + Math.random());
+    Deno.removeSync(dir);
+    Deno.renameSync(aside, dir);
+    pause(1 + Math.random());
+  }
+}
+
+async function flipFifo(path: string, fifo: string, file: string): Promise<void> {
+  await Deno.stdout.write(new TextEncoder().encode("ready\n"));
+  for (;;) {
+    for (const source of [fifo, file]) {
+      Deno.linkSync(source, `${path}.next`);
+      Deno.renameSync(`${path}.next`, path);
+      pause(Math.random() * 0.3);
+    }
+  }
+}
+
 async function main(args: string[]): Promise<void> {
   const [mode, root, file, ...rest] = args;
+  if (mode === "swapdir") return await swapDir(root, file);
+  if (mode === "flipfifo") return await flipFifo(root, file, rest[0]);
   if (mode === "append") return await append(root, file, rest[0], Number(rest[1]));
   if (mode === "crash") return await crash(root, file);
   if (mode === "probe") return await probe(root, [file, ...rest]);

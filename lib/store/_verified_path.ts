@@ -142,7 +142,14 @@ export function openChecked(
         if (!options.follow && named.isSymlink) return { kind: "not-regular", what: "a symbolic link" };
         continue;
       }
-      if (!directoriesUnchanged(options.directories)) continue;
+      // A file is on its directory's device; then a second round of checks, so that a swap undone
+      // between two of them must also be redone and undone again within microseconds.
+      if (!onDeviceOf(opened.dev, options.directories) || !directoriesUnchanged(options.directories)) {
+        continue;
+      }
+      if (
+        !sameIdentity(statOrNull(path, options.follow), opened) || !directoriesUnchanged(options.directories)
+      ) continue;
       if (!opened.isFile()) return { kind: "not-regular", what: nodeKind(opened) };
       keep = true;
       return { kind: "open", fd, size: opened.size, stat: named };
@@ -157,30 +164,66 @@ export function openChecked(
  * Creates `path` (which must not exist) for writing, below verified directories, and checks that
  * the descriptor is the file the path names. Returns the descriptor and the new file's identity.
  *
- * @throws {PathChangedError} a directory changed around the create (the new file may then be
- *   elsewhere; it is left alone, as nothing safe can remove it).
+ * When the check fails, the new (empty) file may have been created through a swapped directory,
+ * outside the roots: it is then removed, by its name, whenever that name is seen to be this very
+ * file (device and inode) again, for up to {@link STRAY_CLEANUP_MS}; the name is ours (a random temp
+ * name, or a lock file that did not exist), so nothing else can be removed by it.
+ *
+ * @throws {PathChangedError} a directory changed around the create.
  */
-export function createChecked(
+export async function createChecked(
   path: string,
   displayPath: string,
   mode: number,
   directories: readonly VerifiedDirectory[] | undefined,
-): { fd: Fd; dev: number; ino: number } {
+): Promise<{ fd: Fd; dev: number; ino: number }> {
   if (!directoriesUnchanged(directories)) throw changed(displayPath);
-  const fd = fs.openSync(path, O.O_WRONLY | O.O_CREAT | O.O_EXCL | O.O_NOFOLLOW, mode);
+  let fd: Fd;
   try {
-    const opened = fs.fstatSync(fd);
-    const named = lstatOrNull(path);
+    fd = fs.openSync(path, O.O_WRONLY | O.O_CREAT | O.O_EXCL | O.O_NOFOLLOW, mode);
+  } catch (error) {
+    const code = (error as { code?: unknown }).code;
+    if (code !== "ENOENT" && code !== "ENOTDIR") throw error;
+    // The directory was there a moment ago: it changed (or, without verified directories, it is
+    // missing, which callers report as such).
+    if (directories !== undefined) throw changed(displayPath);
+    throw new Deno.errors.NotFound(`No such directory: ${displayPath}`);
+  }
+  let opened: fs.Stats;
+  try {
+    opened = fs.fstatSync(fd);
+    // Two rounds, as in openChecked.
     if (
-      named === null || named.dev !== opened.dev || named.ino !== opened.ino ||
-      !directoriesUnchanged(directories)
+      sameIdentity(lstatOrNull(path), opened) && onDeviceOf(opened.dev, directories) &&
+      directoriesUnchanged(directories) && sameIdentity(lstatOrNull(path), opened) &&
+      directoriesUnchanged(directories)
     ) {
-      throw changed(displayPath);
+      return { fd, dev: opened.dev, ino: opened.ino };
     }
-    return { fd, dev: opened.dev, ino: opened.ino };
   } catch (error) {
     fs.closeSync(fd);
     throw error;
+  }
+  fs.closeSync(fd);
+  await removeStray(path, opened);
+  throw changed(displayPath);
+}
+
+/** How long {@link createChecked} tries to remove a file it created through a swapped directory. */
+export const STRAY_CLEANUP_MS = 200;
+
+async function removeStray(path: string, id: { dev: number; ino: number }): Promise<void> {
+  const until = Date.now() + STRAY_CLEANUP_MS;
+  while (Date.now() < until) {
+    try {
+      if (sameIdentity(lstatOrNull(path), id)) {
+        Deno.removeSync(path);
+        return;
+      }
+    } catch {
+      // not ours to judge: try again
+    }
+    await new Promise((resolve) => setTimeout(resolve, 0));
   }
 }
 
@@ -204,7 +247,12 @@ export function renameChecked(
   ) {
     throw changed(displayPath);
   }
-  Deno.renameSync(from, to);
+  try {
+    Deno.renameSync(from, to);
+  } catch (error) {
+    if (directories !== undefined && isMissing(error)) throw changed(displayPath);
+    throw error;
+  }
   const after = lstatOrNull(to);
   if (after === null || after.dev !== id.dev || after.ino !== id.ino || !directoriesUnchanged(directories)) {
     throw changed(displayPath);
@@ -266,6 +314,24 @@ export function chmodFd(fd: Fd, mode: number): void {
 /** Closes a descriptor this module handed out. */
 export function closeFd(fd: Fd): void {
   fs.closeSync(fd);
+}
+
+function sameIdentity(stat: { dev: number; ino: number | null } | null, id: { dev: number; ino: number }) {
+  return stat !== null && stat.dev === id.dev && stat.ino === id.ino;
+}
+
+/** A file is on the same device as its directory (the last verified one). */
+function onDeviceOf(dev: number, directories: readonly VerifiedDirectory[] | undefined): boolean {
+  return directories === undefined || directories.length === 0 || directories.at(-1)!.dev === dev;
+}
+
+function statOrNull(path: string, follow: boolean): Deno.FileInfo | null {
+  try {
+    return follow ? Deno.statSync(path) : Deno.lstatSync(path);
+  } catch (error) {
+    if (isMissing(error)) return null;
+    throw error;
+  }
 }
 
 /** The `lstat` of `path`, or null when it does not exist. */

@@ -156,7 +156,7 @@ export async function atomicReplaceFile(
   // An existing file's bits are applied after writing; until then only the owner can read the temp,
   // so a 0600 catalogue never has a world-readable copy.
   const createMode = options.mode === undefined ? (options.newFileMode ?? DEFAULT_NEW_FILE_MODE) : 0o600;
-  const created = createChecked(tmp, display, createMode, directories);
+  const created = await createChecked(tmp, display, createMode, directories);
   let fd: Fd | null = created.fd;
   let written: Deno.FileInfo;
   try {

@@ -29,6 +29,8 @@
 import { basename, dirname, join } from "node:path";
 import { InvalidInputError } from "../errors.ts";
 import {
+  closeFd,
+  createChecked,
   directoriesUnchanged,
   lstatOrNull,
   PathChangedError,
@@ -143,7 +145,7 @@ export async function withOsLock<T>(
   options: FileLockOptions = {},
 ): Promise<T> {
   options.signal?.throwIfAborted();
-  const lock = openLockFile(lockFilePath(path), options);
+  const lock = await openLockFile(lockFilePath(path), options);
   try {
     await lock.lock(true);
     try {
@@ -173,28 +175,39 @@ export function pendingLockKeys(): number {
   return queues.size;
 }
 
-/** Opens (creating when missing) the lock file, synchronously right after the checks: no other code
- * of this process runs in between. */
-function openLockFile(lockPath: string, options: FileLockOptions): Deno.FsFile {
+/** Opens the lock file, creating it when missing: created exclusively through {@link createChecked}
+ * (checked, and removed again when it landed through a swapped directory), then opened without
+ * `create` for the `flock`, synchronously right after the checks. */
+async function openLockFile(lockPath: string, options: FileLockOptions): Promise<Deno.FsFile> {
   const display = options.displayPath ?? lockPath;
-  if (!directoriesUnchanged(options.directories)) {
-    throw new PathChangedError(`Path changed while it was being opened, refused: ${display}`);
-  }
-  const existing = lstatOrNull(lockPath);
-  if (existing !== null && (!existing.isFile || existing.isSymlink)) {
-    throw new InvalidInputError(`Cannot lock ${display}: its lock file is not a regular file`);
-  }
-  try {
-    return Deno.openSync(lockPath, {
-      read: true,
-      write: true,
-      // A new lock file is created exclusively: O_EXCL never follows a symlink planted meanwhile.
-      ...(existing === null ? { createNew: true } : {}),
-      mode: options.lockFileMode ?? 0o644,
-    });
-  } catch (error) {
-    if (error instanceof Deno.errors.AlreadyExists) return openLockFile(lockPath, options);
-    if (!(error instanceof Deno.errors.PermissionDenied)) throw error;
-    return Deno.openSync(lockPath, { read: true });
+  for (;;) {
+    const existing = lstatOrNull(lockPath);
+    if (existing === null) {
+      try {
+        const created = await createChecked(
+          lockPath,
+          display,
+          options.lockFileMode ?? 0o644,
+          options.directories,
+        );
+        closeFd(created.fd);
+      } catch (error) {
+        if ((error as { code?: unknown }).code !== "EEXIST") throw error;
+      }
+      continue;
+    }
+    if (!existing.isFile) {
+      throw new InvalidInputError(`Cannot lock ${display}: its lock file is not a regular file`);
+    }
+    if (!directoriesUnchanged(options.directories)) {
+      throw new PathChangedError(`Path changed while it was being opened, refused: ${display}`);
+    }
+    try {
+      return Deno.openSync(lockPath, { read: true, write: true });
+    } catch (error) {
+      if (error instanceof Deno.errors.NotFound) continue;
+      if (!(error instanceof Deno.errors.PermissionDenied)) throw error;
+      return Deno.openSync(lockPath, { read: true });
+    }
   }
 }
