@@ -89,12 +89,30 @@ export class GpssResponseError extends DomainError {
 export const MAX_NESTING_DEPTH = 64;
 
 /**
- * Most XML elements and text nodes accepted in one body. A record has about 50 (a few hundred
- * with long party or classification lists) and a search returns at most 500 records; the cap keeps
- * a hostile body of tiny elements (`<a/>` is 4 bytes, its object ~40 times more) from exhausting
- * memory before the byte limit is reached.
+ * Most XML elements, attributes and text nodes accepted in one body. A record has about 100
+ * (more with long party or classification lists) and a search returns at most 500 records; the cap
+ * keeps a hostile body of tiny elements (`<a/>` is 4 bytes, its object ~40 times more, and a
+ * million of them take seconds) from costing far more than a real answer.
  */
-export const MAX_XML_NODES = 1_000_000;
+export const MAX_XML_NODES = 250_000;
+
+/**
+ * Most JSON objects and arrays accepted in one body, counted as `{` and `[` characters before
+ * parsing (those inside strings too, so this errs on the side of counting more). A record has
+ * about 30; 16 MiB of `{},` would be 5.6 million objects: 4 s of `JSON.parse` and 600 MB.
+ */
+export const MAX_JSON_CONTAINERS = 250_000;
+
+/** True when `text` holds more than `max` `{` and `[` characters (stops counting there). */
+function hasMoreContainers(text: string, max: number): boolean {
+  let count = 0;
+  for (const open of ["{", "["]) {
+    for (let i = text.indexOf(open); i >= 0; i = text.indexOf(open, i + 1)) {
+      if (++count > max) return true;
+    }
+  }
+  return false;
+}
 
 /** A name from the body, shortened for an error message. */
 function clip(name: string): string {
@@ -738,6 +756,12 @@ export function parseGpssResponse(body: string, options: { maxRecords?: number }
   let format: "json" | "xml";
   if (trimmed[0] === "{" || trimmed[0] === "[") {
     format = "json";
+    if (hasMoreContainers(trimmed, MAX_JSON_CONTAINERS)) {
+      throw new GpssResponseError(
+        "malformed",
+        `JSON has more than ${MAX_JSON_CONTAINERS} objects and arrays`,
+      );
+    }
     doc = parseGpssJson(trimmed);
   } else if (trimmed[0] === "<" && !/^<(?:!doctype\s+html|html[\s>])/i.test(trimmed)) {
     format = "xml";
