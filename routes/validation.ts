@@ -589,10 +589,21 @@ export function validateJson<S extends z.ZodType>(schema: S, data: unknown): z.o
   throw new RequestValidationError(finishDetail(items, large ? null : total));
 }
 
+/** What reading a request body throws when the connection fails under it. */
+const BODY_READ_FAILURES = [
+  Deno.errors.BadResource,
+  Deno.errors.ConnectionReset,
+  Deno.errors.ConnectionAborted,
+  Deno.errors.UnexpectedEof,
+  Deno.errors.Interrupted,
+  Deno.errors.Http,
+];
+
 /**
  * Reads, decodes and validates the JSON body of a request exactly as FastAPI would.
  *
- * @throws {RequestValidationError} (422), {@link BodyParseError} (400), TooLargeError (413),
+ * @throws {RequestValidationError} (422), {@link BodyParseError} (400, also when the connection
+ * fails while the body is read), TooLargeError (413),
  * {@link UnsupportedMediaTypeError} (415: a `Content-Type` that is present and not JSON).
  * @example
  * ```ts
@@ -608,7 +619,16 @@ export async function readJsonBody<S extends z.ZodType>(
   limit: number,
 ): Promise<z.output<S>> {
   if (!isJsonContentType(c.req.header("content-type") ?? null)) throw new UnsupportedMediaTypeError();
-  const body = decodeBody(await readBodyBytes(c.req.raw, limit));
+  let bytes: Uint8Array;
+  try {
+    bytes = await readBodyBytes(c.req.raw, limit);
+  } catch (error) {
+    // The client went away mid-body: FastAPI answers any failure to read the body with this 400
+    // (not a bug to log with its stack, as one disconnecting client per request would make it).
+    if (BODY_READ_FAILURES.some((cls) => error instanceof cls)) throw new BodyParseError();
+    throw error;
+  }
+  const body = decodeBody(bytes);
   switch (body.kind) {
     case "absent":
       throw new RequestValidationError([{
