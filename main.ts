@@ -23,7 +23,7 @@ import { ByteBudget } from "./lib/byte_budget.ts";
 import { GpssClient } from "./lib/gpss/mod.ts";
 import { encodePo, parsePo, runWrap, type WrapIo } from "./lib/po/mod.ts";
 import { PO_CODEC } from "./lib/po/po_codec.ts";
-import { atomicUpdateFile, CatalogueStore } from "./lib/store/mod.ts";
+import { atomicUpdateFile, CatalogueStore, readRegularFileBytes } from "./lib/store/mod.ts";
 import { buildMcpServer, logLine } from "./routes/mcp.ts";
 import { LineTransport } from "./routes/mcp_stdio.ts";
 import { allTools, createApp, serverFetch } from "./routes/mod.ts";
@@ -94,7 +94,8 @@ function wrapIo(args: string[]): WrapIo {
   const noWrap = args.includes("--no-wrap");
   return {
     readFile: async (path) => {
-      const bytes = await Deno.readFile(path);
+      // Not Deno.readFile: it blocks forever on a FIFO and reads /dev/zero without end.
+      const bytes = await readRegularFileBytes(path);
       read.set(path, bytes);
       return bytes;
     },

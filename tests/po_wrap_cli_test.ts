@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { runWrap, unifiedDiff, WRAP_USAGE } from "../lib/po/mod.ts";
 import type { WrapIo } from "../lib/po/mod.ts";
+import { NotRegularFileError } from "../lib/store/mod.ts";
 
 const FIXTURES = new URL("./fixtures/po/", import.meta.url);
 
@@ -167,3 +168,64 @@ function applyPatch(before: string, diff: string): string {
   while (at < a.length) out.push(a[at++]);
   return out.map((l) => l + "\n").join("");
 }
+
+Deno.test("wrap names a file that is not a regular file in one line", async () => {
+  const f = fakeIo({ "a.po": UNWRAPPED });
+  f.io.readFile = (path) =>
+    path === "a.po"
+      ? Promise.resolve(f.fs.get(path)!)
+      : Promise.reject(new NotRegularFileError(path, "a FIFO"));
+  assert.equal(await runWrap(["a.po", "fifo.po"], f.io), 2);
+  assert.deepEqual(f.err, ["wrap: fifo.po: not a regular file (a FIFO)\n"]);
+  assert.deepEqual(f.written, []);
+});
+
+Deno.test("main.ts wrap refuses a FIFO, /dev/zero and a directory at once, reports each, and writes nothing", async () => {
+  const dir = await Deno.realPath(await Deno.makeTempDir({ prefix: "wrap_cli_" }));
+  try {
+    const fifo = `${dir}/fifo.po`;
+    const made = await new Deno.Command("mkfifo", { args: [fifo] }).output().catch(() => null);
+    await Deno.mkdir(`${dir}/dir.po`);
+    await Deno.writeTextFile(`${dir}/good.po`, UNWRAPPED);
+    const files = [...(made?.success ? [fifo] : []), "/dev/zero", `${dir}/dir.po`, `${dir}/good.po`];
+    if (!made?.success) console.log("FIFO case skipped: mkfifo(1) not available");
+    const child = new Deno.Command(Deno.execPath(), {
+      args: [
+        "run",
+        "--quiet",
+        "--no-prompt",
+        `--allow-read=${dir},/dev/zero`,
+        `--allow-write=${dir}`,
+        new URL("../main.ts", import.meta.url).pathname,
+        "wrap",
+        ...files,
+      ],
+      stdin: "null",
+      stdout: "piped",
+      stderr: "piped",
+    }).spawn();
+    // A hang fails the test (and the child is killed) instead of hanging it.
+    const timer = setTimeout(() => child.kill("SIGKILL"), 30_000);
+    const out = await child.output();
+    clearTimeout(timer);
+    assert.equal(out.signal, null, "wrap hung and was killed");
+    assert.equal(out.code, 2);
+    const expected = [
+      ...(made?.success ? [`wrap: ${fifo}: not a regular file (a FIFO)`] : []),
+      "wrap: /dev/zero: not a regular file (a character device)",
+      `wrap: ${dir}/dir.po: not a regular file (a directory)`,
+    ];
+    assert.deepEqual(new TextDecoder().decode(out.stderr).trimEnd().split("\n"), expected);
+    assert.equal(
+      await Deno.readTextFile(`${dir}/good.po`),
+      UNWRAPPED,
+      "nothing is written when a FILE is refused",
+    );
+    assert.deepEqual(
+      [...Deno.readDirSync(dir)].map((e) => e.name).sort(),
+      [...(made?.success ? ["dir.po", "fifo.po"] : ["dir.po"]), "good.po"],
+    );
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});

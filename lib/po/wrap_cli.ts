@@ -5,11 +5,16 @@
  *
  * Differences from powrap: files are read as msgcat reads a file (bytes, charset from the header;
  * CRLF is kept, not normalised — powrap converts it to LF before piping to msgcat); `--modified`
- * (which asks git) is not supported.
+ * (which asks git) is not supported. A FILE that is not a regular file (a FIFO, a device such as
+ * `/dev/zero`, a directory) is refused with one line, `wrap: PATH: not a regular file (a FIFO)`,
+ * like any other unreadable file: every FILE is still checked and reported, nothing is written, and
+ * the exit status is 2. (The host's `readFile` must refuse such files without opening them for a
+ * blocking read: `main.ts` uses the store's `readRegularFileBytes`.)
  *
  * @module
  */
 import { DomainError, PoSyntaxError } from "../errors.ts";
+import { NotRegularFileError } from "../store/mod.ts";
 import { parsePo } from "./parse.ts";
 import { encodePo, formatPo } from "./write.ts";
 
@@ -90,6 +95,7 @@ function parseArgs(args: string[]): Options | string {
 
 function errorText(path: string, e: unknown): string {
   if (e instanceof PoSyntaxError) return `wrap: ${path}:${e.line}:${e.column}: ${e.reason}\n`;
+  if (e instanceof NotRegularFileError) return `wrap: ${path}: not a regular file (${e.what})\n`;
   if (e instanceof DomainError) return `wrap: ${path}: ${e.message}\n`;
   if (e instanceof Deno.errors.NotFound) return `wrap: ${path}: no such file\n`;
   if (e instanceof Error && e.name !== "Error") return `wrap: ${path}: cannot read: ${e.message}\n`;

@@ -45,5 +45,6 @@ export {
   type LockedUpdateOutcome,
   type LockTarget,
   readRegularFile,
+  readRegularFileBytes,
   updateFileUnderLock,
 } from "./atomic_write.ts";
