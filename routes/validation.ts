@@ -81,8 +81,8 @@ export const MAX_MESSAGE_CHARS = 1000;
 /** An echoed array or object whose JSON exceeds this many characters is replaced by a summary. */
 export const MAX_ECHO_JSON_CHARS = 1000;
 
-/** Largest 422 `detail`, as JSON characters (items past it are counted, not listed). */
-export const MAX_DETAIL_CHARS = 64 * 1024;
+/** Largest 422 `detail`, in UTF-8 bytes of its JSON (items past it are counted, not listed). */
+export const MAX_DETAIL_BYTES = 64 * 1024;
 
 /**
  * Request values (every JSON value, nested ones included) up to which all errors are collected
@@ -173,11 +173,13 @@ function boundedItem({ type, loc, msg, input, ctx }: PydanticError): PydanticErr
   return item;
 }
 
+const utf8 = new TextEncoder();
+
 /** Room kept for the final `too_many_errors` item when filling a detail up to its size cap. */
 const FINAL_ITEM_RESERVE = 400;
 
 /**
- * Takes items from `items` while they fit ({@link MAX_ERROR_ITEMS}, {@link MAX_DETAIL_CHARS}),
+ * Takes items from `items` while they fit ({@link MAX_ERROR_ITEMS}, {@link MAX_DETAIL_BYTES}),
  * each bounded, then one item counting the others: `total` is how many there were in all, or
  * null when validation stopped early and the others were not counted.
  */
@@ -191,8 +193,8 @@ function finishDetail(items: Iterator<PydanticError>, total: number | null): Pyd
       break;
     }
     const item = boundedItem(next.value);
-    const itemSize = JSON.stringify(item).length + 1;
-    if (size + itemSize > MAX_DETAIL_CHARS - FINAL_ITEM_RESERVE) {
+    const itemSize = utf8.encode(JSON.stringify(item)).byteLength + 1;
+    if (size + itemSize > MAX_DETAIL_BYTES - FINAL_ITEM_RESERVE) {
       more = true;
       break;
     }
@@ -222,7 +224,7 @@ function finishDetail(items: Iterator<PydanticError>, total: number | null): Pyd
 /**
  * Bounds a 422 `detail` for answering: at most {@link MAX_ERROR_ITEMS} items (then one
  * `too_many_errors` item counting the rest), every echoed value cut by {@link excerpt}, and the
- * whole under {@link MAX_DETAIL_CHARS}. Items of a small detail come back unchanged.
+ * whole under {@link MAX_DETAIL_BYTES}. Items of a small detail come back unchanged.
  *
  * @example
  * ```ts

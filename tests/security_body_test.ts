@@ -14,7 +14,7 @@ import {
   boundedDetail,
   excerpt,
   literalExpected,
-  MAX_DETAIL_CHARS,
+  MAX_DETAIL_BYTES,
   MAX_ECHO_CHARS,
   MAX_ERROR_ITEMS,
   MAX_FULLY_VALIDATED_VALUES,
@@ -28,8 +28,8 @@ import { poFixture, postJson, testApp } from "./_helpers.ts";
 const MIB = 1024 * 1024;
 const utf8 = new TextEncoder();
 
-/** The largest 422 answer we accept: the detail's cap plus `{"detail":}`. */
-const MAX_ANSWER_CHARS = MAX_DETAIL_CHARS + 16;
+/** The largest 422 answer we accept, in bytes: the detail's cap plus `{"detail":}`. */
+const MAX_ANSWER_BYTES = MAX_DETAIL_BYTES + 16;
 
 function delay(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
@@ -310,9 +310,10 @@ const FIELDS_EXPECTED = "'title', 'abstract', 'claims', 'patent_number', 'public
 /** POSTs a body and returns status, answer size and detail, checking the answer is JSON. */
 async function post422(app: ReturnType<typeof testApp>["app"], path: string, body: string) {
   const res = await postJson(app, path, body);
-  const text = await res.text();
+  const bytes = await res.bytes();
   assert.match(res.headers.get("content-type") ?? "", /^application\/json/);
-  return { status: res.status, size: text.length, detail: JSON.parse(text).detail as PydanticError[] };
+  const detail = JSON.parse(new TextDecoder().decode(bytes)).detail as PydanticError[];
+  return { status: res.status, size: bytes.byteLength, detail };
 }
 
 Deno.test("bad search_field values: the first 20 items as before, then how many more", async () => {
@@ -321,7 +322,7 @@ Deno.test("bad search_field values: the first 20 items as before, then how many 
   const body = JSON.stringify({ keywords: "a", search_field: Array(n).fill("x") });
   const { status, size, detail } = await post422(app, "/tools/search_patents", body);
   assert.equal(status, 422);
-  assert.ok(size <= MAX_ANSWER_CHARS, `a ${size}-character answer`);
+  assert.ok(size <= MAX_ANSWER_BYTES, `a ${size}-character answer`);
   assert.equal(detail.length, MAX_ERROR_ITEMS + 1);
   assert.deepEqual(detail[0], {
     type: "literal_error",
@@ -354,7 +355,7 @@ Deno.test("100 KB of bad search_field values (25.7 MB answered before) get a sma
   assert.ok(body.length > 100_000);
   const { status, size, detail } = await post422(app, "/tools/search_patents", body);
   assert.equal(status, 422);
-  assert.ok(size <= MAX_ANSWER_CHARS, `a ${size}-character answer`);
+  assert.ok(size <= MAX_ANSWER_BYTES, `a ${size}-character answer`);
   assert.deepEqual(detail.map((d) => [d.type, d.loc]), [
     ["literal_error", ["body", "search_field", FIELD_TAG]],
     ["literal_error", ["body", "search_field", `list[${FIELD_TAG}]`, 0]],
@@ -371,7 +372,7 @@ Deno.test("5 MB of bad databases codes or search_field values: a small 422, quic
       const { status, size, detail } = await post422(app, "/tools/search_patents", body);
       const ms = performance.now() - started;
       assert.equal(status, 422);
-      assert.ok(size <= MAX_ANSWER_CHARS, `a ${size}-character answer`);
+      assert.ok(size <= MAX_ANSWER_BYTES, `a ${size}-character answer`);
       assert.equal(detail[0].type, "literal_error");
       assert.equal(detail.at(-1)!.type, "too_many_errors");
       assert.match(detail.at(-1)!.msg, /possibly more errors/);
@@ -417,8 +418,17 @@ Deno.test("validateJson (HTTP and MCP) bounds every echo: keys, long strings, bi
       msg: "Extra inputs are not permitted",
       input: 0,
     });
-    assert.ok(JSON.stringify(detail).length <= MAX_DETAIL_CHARS);
+    assert.ok(utf8.encode(JSON.stringify(detail)).byteLength <= MAX_DETAIL_BYTES);
     assert.equal(detail.at(-1)!.msg, `… and ${5000 - MAX_ERROR_ITEMS} more errors`);
+  });
+  await t.step("100 unknown keys of 2000 CJK characters: the byte cap holds", () => {
+    const data: Record<string, unknown> = { keywords: "a" };
+    for (let i = 0; i < 100; i++) data[`${i}${"鍵".repeat(2000)}`] = "値".repeat(300);
+    const detail = validationDetail(SearchPatentsRequest, data);
+    const bytes = utf8.encode(JSON.stringify(detail)).byteLength;
+    assert.ok(bytes <= MAX_DETAIL_BYTES, `${bytes} bytes`);
+    assert.ok(detail.length < MAX_ERROR_ITEMS, `${detail.length} items`);
+    assert.equal(detail.at(-1)!.msg, `… and ${100 - detail.length + 1} more errors`);
   });
   await t.step("100k unknown keys: more values than are fully validated", () => {
     const data: Record<string, unknown> = { keywords: "a" };
@@ -502,5 +512,5 @@ Deno.test("boundedDetail, excerpt and literalExpected keep small values as pydan
   const many = boundedDetail(Array(1000).fill({ ...item, input: "y".repeat(900) }));
   assert.equal(many.length, MAX_ERROR_ITEMS + 1);
   assert.equal(many.at(-1)!.msg, "… and 980 more errors");
-  assert.ok(JSON.stringify(many).length <= MAX_DETAIL_CHARS);
+  assert.ok(utf8.encode(JSON.stringify(many)).byteLength <= MAX_DETAIL_BYTES);
 });
