@@ -347,6 +347,8 @@ export interface FakeGpss {
   readonly calls: number;
   /** Records served so far (what the quota counts). */
   readonly served: number;
+  /** Most requests the fake was answering at the same time (until each handler returned). */
+  readonly maxInFlight: number;
   /** Injects `fault` into the next `times` requests (default: until changed); `null` clears it. */
   setFault(fault: FakeFault | null, times?: number): void;
   /** Stops the server (pending slow answers are cut short). */
@@ -745,7 +747,20 @@ export function startFakeGpss(options: FakeGpssOptions = {}): Promise<FakeGpss> 
     });
   }
 
+  let inFlight = 0;
+  let maxInFlight = 0;
+
   async function handle(req: Request): Promise<Response> {
+    inFlight++;
+    maxInFlight = Math.max(maxInFlight, inFlight);
+    try {
+      return await answerRequest(req);
+    } finally {
+      inFlight--;
+    }
+  }
+
+  async function answerRequest(req: Request): Promise<Response> {
     const url = req.url;
     const q = url.indexOf("?");
     const rawQuery = q < 0 ? "" : url.slice(q + 1);
@@ -812,6 +827,9 @@ export function startFakeGpss(options: FakeGpssOptions = {}): Promise<FakeGpss> 
           },
           get served() {
             return served;
+          },
+          get maxInFlight() {
+            return maxInFlight;
           },
           setFault(next: FakeFault | null, times = Infinity) {
             fault = next;

@@ -566,3 +566,72 @@ Deno.test("the user code is in no answer, request_params or log line of the rout
     assert.ok(fake.requests.every((q) => q.startsWith(`userCode=${HEX}&`)), "the code was sent");
   });
 });
+
+// ---------------------------------------------------------------------------------------------
+// Item 7: what all searches together may hold
+// ---------------------------------------------------------------------------------------------
+
+Deno.test("at most maxConcurrent searches reach GPSS at once; the others wait their turn", async (t) => {
+  await t.step("six different searches, two at a time, all answered", async () => {
+    await withGpss(async (fake, makeClient) => {
+      fake.setFault({ kind: "slow", delayMs: 150 });
+      const client = makeClient({ maxConcurrent: 2 });
+      const words = ["battery", "charging", "radar", "wireless", "lithium", "pemirolast"];
+      const outcomes = await Promise.all(words.map((keywords) => client.search({ keywords })));
+      assert.ok(outcomes.every((o) => o.success), JSON.stringify(outcomes.map((o) => o.error)));
+      assert.equal(fake.calls, 6);
+      assert.equal(fake.maxInFlight, 2);
+    });
+  });
+  await t.step("a search that waits longer than queueTimeoutMs fails in-band", async () => {
+    await withGpss(async (fake, makeClient) => {
+      fake.setFault({ kind: "slow", delayMs: 600 });
+      const client = makeClient({ maxConcurrent: 1, queueTimeoutMs: 100 });
+      const [first, second] = await Promise.all([
+        client.search({ keywords: "battery" }),
+        client.search({ keywords: "charging" }),
+      ]);
+      assert.equal(first.success, true, first.error ?? "");
+      assert.equal(
+        failure(second),
+        "GPSS API is busy: this service sends it at most 1 searches at a time, and this one waited 100 ms " +
+          "for its turn. Try again shortly.",
+      );
+      assert.equal(fake.calls, 1);
+      assert.equal((await client.search({ keywords: "radar" })).success, true, "the turn was given back");
+    });
+  });
+});
+
+Deno.test("the cache holds at most cacheMaxChars of answers, least recently used dropped first", async () => {
+  await withGpss(async (fake, makeClient) => {
+    // Answers of 1,000 to 3,000 characters each (title and abstract searches of the fake corpus).
+    const client = makeClient({ cacheTtlMs: 60_000, cacheMaxChars: 12_000 });
+    const search = (keywords: string) => client.search({ keywords, searchFields: ["title", "abstract"] });
+    const words = [
+      "battery",
+      "charging",
+      "radar",
+      "wireless",
+      "lithium",
+      "method",
+      "充電",
+      "pemirolast",
+      "system",
+    ];
+    for (const keywords of words) {
+      assert.equal((await search(keywords)).success, true);
+      assert.ok(client.cacheChars <= 12_000, `${client.cacheChars} characters cached`);
+    }
+    assert.ok(client.cacheSize < words.length, `${client.cacheSize} answers cached`);
+    const calls = fake.calls;
+    await search("system");
+    assert.equal(fake.calls, calls, "the most recent answer is still cached");
+    await search("battery");
+    assert.equal(fake.calls, calls + 1, "the oldest answer was dropped");
+    await search("a"); // 12 records, over 3,000 characters
+    assert.equal(fake.calls, calls + 2);
+    await search("a");
+    assert.equal(fake.calls, calls + 3, "an answer over a quarter of the budget is not kept");
+  });
+});

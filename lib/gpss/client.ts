@@ -52,6 +52,19 @@ export interface GpssClientOptions {
   cacheTtlMs?: number;
   /** Most answers kept (least recently used dropped first), default 500. */
   cacheMaxEntries?: number;
+  /**
+   * Most characters of cached answers (their JSON length), default {@link DEFAULT_CACHE_MAX_CHARS};
+   * least recently used answers are dropped first, and an answer over a quarter of it is not kept.
+   */
+  cacheMaxChars?: number;
+  /**
+   * Upstream searches in progress at once, default {@link DEFAULT_MAX_CONCURRENT}; the others wait
+   * their turn in order. GPSS users are asked not to run concurrent fetchers (§4.3), and each
+   * search in progress may hold up to `maxBodyBytes` of answer.
+   */
+  maxConcurrent?: number;
+  /** How long a search waits for its turn, default `timeoutMs`; past it the search fails in-band. */
+  queueTimeoutMs?: number;
   /** Largest response body accepted, default {@link DEFAULT_MAX_BODY_BYTES}. */
   maxBodyBytes?: number;
   /** The clock for the cache (ms), default `Date.now`. */
@@ -71,6 +84,15 @@ export interface GpssClientOptions {
  * in-band), so a huge or endless body costs at most this much memory (and the timeout).
  */
 export const DEFAULT_MAX_BODY_BYTES = 16 * 1024 * 1024;
+
+/**
+ * Default {@link GpssClientOptions.cacheMaxChars}: 32 Mi characters of JSON (about 64 MiB held),
+ * a dozen answers of 500 records or a few hundred of the default 30.
+ */
+export const DEFAULT_CACHE_MAX_CHARS = 32 * 1024 * 1024;
+
+/** Default {@link GpssClientOptions.maxConcurrent}. */
+export const DEFAULT_MAX_CONCURRENT = 4;
 
 /** Characters of an upstream text (body, message, transport error) quoted in an error. */
 export const QUOTED_UPSTREAM_LENGTH = 200;
@@ -140,7 +162,14 @@ export class GpssClient {
   readonly #maxBodyBytes: number;
   readonly #createHttpClient: (() => Deno.HttpClient) | null;
   readonly #mask: (text: string) => string;
-  readonly #cache = new Map<string, { expires: number; outcome: SearchSuccess }>();
+  readonly #cache = new Map<string, { expires: number; outcome: SearchSuccess; chars: number }>();
+  readonly #maxCacheChars: number;
+  #cacheChars = 0;
+  readonly #maxConcurrent: number;
+  readonly #queueTimeoutMs: number;
+  #running = 0;
+  /** Searches waiting for a turn, in arrival order; each function hands it the turn. */
+  readonly #waiting = new Set<() => void>();
   readonly #inFlight = new Map<string, Promise<SearchOutcome>>();
   #upstreamCalls = 0;
 
@@ -151,6 +180,9 @@ export class GpssClient {
     this.#timeoutMs = options.timeoutMs ?? 30_000;
     this.#ttlMs = options.cacheTtlMs ?? 300_000;
     this.#maxEntries = Math.max(1, options.cacheMaxEntries ?? 500);
+    this.#maxCacheChars = options.cacheMaxChars ?? DEFAULT_CACHE_MAX_CHARS;
+    this.#maxConcurrent = Math.max(1, options.maxConcurrent ?? DEFAULT_MAX_CONCURRENT);
+    this.#queueTimeoutMs = options.queueTimeoutMs ?? this.#timeoutMs;
     this.#now = options.now ?? Date.now;
     this.#maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
     this.#mask = secretMasker(this.#userCode ?? "");
@@ -169,6 +201,11 @@ export class GpssClient {
     return this.#cache.size;
   }
 
+  /** Characters (JSON length) of the answers currently cached. */
+  get cacheChars(): number {
+    return this.#cacheChars;
+  }
+
   /**
    * Runs a search. Identical searches within the cache TTL are answered from the cache (successes
    * only); identical searches running at the same time share one upstream request.
@@ -184,7 +221,9 @@ export class GpssClient {
     const cached = this.#cache.get(key);
     if (cached !== undefined) {
       this.#cache.delete(key);
+      this.#cacheChars -= cached.chars;
       if (this.#now() < cached.expires) {
+        this.#cacheChars += cached.chars;
         this.#cache.set(key, cached); // most recently used
         return structuredClone(cached.outcome);
       }
@@ -202,11 +241,47 @@ export class GpssClient {
 
   #remember(key: string, outcome: SearchSuccess): void {
     if (this.#ttlMs <= 0) return;
-    this.#cache.set(key, { expires: this.#now() + this.#ttlMs, outcome: structuredClone(outcome) });
-    while (this.#cache.size > this.#maxEntries) {
-      const oldest = this.#cache.keys().next().value!;
-      this.#cache.delete(oldest);
+    const chars = key.length + JSON.stringify(outcome.data).length;
+    if (chars > this.#maxCacheChars / 4) return;
+    const old = this.#cache.get(key);
+    if (old !== undefined) {
+      this.#cache.delete(key);
+      this.#cacheChars -= old.chars;
     }
+    this.#cache.set(key, { expires: this.#now() + this.#ttlMs, outcome: structuredClone(outcome), chars });
+    this.#cacheChars += chars;
+    while (this.#cache.size > this.#maxEntries || this.#cacheChars > this.#maxCacheChars) {
+      const [oldest, entry] = this.#cache.entries().next().value!;
+      this.#cache.delete(oldest);
+      this.#cacheChars -= entry.chars;
+    }
+  }
+
+  /** Waits for a turn to call GPSS: true once it has one, false after `queueTimeoutMs`. */
+  #turn(): Promise<boolean> {
+    if (this.#running < this.#maxConcurrent) {
+      this.#running++;
+      return Promise.resolve(true);
+    }
+    return new Promise((resolve) => {
+      const take = () => {
+        clearTimeout(timer);
+        this.#waiting.delete(take);
+        resolve(true); // the finishing search's turn passes to this one
+      };
+      const timer = setTimeout(() => {
+        this.#waiting.delete(take);
+        resolve(false);
+      }, this.#queueTimeoutMs);
+      this.#waiting.add(take);
+    });
+  }
+
+  /** Ends a turn: the first waiting search gets it, or the count goes down. */
+  #endTurn(): void {
+    const next = this.#waiting.values().next();
+    if (next.done) this.#running--;
+    else next.value();
   }
 
   /**
@@ -218,12 +293,23 @@ export class GpssClient {
   }
 
   async #fetchOutcome(params: RequestParams): Promise<SearchOutcome> {
-    const query = buildQueryFromParams(params, this.#userCode!);
-    const url = `${this.#baseUrl}${this.#baseUrl.includes("?") ? "&" : "?"}${query}`;
-    const first = await this.#attempt(url, false, params);
-    if (!("retry" in first) || !first.retry) return this.#finish(first, params);
-    const second = await this.#attempt(url, true, params);
-    return this.#finish(second, params);
+    if (!(await this.#turn())) {
+      return this.#finish({
+        error: `GPSS API is busy: this service sends it at most ${this.#maxConcurrent} searches at a ` +
+          `time, and this one waited ${this.#queueTimeoutMs} ms for its turn. Try again shortly.`,
+        retry: false,
+      }, params);
+    }
+    try {
+      const query = buildQueryFromParams(params, this.#userCode!);
+      const url = `${this.#baseUrl}${this.#baseUrl.includes("?") ? "&" : "?"}${query}`;
+      const first = await this.#attempt(url, false, params);
+      if (!("retry" in first) || !first.retry) return this.#finish(first, params);
+      const second = await this.#attempt(url, true, params);
+      return this.#finish(second, params);
+    } finally {
+      this.#endTurn();
+    }
   }
 
   #finish(result: SearchOutcome | AttemptFailure, params: RequestParams): SearchOutcome {
