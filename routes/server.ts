@@ -3,23 +3,30 @@
  *
  * `Deno.serve` has no connection limit and no header or idle timeout: a few hundred idle sockets past
  * the descriptor limit make its accept fail with EMFILE, which ends the process, and an idle or
- * half-sent request head keeps its socket for good. Retrying accept after EMFILE is not safe to rely
- * on either, so the limit is never reached:
+ * half-sent request head keeps its socket for good. So the limit is kept out of reach:
  *
  * - Deno raises the soft descriptor limit to the hard one when it starts (its CLI does; the tests
- *   check it), and at most {@link ConnectionLimits.maxConnections} connections are open at once,
- *   by default half the descriptor limit and never more than 1024 ({@link defaultMaxConnections}).
- * - A new connection past the limit closes the connection that has waited longest without a request
- *   in progress (idle or still sending its head), so a flood of idle sockets cannot shut out a real
- *   client. With every connection busy, the newcomer gets `503` with `Retry-After: 1` and is closed.
- * - A connection must complete a request head within `headerTimeoutMs` of being accepted, and the
- *   next one within `keepAliveTimeoutMs` of its last answer; one request may hold its connection
- *   for at most `sendTimeoutMs`, answer included (a backstop for clients that read too slowly).
+ *   check it). At most {@link ConnectionLimits.maxConnections} connections are open at once: by
+ *   default half the descriptor limit, never more than 1024 ({@link defaultMaxConnections}).
+ *   Deno lets only `--allow-all` read the limit (`/proc/self/limits`); under narrower permissions
+ *   the default is 1024, and should accept still fail for lack of descriptors (a hard limit under
+ *   ~1100), the cap drops to half the connections then open and accepting resumes 100 ms later.
+ * - A new connection past the cap closes the connection that has waited longest without a request
+ *   in progress (idle, or still sending its head), so a flood of idle sockets cannot shut out a
+ *   real client; accepting pauses (up to 1 s, new clients wait in the listen backlog) until that
+ *   descriptor is back. With every connection busy the newcomer gets `503` with `Retry-After: 1`.
+ * - A connection must complete its first request head within `headerTimeoutMs` of being accepted,
+ *   and each next one within `keepAliveTimeoutMs` of the previous answer being sent; one request
+ *   may hold its connection for at most `sendTimeoutMs`, answer included (a backstop for clients
+ *   that read too slowly). A connection past its time is dropped. "Answer sent" is Deno's
+ *   `info.completed`: for a streamed body (the tool routes stream their large answers) once the
+ *   stream is done; for a body given whole, once Deno has taken it, so such a body must fit within
+ *   the keep-alive time at the client's speed (the largest, the 1.4 MB /docs bundle, needs 140 KB/s).
  *
  * Each accepted connection is served by Deno's native HTTP/1.1 and HTTP/2 engine (the internal
- * per-connection entry of `Deno.serve`), so requests cost what they cost under `Deno.serve`. Where
- * that entry is missing (another Deno version) the server falls back to plain `Deno.serve` and says
- * that the limits are off.
+ * per-connection entry behind `Deno.serve`), so a request costs what it costs under `Deno.serve`.
+ * Where that entry is missing (another Deno version) the server falls back to plain `Deno.serve`
+ * and logs that the limits are off.
  *
  * @module
  */
