@@ -635,3 +635,18 @@ Deno.test("the cache holds at most cacheMaxChars of answers, least recently used
     assert.equal(fake.calls, calls + 3, "an answer over a quarter of the budget is not kept");
   });
 });
+
+Deno.test("an answer may not outgrow the body limit, even when JSON escapes inflate its text", async () => {
+  await withGpss(async (fake, makeClient) => {
+    // 2,800 raw control characters (GPSS's lenient JSON) become 16,800 characters of "\u0001".
+    const title = "\u0001".repeat(2800);
+    fake.setFault({
+      kind: "echo",
+      contentType: "application/json",
+      render: () =>
+        `{"gpss-API":{"status":"success","patent":{"patentcontent":{"patent-title":"${title}"}}}}`,
+    });
+    const error = failure(await makeClient({ maxBodyBytes: 3000 }).search({ keywords: "battery" }));
+    assert.match(error, /^GPSS API answer would be 1\d{4} characters of JSON, more than the 3000 allowed/);
+  });
+});

@@ -164,6 +164,8 @@ export class GpssClient {
   readonly #mask: (text: string) => string;
   readonly #cache = new Map<string, { expires: number; outcome: SearchSuccess; chars: number }>();
   readonly #maxCacheChars: number;
+  /** The JSON length of each answer, measured once when it is read. */
+  readonly #answerChars = new WeakMap<SearchSuccess, number>();
   #cacheChars = 0;
   readonly #maxConcurrent: number;
   readonly #queueTimeoutMs: number;
@@ -241,7 +243,7 @@ export class GpssClient {
 
   #remember(key: string, outcome: SearchSuccess): void {
     if (this.#ttlMs <= 0) return;
-    const chars = key.length + JSON.stringify(outcome.data).length;
+    const chars = key.length + (this.#answerChars.get(outcome) ?? JSON.stringify(outcome.data).length);
     if (chars > this.#maxCacheChars / 4) return;
     const old = this.#cache.get(key);
     if (old !== undefined) {
@@ -450,15 +452,23 @@ export class GpssClient {
       }
       return { error: info.error!, retry: false };
     }
-    return {
-      success: true,
-      data: {
-        total_count: Math.max(parsed.totalCount, parsed.records.length),
-        returned_count: parsed.records.length,
-        records: parsed.records,
-      },
-      request_params: params,
-      error: null,
+    const data: SearchData = {
+      total_count: Math.max(parsed.totalCount, parsed.records.length),
+      returned_count: parsed.records.length,
+      records: parsed.records,
     };
+    // The answer is normally far smaller than the body, but JSON escapes control characters
+    // (one raw byte becomes "\u0001", six): it may not outgrow the body limit.
+    const chars = JSON.stringify(data).length;
+    if (chars > this.#maxBodyBytes) {
+      return {
+        error: `GPSS API answer would be ${chars} characters of JSON, more than the ${this.#maxBodyBytes} ` +
+          "allowed; ask for fewer results",
+        retry: false,
+      };
+    }
+    const outcome: SearchSuccess = { success: true, data, request_params: params, error: null };
+    this.#answerChars.set(outcome, chars);
+    return outcome;
   }
 }
