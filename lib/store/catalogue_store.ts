@@ -48,7 +48,7 @@ import {
   readRegularFile,
   updateFileUnderLock,
 } from "./atomic_write.ts";
-import { directoriesUnchanged, lstatOrNull } from "./_verified_path.ts";
+import { lstatOrNull } from "./_verified_path.ts";
 import { DEFAULT_MAX_FILE_BYTES, resolveCataloguePath, type ResolvedCataloguePath } from "./path_policy.ts";
 
 /** Options of one {@link CatalogueStore.read} or {@link CatalogueStore.update} call. */
@@ -210,8 +210,10 @@ export class CatalogueStore<D> {
    * Reads and parses a catalogue, from the cache when the file is unchanged (one `stat`, no read, no
    * parse). Concurrent reads of the same uncached file share one parse.
    *
-   * @throws {InvalidInputError} malformed path (a name too long included), or not a regular file.
-   * @throws {OutsideRootsError} outside every root (symlinks resolved), or refused by the sandbox.
+   * @throws {InvalidInputError} malformed path (a name too long included), or not a regular file
+   *   (`NotRegularFileError`: a FIFO or device is refused at once, never waited on).
+   * @throws {OutsideRootsError} outside every root (symlinks resolved), or refused by the sandbox;
+   *   `PathChangedError` when a directory on the path changed while it was opened.
    * @throws {NotFoundError} `File not found: PATH`.
    * @throws {TooLargeError} larger than `maxFileBytes`.
    * @throws the codec's error (e.g. PoSyntaxError) for an unparsable file.
@@ -322,10 +324,12 @@ export class CatalogueStore<D> {
 
   /**
    * {@link resolve} for a read, reusing for {@link RESOLVED_TTL_MS} where a path resolved to: a
-   * cached read is then one `stat` (two `realPath`s and a `stat` otherwise, each a trip to a worker
-   * thread, and `realPath` is costly on the main thread too). The place was inside a root when it
-   * was resolved, so a symlink retargeted since can only delay, by that much, which file inside the
-   * roots a read sees; writes always resolve afresh.
+   * cached read is then one `lstat` (two `realPath`s and an `lstat` per directory otherwise). The
+   * place was inside a root when it was resolved, so a symlink the caller named, retargeted since,
+   * can only delay, by that much, which file inside the roots a read sees. A directory on the
+   * resolved path swapped for a symlink since is not followed: the `lstat` then names another file
+   * (a cache miss), and the load checks every directory before it opens anything (a
+   * `PathChangedError`). Writes always resolve afresh.
    */
   async #resolveForRead(userPath: string): Promise<ResolvedCataloguePath> {
     const now = this.#now();
@@ -333,12 +337,13 @@ export class CatalogueStore<D> {
     if (known !== undefined && now - known.at < RESOLVED_TTL_MS) {
       // Synchronous: a local stat is a syscall of microseconds, where Deno's async op (a trip to a
       // worker thread and back) was a fifth of a cached read's CPU time on the main thread.
-      // The directories are checked too (an lstat each): one swapped for a symlink since is noticed
-      // here, and the path is resolved afresh. The file must be the very one cached (its stat key
-      // includes device and inode) for the read to be a cache hit.
+      // One lstat of the file, not of every directory: a cache hit needs this very stat key
+      // (device, inode, size, times) of a file that was opened and checked inside the roots, so a
+      // path that now leads elsewhere (a directory swapped for a symlink) misses, and the load then
+      // checks every directory before it opens anything.
       let stat: Deno.FileInfo | null = null;
       try {
-        if (directoriesUnchanged(known.path.directories)) stat = lstatOrNull(known.path.lexicalPath);
+        stat = lstatOrNull(known.path.lexicalPath);
       } catch {
         // no longer readable: resolved afresh below, which says why
       }
