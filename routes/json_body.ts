@@ -33,6 +33,40 @@ export function isJsonContentType(header: string | null): boolean {
   return type === "application" && (subtype === "json" || subtype.endsWith("+json"));
 }
 
+/**
+ * A body that cannot be read (the connection failed under it) or is not valid UTF-8: FastAPI
+ * answers any such failure with 400 "There was an error parsing the body".
+ */
+export class BodyParseError extends Error {
+  constructor() {
+    super("There was an error parsing the body");
+    this.name = "BodyParseError";
+  }
+}
+
+/** What reading a request body throws when the connection fails under it. */
+const BODY_READ_FAILURES = [
+  Deno.errors.BadResource,
+  Deno.errors.ConnectionReset,
+  Deno.errors.ConnectionAborted,
+  Deno.errors.UnexpectedEof,
+  Deno.errors.Interrupted,
+  Deno.errors.Http,
+];
+
+/** One chunk of the body; a failing connection is a {@link BodyParseError}, not a bug to log. */
+async function readChunk(
+  reader: ReadableStreamDefaultReader<Uint8Array>,
+): Promise<ReadableStreamReadResult<Uint8Array>> {
+  try {
+    return await reader.read();
+  } catch (error) {
+    // A client that goes away mid-body would otherwise be a 500 with a stack trace in the log.
+    if (BODY_READ_FAILURES.some((cls) => error instanceof cls)) throw new BodyParseError();
+    throw error;
+  }
+}
+
 /** First buffer reserved for a body that arrives in several chunks; it doubles as bytes come. */
 const FIRST_BUFFER_BYTES = 64 * 1024;
 
@@ -45,6 +79,7 @@ const FIRST_BUFFER_BYTES = 64 * 1024;
  *
  * @throws {TooLargeError} when `Content-Length` exceeds `limit` (at once, before reading), when
  * the bytes received exceed `limit`, or when they exceed the declared `Content-Length`.
+ * @throws {BodyParseError} when the connection fails while the body is read.
  */
 export async function readBodyBytes(request: Request, limit: number): Promise<Uint8Array> {
   const header = request.headers.get("content-length");
@@ -57,7 +92,7 @@ export async function readBodyBytes(request: Request, limit: number): Promise<Ui
   let buffer: Uint8Array | null = null;
   let size = 0;
   for (;;) {
-    const { done, value } = await reader.read();
+    const { done, value } = await readChunk(reader);
     if (done) break;
     if (size + value.byteLength > max) {
       await reader.cancel();

@@ -10,7 +10,15 @@
  */
 import { z } from "zod";
 import type { Context } from "hono";
-import { decodeBody, exceedsJsonDepth, isJsonContentType, readBodyBytes } from "./json_body.ts";
+import {
+  BodyParseError,
+  decodeBody,
+  exceedsJsonDepth,
+  isJsonContentType,
+  readBodyBytes,
+} from "./json_body.ts";
+
+export { BodyParseError };
 
 /** One pydantic v2 error item. */
 export interface PydanticError {
@@ -28,14 +36,6 @@ export class RequestValidationError extends Error {
     super("Request validation failed");
     this.name = "RequestValidationError";
     this.detail = detail;
-  }
-}
-
-/** A body that is not valid UTF-8: FastAPI answers 400 "There was an error parsing the body". */
-export class BodyParseError extends Error {
-  constructor() {
-    super("There was an error parsing the body");
-    this.name = "BodyParseError";
   }
 }
 
@@ -591,16 +591,6 @@ export function validateJson<S extends z.ZodType>(schema: S, data: unknown): z.o
   throw new RequestValidationError(finishDetail(items, large ? null : total));
 }
 
-/** What reading a request body throws when the connection fails under it. */
-const BODY_READ_FAILURES = [
-  Deno.errors.BadResource,
-  Deno.errors.ConnectionReset,
-  Deno.errors.ConnectionAborted,
-  Deno.errors.UnexpectedEof,
-  Deno.errors.Interrupted,
-  Deno.errors.Http,
-];
-
 /**
  * Reads, decodes and validates the JSON body of a request exactly as FastAPI would.
  *
@@ -621,16 +611,7 @@ export async function readJsonBody<S extends z.ZodType>(
   limit: number,
 ): Promise<z.output<S>> {
   if (!isJsonContentType(c.req.header("content-type") ?? null)) throw new UnsupportedMediaTypeError();
-  let bytes: Uint8Array;
-  try {
-    bytes = await readBodyBytes(c.req.raw, limit);
-  } catch (error) {
-    // The client went away mid-body: FastAPI answers any failure to read the body with this 400
-    // (not a bug to log with its stack, as one disconnecting client per request would make it).
-    if (BODY_READ_FAILURES.some((cls) => error instanceof cls)) throw new BodyParseError();
-    throw error;
-  }
-  const body = decodeBody(bytes);
+  const body = decodeBody(await readBodyBytes(c.req.raw, limit));
   switch (body.kind) {
     case "absent":
       throw new RequestValidationError([{
