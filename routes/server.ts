@@ -137,7 +137,12 @@ const BUSY_ANSWER = new TextEncoder().encode(
   "HTTP/1.1 503 Service Unavailable\r\nRetry-After: 1\r\nContent-Type: application/json\r\n" +
     'Connection: close\r\nContent-Length: 49\r\n\r\n{"detail":"Too many connections; retry shortly"}\n',
 );
-/** How long a newcomer waits for a closed connection to give back its descriptor before a 503. */
+/**
+ * Closed connections give their descriptor back a moment later: up to `cap / 8` of them may still
+ * be held while newcomers are let in (so a flood is let through at the pace of accept, not of
+ * closing). Past that a newcomer waits up to `SLOT_WAIT_MS` for descriptors to come back.
+ */
+const CLOSING_SHARE = 8;
 const SLOT_WAIT_MS = 1_000;
 /** Pause after a failed accept (a descriptor shortage, say) before accepting again. */
 const ACCEPT_BACKOFF_MS = 100;
@@ -273,9 +278,13 @@ export function startServer(handler: FetchHandler, options: StartServerOptions):
     return all.size + refusing;
   }
 
-  /** Waits until fewer than `cap` descriptors are held, or `ms` passed; true when there is room. */
+  function heldLimit(): number {
+    return cap + Math.max(1, Math.floor(cap / CLOSING_SHARE));
+  }
+
+  /** Waits until fewer than `heldLimit()` descriptors are held, or `ms` passed; true when there is room. */
   async function roomWithin(ms: number): Promise<boolean> {
-    if (held() < cap) return true;
+    if (held() < heldLimit()) return true;
     let timer: ReturnType<typeof setTimeout> | undefined;
     await new Promise<void>((resolve) => {
       slotFreed = resolve;
@@ -283,7 +292,7 @@ export function startServer(handler: FetchHandler, options: StartServerOptions):
     });
     clearTimeout(timer);
     slotFreed = undefined;
-    return held() < cap;
+    return held() < heldLimit();
   }
 
   function admit(conn: Deno.Conn): void {
@@ -320,7 +329,7 @@ export function startServer(handler: FetchHandler, options: StartServerOptions):
       idle.delete(t);
       busy.delete(t);
       if (t.closing) closed--;
-      if (held() < cap) slotFreed?.();
+      if (held() < heldLimit()) slotFreed?.();
     });
   }
 
@@ -367,17 +376,19 @@ export function startServer(handler: FetchHandler, options: StartServerOptions):
         conn.close();
         continue;
       }
-      // Past the limit: close the longest-waiting connection and accept no more until its
-      // descriptor is back (new ones wait in the listen backlog meanwhile).
-      if (held() >= cap) {
-        if (all.size - closed >= cap) evictOne();
+      // At the limit: close the longest-waiting connection to make room; with every connection
+      // busy, refuse. Too many closed ones still holding descriptors: wait for them (new
+      // connections wait in the listen backlog meanwhile).
+      if (all.size - closed >= cap) {
         report();
-        // With every connection busy no descriptor is on its way back: refuse at once.
-        const coming = closed > 0 || refusing > 0;
-        if (!coming || !(await roomWithin(SLOT_WAIT_MS))) {
+        if (!evictOne()) {
           refuse(conn);
           continue;
         }
+      }
+      if (!(await roomWithin(SLOT_WAIT_MS))) {
+        refuse(conn);
+        continue;
       }
       admit(conn);
     }
