@@ -3,6 +3,13 @@
  * in-band messages turned into outcomes, a small LRU cache and coalescing of identical in-flight
  * searches. The user code is never part of anything it returns or throws.
  *
+ * What one search, and all of them together, may cost is bounded: a body is read up to
+ * {@link DEFAULT_MAX_BODY_BYTES} (then dropped) within the timeout, an answer is no longer than
+ * that, at most {@link DEFAULT_MAX_CONCURRENT} searches are upstream at once (the others wait
+ * their turn), the cache holds at most {@link DEFAULT_CACHE_MAX_CHARS}, and every upstream text
+ * quoted in an error is a masked excerpt of at most {@link QUOTED_UPSTREAM_LENGTH} characters
+ * (twice that for a transport error, whose both ends are kept).
+ *
  * Section numbers (§) refer to `docs/gpss-upstream.md`.
  *
  * @module
