@@ -514,3 +514,14 @@ Deno.test("boundedDetail, excerpt and literalExpected keep small values as pydan
   assert.equal(many.at(-1)!.msg, "… and 980 more errors");
   assert.ok(utf8.encode(JSON.stringify(many)).byteLength <= MAX_DETAIL_BYTES);
 });
+
+Deno.test("zod stops at the first failing element when asked (what large bodies rely on)", () => {
+  // validateJson passes zod's `abortEarly` for bodies of more than MAX_FULLY_VALIDATED_VALUES
+  // values; it is not in zod's public types, so a zod upgrade that drops it must fail here.
+  const result = z.array(z.enum(["a", "b"])).safeParse(
+    Array(100_000).fill("x"),
+    { abortEarly: true } as z.core.ParseContext<z.core.$ZodIssue>,
+  );
+  assert.equal(result.success, false);
+  assert.equal(result.error?.issues.length, 1);
+});
