@@ -13,7 +13,8 @@ import { createMcpHandler, McpServer } from "@modelcontextprotocol/server";
 import type { z } from "zod";
 import type { AppDeps } from "./deps.ts";
 import { INTERNAL_ERROR_DETAIL, toErrorAnswer } from "./errors.ts";
-import { readBodyBytes } from "./json_body.ts";
+import { TooLargeError } from "../lib/errors.ts";
+import { BodyParseError, readBodyBytes } from "./json_body.ts";
 import {
   answerTooLarge,
   DEFAULT_MAX_RESPONSE_BYTES,
@@ -175,7 +176,15 @@ export function mcpHttpHandler(
   );
   return async function serveMcp(request, signal) {
     if (request.method === "POST") {
-      const bytes = await readBodyBytes(request, deps.config.maxBodyBytes);
+      let bytes: Uint8Array;
+      try {
+        bytes = await readBodyBytes(request, deps.config.maxBodyBytes);
+      } catch (error) {
+        // The transport's own shape for a refused body (the SDK answered these the same way).
+        if (error instanceof TooLargeError) return jsonRpcError(413, -32000, error.message);
+        if (error instanceof BodyParseError) return jsonRpcError(400, -32700, "Parse error");
+        throw error;
+      }
       if (firstSignificantByte(bytes) === 0x5b) {
         return jsonRpcError(
           400,
