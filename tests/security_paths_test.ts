@@ -7,7 +7,7 @@
 import assert from "node:assert/strict";
 import * as fs from "node:fs";
 import { DomainError, InvalidInputError, OutsideRootsError, TooLargeError } from "../lib/errors.ts";
-import { atomicReplaceFile, CatalogueStore, readRegularFile } from "../lib/store/mod.ts";
+import { atomicReplaceFile, CatalogueStore, lockFilePath, readRegularFile } from "../lib/store/mod.ts";
 import { pendingLockKeys } from "../lib/store/file_lock.ts";
 import { lineCodec, type LineDoc, lineFile, spawnStoreChild } from "./_store_writer_child.ts";
 
@@ -427,4 +427,28 @@ Deno.test("a read with an aborted signal throws its reason, and an abandoned sha
   controller.abort(reason);
   await assert.rejects(() => abandoned, (e) => e === reason);
   assert.deepEqual((await other).doc, { lines: ["inside"] });
+});
+
+Deno.test("an update stuck behind another process's lock gives up when its signal is aborted", async () => {
+  await using f = await fixture();
+  const path = `${f.root}/sub/a.po`;
+  const original = Deno.readFileSync(path);
+  // Another holder of the flock (another open file description: flock(2) excludes it like a process).
+  const holder = await Deno.open(lockFilePath(path), { read: true, write: true, create: true });
+  await holder.lock(true);
+  try {
+    const started = Date.now();
+    await assert.rejects(
+      () => within(5000, f.store.update(path, append("x"), { signal: AbortSignal.timeout(200) }), "update"),
+      (error: Error) => error.name === "TimeoutError",
+    );
+    assert.ok(Date.now() - started < 2000, `gave up after ${Date.now() - started} ms`);
+    assert.deepEqual(Deno.readFileSync(path), original);
+    assert.equal(pendingLockKeys(), 0);
+  } finally {
+    await holder.unlock();
+    holder.close();
+  }
+  await f.store.update(path, append("after"));
+  assert.deepEqual((await f.store.read(path)).doc, { lines: ["inside", "after"] });
 });

@@ -10,9 +10,10 @@
  * Limits: `flock` is *advisory*: it only orders processes that take the same lock (this module,
  * or `flock(1)` on the same lock file); an editor writing the file directly is not stopped. On NFS,
  * `flock` is emulated with POSIX byte-range locks (Linux ≥ 2.6.12) and depends on a working lock
- * manager; on some network file systems it is local to one client. There is no timeout: a process
- * that holds the lock forever (stopped, not killed) blocks writers of that file. The kernel releases
- * the lock when its holder dies, SIGKILL included.
+ * manager; on some network file systems it is local to one client. There is no timeout of its own: a
+ * process that holds the lock forever (stopped, not killed) blocks writers of that file, except those
+ * given an `AbortSignal`, which give up once it is aborted (the store's callers pass their request's
+ * time limit). The kernel releases the lock when its holder dies, SIGKILL included.
  *
  * The lock file is left in place. Removing it after use is racy: a waiter that opened the old file
  * would lock an unlinked inode while a newcomer creates and locks a fresh one, and both would
@@ -147,7 +148,7 @@ export async function withOsLock<T>(
   options.signal?.throwIfAborted();
   const lock = await openLockFile(lockFilePath(path), options);
   try {
-    await lock.lock(true);
+    await acquire(lock, options.signal);
     try {
       options.signal?.throwIfAborted();
       return await fn();
@@ -156,6 +157,21 @@ export async function withOsLock<T>(
     }
   } finally {
     lock.close();
+  }
+}
+
+/**
+ * Takes the exclusive `flock`. Without a signal, waits in the kernel (`lock`, which cannot be
+ * cancelled). With one, polls `tryLock` (1 ms, doubling up to 50 ms), so that a holder that never
+ * lets go (a stopped process) cannot keep an abandoned update, and the updates queued behind it in
+ * this process, waiting past the signal.
+ */
+async function acquire(lock: Deno.FsFile, signal: AbortSignal | undefined): Promise<void> {
+  if (signal === undefined) return await lock.lock(true);
+  for (let wait = 1; !(await lock.tryLock(true)); wait = Math.min(wait * 2, 50)) {
+    signal.throwIfAborted();
+    await new Promise((resolve) => setTimeout(resolve, wait));
+    signal.throwIfAborted();
   }
 }
 
