@@ -44,7 +44,7 @@ export const PERMISSION_ENV_NAMES = ["PORT", "HOST", "PO_ROOTS", "GPSS_API_URL",
 export interface Config {
   port: number;
   host: string;
-  /** Most connections open at once; `undefined`: half the descriptor limit, at most 1024. */
+  /** Most connections open at once; `undefined`: half the descriptor limit, at most 1024 (512 if unknown). */
   maxConnections: number | undefined;
   /** Time a new connection has to send a complete request head. */
   headerTimeoutMs: number;

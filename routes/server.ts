@@ -9,8 +9,9 @@
  *   check it). At most {@link ConnectionLimits.maxConnections} connections are open at once: by
  *   default half the descriptor limit, never more than 1024 ({@link defaultMaxConnections}).
  *   Deno lets only `--allow-all` read the limit (`/proc/self/limits`); under narrower permissions
- *   the default is 1024, and should accept still fail for lack of descriptors (a hard limit under
- *   ~1100), the cap drops to half the connections then open and accepting resumes 100 ms later.
+ *   the default is 512, safe down to a hard limit of ~600 (a shell's `ulimit -n 1024` sets the hard
+ *   one too). Should accept still fail for lack of descriptors, the cap drops to half the
+ *   connections then open and accepting resumes 100 ms later.
  * - A new connection past the cap closes the connection that has waited longest without a request
  *   in progress (idle, or still sending its head), so a flood of idle sockets cannot shut out a
  *   real client; accepting pauses (up to 1 s, new clients wait in the listen backlog) until that
@@ -78,9 +79,12 @@ export const DEFAULT_LIMITS: Readonly<Omit<ConnectionLimits, "maxConnections">> 
   sendTimeoutMs: 300_000,
 };
 
-/** The connection cap where none is configured: half the descriptor limit, at most 1024. */
+/**
+ * The connection cap where none is configured: half the descriptor limit, at most 1024; 512 when
+ * the limit is unknown.
+ */
 export function defaultMaxConnections(descriptorLimit: number | undefined): number {
-  if (descriptorLimit === undefined) return 1024;
+  if (descriptorLimit === undefined) return 512;
   return Math.max(1, Math.min(1024, Math.floor(descriptorLimit / 2)));
 }
 
