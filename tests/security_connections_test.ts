@@ -5,7 +5,7 @@
  * few hundred sockets on 127.0.0.1.
  */
 import assert from "node:assert/strict";
-import { startServer } from "../routes/server.ts";
+import { connectionLimitsSupported, startServer } from "../routes/server.ts";
 import { childEnv, freePort } from "./_helpers.ts";
 
 const REPO = new URL("../", import.meta.url).pathname;
@@ -141,6 +141,12 @@ async function closedWithin(conn: Deno.Conn, ms: number): Promise<number | undef
   conn.close();
   return performance.now();
 }
+
+Deno.test("this Deno serves single accepted connections natively, so the connection limits hold", () => {
+  // routes/server.ts relies on Deno 2.9's internal per-connection entry of Deno.serve; without it
+  // the server falls back to plain Deno.serve, with no limits.
+  assert.ok(connectionLimitsSupported(), `Deno ${Deno.version.deno} lacks serveHttpOnConnection`);
+});
 
 const PRINT_LIMITS = 'console.log(Deno.readTextFileSync("/proc/self/limits"))';
 
