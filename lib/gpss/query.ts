@@ -64,8 +64,8 @@ export const MAX_RESULTS_LIMIT = 500;
 export const DEFAULT_MAX_RESULTS = 30;
 
 /**
- * Longest `keywords` accepted, in characters (UTF-16 code units, as JavaScript and pydantic's
- * JSON strings count them). GPSS caps the length of the search condition (`Exceeded search
+ * Longest `keywords` accepted, in characters (UTF-16 code units, as JavaScript and zod count
+ * them: a character outside the BMP counts twice). GPSS caps the length of the search condition (`Exceeded search
  * condition length`, §2.3): conditions of about 1,096 characters were accepted and of about 2,196
  * refused, the exact bound unknown. 2,000 lets through everything GPSS is known to accept and
  * refuses, before any request, what it is sure to refuse.
