@@ -40,15 +40,21 @@ Deno.test("secretMasker masks the code in each spelling an echo may use, and onl
 
 Deno.test("secretMasker is linear in the text (N, 4N, 16N)", () => {
   const unit = "%39%66A3 9fA3c27B lorem ipsum &#x39; \\u0066 ";
+  // The fastest of five runs: a GC pause or a busy machine slows single runs, rarely all five.
   const time = (n: number) => {
     const text = unit.repeat(Math.ceil(n / unit.length));
     mask(text); // warm up
-    const started = performance.now();
-    for (let i = 0; i < 3; i++) mask(text);
-    return (performance.now() - started) / 3;
+    let best = Infinity;
+    for (let i = 0; i < 5; i++) {
+      const started = performance.now();
+      mask(text);
+      best = Math.min(best, performance.now() - started);
+    }
+    return best;
   };
   const [a, b, c] = [time(16_384), time(65_536), time(262_144)];
-  assert.ok(b / a < 8 && c / b < 8, `N ${a.toFixed(1)} ms, 4N ${b.toFixed(1)} ms, 16N ${c.toFixed(1)} ms`);
+  // Linear: ~4x per 4x step (quadratic would be 16x, then 256x overall).
+  assert.ok(b / a < 10 && c / a < 48, `N ${a.toFixed(1)} ms, 4N ${b.toFixed(1)} ms, 16N ${c.toFixed(1)} ms`);
 });
 
 Deno.test("boundedExcerpt masks before cutting and reads only a window of a huge text", () => {
