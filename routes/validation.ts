@@ -445,6 +445,16 @@ function* convertIssue(
           ctx: { max_length: max },
         }];
       }
+      if (issue.origin === "array" && Array.isArray(input)) {
+        const s = max === 1 ? "" : "s";
+        return yield* [{
+          type: "too_long",
+          loc,
+          msg: `List should have at most ${max} item${s} after validation, not ${input.length}`,
+          input,
+          ctx: { field_type: "List", max_length: max, actual_length: input.length },
+        }];
+      }
       return yield* issue.inclusive
         ? [{
           type: "less_than_equal",

@@ -348,3 +348,25 @@ Deno.test("the app answers over a real socket", async () => {
   assert.equal(res.status, 200);
   assert.equal(await res.text(), '{"message":"Hello, Ada!"}');
 });
+
+Deno.test("a list over its maximum length is pydantic's too_long, not a number comparison", async () => {
+  const tools = [defineTool({
+    name: "short",
+    path: "/short",
+    summary: "",
+    description: "",
+    input: z.object({ tags: z.array(z.string()).max(2) }),
+    output: z.object({}),
+    handle: () => ({}),
+  })] as Tool[];
+  const { app } = testApp({}, tools);
+  const res = await postJson(app, "/short", { tags: ["a", "b", "c"] });
+  assert.equal(res.status, 422);
+  assert.deepEqual((await res.json()).detail, [{
+    type: "too_long",
+    loc: ["body", "tags"],
+    msg: "List should have at most 2 items after validation, not 3",
+    input: ["a", "b", "c"],
+    ctx: { field_type: "List", max_length: 2, actual_length: 3 },
+  }]);
+});
