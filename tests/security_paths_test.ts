@@ -192,7 +192,6 @@ Deno.test("while another process swaps a directory for a symlink to outside, not
     await stop(swapper);
     swapBack(`${f.root}/sub`);
   }
-  console.log(`outside: ${listing(f.outside)}`);
   console.log(
     `race: ${reads} reads and ${writes} writes succeeded; outcomes ${JSON.stringify([...outcomes])}`,
   );

@@ -142,13 +142,10 @@ export function openChecked(
         if (!options.follow && named.isSymlink) return { kind: "not-regular", what: "a symbolic link" };
         continue;
       }
-      // A file is on its directory's device; then a second round of checks, so that a swap undone
-      // between two of them must also be redone and undone again within microseconds.
-      if (!onDeviceOf(opened.dev, options.directories) || !directoriesUnchanged(options.directories)) {
-        continue;
-      }
+      // A file is on its directory's device; then more rounds of checks (see CHECK_ROUNDS).
       if (
-        !sameIdentity(statOrNull(path, options.follow), opened) || !directoriesUnchanged(options.directories)
+        !onDeviceOf(opened.dev, options.directories) ||
+        !stillNamed(() => statOrNull(path, options.follow), opened, options.directories)
       ) continue;
       if (!opened.isFile()) return { kind: "not-regular", what: nodeKind(opened) };
       keep = true;
@@ -165,9 +162,11 @@ export function openChecked(
  * the descriptor is the file the path names. Returns the descriptor and the new file's identity.
  *
  * When the check fails, the new (empty) file may have been created through a swapped directory,
- * outside the roots: it is then removed, by its name, whenever that name is seen to be this very
- * file (device and inode) again, for up to {@link STRAY_CLEANUP_MS}; the name is ours (a random temp
- * name, or a lock file that did not exist), so nothing else can be removed by it.
+ * outside the roots: for {@link STRAY_CLEANUP_MS}, it is removed by its name whenever that name is
+ * seen to be this very file (device and inode), which catches it while the swap is in place. The
+ * name is ours (a random temp name, or a lock file name that did not exist a moment before); during
+ * such an attack a removal may, in the worst case, hit the same name in the other place the path
+ * flips to (a lock file there), which only weakens the locking of that file while the attack lasts.
  *
  * @throws {PathChangedError} a directory changed around the create.
  */
@@ -192,11 +191,9 @@ export async function createChecked(
   let opened: fs.Stats;
   try {
     opened = fs.fstatSync(fd);
-    // Two rounds, as in openChecked.
     if (
       sameIdentity(lstatOrNull(path), opened) && onDeviceOf(opened.dev, directories) &&
-      directoriesUnchanged(directories) && sameIdentity(lstatOrNull(path), opened) &&
-      directoriesUnchanged(directories)
+      stillNamed(() => lstatOrNull(path), opened, directories)
     ) {
       return { fd, dev: opened.dev, ino: opened.ino };
     }
@@ -213,13 +210,12 @@ export async function createChecked(
 export const STRAY_CLEANUP_MS = 200;
 
 async function removeStray(path: string, id: { dev: number; ino: number }): Promise<void> {
+  // Until the deadline, not until the first removal: the path may have flipped between the lstat
+  // and the unlink, and then the stray is still there.
   const until = Date.now() + STRAY_CLEANUP_MS;
   while (Date.now() < until) {
     try {
-      if (sameIdentity(lstatOrNull(path), id)) {
-        Deno.removeSync(path);
-        return;
-      }
+      if (sameIdentity(lstatOrNull(path), id)) Deno.removeSync(path);
     } catch {
       // not ours to judge: try again
     }
@@ -314,6 +310,25 @@ export function chmodFd(fd: Fd, mode: number): void {
 /** Closes a descriptor this module handed out. */
 export function closeFd(fd: Fd): void {
   fs.closeSync(fd);
+}
+
+/**
+ * Rounds of "the directories are unchanged, the path still names this file" after the first: a swap
+ * that is undone between two samples must be redone and undone again before each next one, so an
+ * attacker has to flip a directory in step with every one of these system calls, microseconds apart.
+ */
+const CHECK_ROUNDS = 3;
+
+function stillNamed(
+  stat: () => Deno.FileInfo | null,
+  id: { dev: number; ino: number },
+  directories: readonly VerifiedDirectory[] | undefined,
+): boolean {
+  if (!directoriesUnchanged(directories)) return false;
+  for (let round = 0; round < CHECK_ROUNDS; round++) {
+    if (!sameIdentity(stat(), id) || !directoriesUnchanged(directories)) return false;
+  }
+  return true;
 }
 
 function sameIdentity(stat: { dev: number; ino: number | null } | null, id: { dev: number; ino: number }) {
