@@ -21,7 +21,7 @@ import { patentTools } from "./patents.ts";
 import { poTools } from "./po.ts";
 import { requestLog } from "./request_log.ts";
 import { securityHeaders } from "./security_headers.ts";
-import { requestSignal, requestTimeout } from "./timeout.ts";
+import { DEFAULT_REQUEST_TIMEOUT_MS, requestSignal, requestTimeout } from "./timeout.ts";
 import { mountTools, type Tool } from "./tool.ts";
 
 export type { AppDeps } from "./deps.ts";
@@ -129,9 +129,6 @@ export function createApp(deps: AppDeps, tools: readonly Tool[] = allTools()): O
   app.onError((error, c) => handleError(error, c, deps.log));
   return app;
 }
-
-/** The time limit of one request when the configuration gives none. */
-export const DEFAULT_REQUEST_TIMEOUT_MS = 60_000;
 
 /**
  * The app's `fetch` for a server: whatever escapes the app (it should be nothing), the client gets

@@ -11,6 +11,9 @@ import { TimeoutError } from "../lib/errors.ts";
 
 const SIGNALS = new WeakMap<Request, AbortSignal>();
 
+/** The time limit of one request when the configuration gives none (REQUEST_TIMEOUT_S). */
+export const DEFAULT_REQUEST_TIMEOUT_MS = 60_000;
+
 /** The signal that fires when this request's time is up (a signal that never fires outside the middleware). */
 export function requestSignal(c: Context): AbortSignal {
   return SIGNALS.get(c.req.raw) ?? new AbortController().signal;

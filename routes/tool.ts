@@ -8,9 +8,9 @@
 import type { z } from "zod";
 import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
 import { ByteBudget } from "../lib/byte_budget.ts";
-import { AnswerTooLargeError } from "../lib/errors.ts";
+import { AnswerTooLargeError, TimeoutError } from "../lib/errors.ts";
 import type { AppDeps } from "./deps.ts";
-import { requestSignal } from "./timeout.ts";
+import { DEFAULT_REQUEST_TIMEOUT_MS, requestSignal } from "./timeout.ts";
 import { readJsonBody } from "./validation.ts";
 
 /** One tool. `input` is null for tools that take no body (FastAPI ignores any body sent). */
@@ -109,12 +109,7 @@ export class JsonAnswer {
  * more than that between them; and a reader too slow to take it within the request's time limit
  * is cut off.
  */
-function streamAnswer(
-  answer: JsonAnswer,
-  deps: AppDeps,
-  signal: AbortSignal,
-  limit: number,
-): ReadableStream<Uint8Array> {
+function streamAnswer(answer: JsonAnswer, deps: AppDeps, limit: number): ReadableStream<Uint8Array> {
   if (answer.length > limit) {
     throw answerTooLarge(
       answer.length,
@@ -126,18 +121,26 @@ function streamAnswer(
   const chunks = answer.chunks;
   let k = 0;
   let at = 0;
-  let cutOff: (() => void) | undefined;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const done = () => {
+    clearTimeout(timer);
+    release();
+  };
   return new ReadableStream<Uint8Array>({
     start(controller) {
-      cutOff = () => {
-        release();
+      if (answer.length < 1024 * 1024) return;
+      const ms = deps.config.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
+      timer = setTimeout(() => {
+        done();
+        // The runtime logs why a body failed: one line, no stack (this is not a bug).
+        const reason = new TimeoutError(`an answer was not taken within ${ms / 1000} s (REQUEST_TIMEOUT_S)`);
+        reason.stack = `${reason.name}: ${reason.message}`;
         try {
-          controller.error(signal.reason);
+          controller.error(reason);
         } catch {
           // already closed
         }
-      };
-      if (answer.length >= 1024 * 1024) signal.addEventListener("abort", cutOff, { once: true });
+      }, ms);
     },
     pull(controller) {
       while (k < chunks.length && at >= chunks[k].length) {
@@ -145,17 +148,13 @@ function streamAnswer(
         at = 0;
       }
       if (k >= chunks.length) {
-        release();
-        signal.removeEventListener("abort", cutOff!);
+        done();
         return controller.close();
       }
       controller.enqueue(chunks[k].subarray(at, at + RESPONSE_CHUNK_BYTES));
       at += RESPONSE_CHUNK_BYTES;
     },
-    cancel() {
-      release();
-      signal.removeEventListener("abort", cutOff!);
-    },
+    cancel: done,
   });
 }
 
@@ -194,7 +193,7 @@ export function mountTools(app: OpenAPIHono, tools: readonly Tool[], deps: AppDe
       const maxAnswerBytes = deps.config.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
       const answer = await tool.handle(input as never, deps, { signal, maxAnswerBytes });
       if (answer instanceof JsonAnswer) {
-        return c.body(streamAnswer(answer, deps, signal, maxAnswerBytes), 200, {
+        return c.body(streamAnswer(answer, deps, maxAnswerBytes), 200, {
           "Content-Type": "application/json",
           "Content-Length": String(answer.length),
         });

@@ -197,3 +197,36 @@ Deno.test("slow readers of large answers hold the shared allowance; past it a la
   );
   assert.equal(again.status, 200);
 });
+
+Deno.test("a reader that does not take a large answer within REQUEST_TIMEOUT_S is cut off and its share given back", async () => {
+  await using fx = await fixture({ "big.po": tinyEntries(40_000) }, {
+    maxInflightBytes: 4 * 1024 * 1024,
+    requestTimeoutMs: 700,
+  });
+  await using server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen() {} }, fx.app.fetch);
+  const port = server.addr.port;
+  const body = JSON.stringify({ file_path: fx.path("big.po") });
+  const conn = await Deno.connect({ hostname: "127.0.0.1", port });
+  try {
+    await conn.write(new TextEncoder().encode(
+      `POST /po/read HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n${body}`,
+    ));
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const during = await rawRequest(
+      port,
+      "POST /po/read HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json",
+      body,
+    );
+    assert.equal(during.status, 503);
+    // The slow reader still holds its connection open, but past the time limit its answer is cut.
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    const after = await rawRequest(
+      port,
+      "POST /po/read HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json",
+      body,
+    );
+    assert.equal(after.status, 200);
+  } finally {
+    conn.close();
+  }
+});
