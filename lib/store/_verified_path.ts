@@ -307,6 +307,11 @@ export function chmodFd(fd: Fd, mode: number): void {
   fs.fchmodSync(fd, mode);
 }
 
+/** Opens a directory for `fsync`: `O_DIRECTORY|O_NONBLOCK`, so nothing else is ever waited on. */
+export function openDirectory(path: string): Fd {
+  return fs.openSync(path, O.O_RDONLY | O.O_DIRECTORY | O.O_NONBLOCK);
+}
+
 /** Closes a descriptor this module handed out. */
 export function closeFd(fd: Fd): void {
   fs.closeSync(fd);

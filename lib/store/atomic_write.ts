@@ -37,6 +37,7 @@ import {
   directoriesUnchanged,
   type Fd,
   openChecked,
+  openDirectory,
   readFd,
   removeChecked,
   renameChecked,
@@ -513,14 +514,15 @@ async function writeRun(file: Fd, run: Uint8Array, signal?: AbortSignal): Promis
 }
 
 /** fsync a directory so a rename in it survives a crash. A failure here comes after the rename has
- * succeeded (the new contents are in place), so it is not reported as a failed write. */
+ * succeeded (the new contents are in place), so it is not reported as a failed write. Opened with
+ * `O_DIRECTORY|O_NONBLOCK`: whatever was swapped in at that name, the open cannot block. */
 async function syncDirectory(dir: string): Promise<void> {
   try {
-    const handle = await Deno.open(dir, { read: true });
+    const fd = openDirectory(dir);
     try {
-      await handle.sync();
+      await syncFd(fd);
     } finally {
-      handle.close();
+      closeFd(fd);
     }
   } catch {
     // Some file systems refuse fsync on a directory (EINVAL); the rename itself is done.
