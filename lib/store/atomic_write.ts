@@ -63,6 +63,7 @@ export const DEFAULT_NEW_FILE_MODE = 0o644;
 export interface CurrentFile {
   /** The contents: the `expected` value itself when the file held exactly that, else a new array. */
   bytes: Bytes;
+  /** The file's `lstat` (or `stat`, where symlinks are followed), checked to be the opened file's. */
   stat: Deno.FileInfo;
 }
 

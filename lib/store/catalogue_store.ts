@@ -82,6 +82,7 @@ export const DEFAULT_RACY_WINDOW_MS = 2000;
 export interface CatalogueStoreOptions<D> {
   /** Catalogue roots, absolute, as configured (their spelling is the one opened). */
   roots: readonly string[];
+  /** Turns file bytes into documents and back. */
   codec: DocumentCodec<D>;
   /** Largest file read or written (default 64 MiB). */
   maxFileBytes?: number;
@@ -112,6 +113,7 @@ export interface CatalogueRead<D> {
 export interface CatalogueCacheStats {
   /** Entries and their total file bytes now. */
   entries: number;
+  /** Total file bytes of the cached entries now. */
   bytes: number;
   /** Reads served from the cache without touching the file's contents. */
   hits: number;
@@ -119,6 +121,7 @@ export interface CatalogueCacheStats {
   revalidations: number;
   /** Calls of `codec.parse` (reads and updates). */
   parses: number;
+  /** Entries evicted to stay within the bound. */
   evictions: number;
 }
 
@@ -157,6 +160,7 @@ interface CacheEntry<D> {
  * ```
  */
 export class CatalogueStore<D> {
+  /** The configured catalogue roots, as given. */
   readonly roots: readonly string[];
   readonly #codec: DocumentCodec<D>;
   readonly #maxFileBytes: number;
@@ -179,7 +183,11 @@ export class CatalogueStore<D> {
   #tick = 0;
   #stats = { hits: 0, revalidations: 0, parses: 0, evictions: 0 };
 
-  /** @throws {TypeError} a root is not absolute. */
+  /**
+   * Makes a store over `options.roots` (nothing is read until the first call).
+   *
+   * @throws {TypeError} a root is not absolute.
+   */
   constructor(options: CatalogueStoreOptions<D>) {
     for (const root of options.roots) {
       if (!root.startsWith("/")) throw new TypeError(`catalogue root must be absolute: ${root}`);

@@ -78,6 +78,12 @@ export interface ResolvedCataloguePath {
 export class NotRegularFileError extends InvalidInputError {
   /** The kind of file found, e.g. "a directory", "a FIFO", "a character device". */
   readonly what: string;
+  /**
+   * Makes the error for `displayPath` (the caller's spelling), which is `what` (e.g. "a FIFO").
+   *
+   * @param displayPath the path as the caller gave it.
+   * @param what the kind of file found.
+   */
   constructor(displayPath: string, what: string) {
     super(`Not a regular file: ${displayPath}`);
     this.what = what;
