@@ -121,12 +121,15 @@ function buildDeps(config: Config): AppDeps {
     timeoutMs: config.gpssTimeoutMs,
     cacheTtlMs: config.gpssCacheTtlS * 1000,
   });
+  // One allowance for large work: catalogue loads and large answers being sent.
+  const budget = new ByteBudget(config.maxInflightBytes);
   const catalogues = new CatalogueStore({
+    loadAllowance: budget,
     roots: config.poRoots,
     codec: PO_CODEC,
     maxFileBytes: config.poMaxFileBytes,
   });
-  return { config, log, gpss, catalogues, budget: new ByteBudget(config.maxInflightBytes) };
+  return { config, log, gpss, catalogues, budget };
 }
 
 function mcpStdio(config: Config): void {

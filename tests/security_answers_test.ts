@@ -230,3 +230,28 @@ Deno.test("a reader that does not take a large answer within REQUEST_TIMEOUT_S i
     conn.close();
   }
 });
+
+Deno.test("concurrent loads of large catalogues share the allowance: past it a load is 503, then served again", async () => {
+  const { ByteBudget } = await import("../lib/byte_budget.ts");
+  const root = await Deno.realPath(await Deno.makeTempDir({ prefix: "po-loads-" }));
+  try {
+    const names = ["a.po", "b.po", "c.po"];
+    for (const name of names) await Deno.writeTextFile(`${root}/${name}`, tinyEntries(80_000)); // ~1.5 MB each
+    const budget = new ByteBudget(8 * 1024 * 1024); // one load of a 1.5 MB file takes 4 × 1.5 MB
+    const catalogues = new CatalogueStore({ roots: [root], codec: PO_CODEC, loadAllowance: budget });
+    const { app } = testApp({ catalogues, budget, config: { apiToken: undefined, maxBodyBytes: 1 << 20 } });
+    const context = (name: string) =>
+      postJson(app, "/po/read_context", { file_path: `${root}/${name}`, msgid: "a", context_size: 0 });
+    const answers = await Promise.all(names.map(context));
+    const statuses = answers.map((r) => r.status).sort();
+    assert.deepEqual(statuses, [200, 503, 503]);
+    const busy = answers.find((r) => r.status === 503)!;
+    assert.equal(busy.headers.get("retry-after"), "5");
+    assert.match((await busy.json()).detail, /busy with other large catalogue loads/);
+    for (const r of answers) if (r !== busy) await r.body?.cancel();
+    assert.equal(budget.used, 0, "every load gave its share back");
+    for (const name of names) assert.equal((await context(name)).status, 200);
+  } finally {
+    await Deno.remove(root, { recursive: true });
+  }
+});

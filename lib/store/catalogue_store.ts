@@ -72,6 +72,17 @@ export interface DocumentCodec<D> {
   encode(doc: D): Bytes;
 }
 
+/**
+ * A shared allowance of memory for large work (see `lib/byte_budget.ts`): `take` returns the
+ * function that gives the bytes back, or throws (a BusyError) when they do not fit now.
+ */
+export interface LoadAllowance {
+  take(bytes: number, what: string): () => void;
+}
+
+/** What a load of a file holds at its peak, in multiples of the file's size: its bytes and the parse. */
+export const LOAD_WEIGHT = 4;
+
 /** Default bound of the parse cache: 32 MiB of cached files' bytes. */
 export const DEFAULT_CACHE_MAX_BYTES = 32 * 1024 * 1024;
 
@@ -97,6 +108,12 @@ export interface CatalogueStoreOptions<D> {
   racyWindowMs?: number;
   /** Clock in ms (default `Date.now`). */
   now?: () => number;
+  /**
+   * Shared with other large work of the service: a read or update of a file that is not cached
+   * takes {@link LOAD_WEIGHT} × its size while it reads and parses, so many concurrent loads of
+   * large catalogues are refused (BusyError) rather than run out of memory. Default: no bound.
+   */
+  loadAllowance?: LoadAllowance;
 }
 
 /** The result of {@link CatalogueStore.read}. */
@@ -168,6 +185,7 @@ export class CatalogueStore<D> {
   readonly #racyWindowMs: number;
   readonly #now: () => number;
   readonly #writeOptions: AtomicUpdateOptions;
+  readonly #loadAllowance: LoadAllowance | undefined;
   readonly #cache = new Map<string, CacheEntry<D>>();
   readonly #loading = new Map<string, Loading<D>>();
   /** Where recently read paths resolved to, oldest first (see {@link CatalogueStore.#resolveForRead}). */
@@ -198,6 +216,7 @@ export class CatalogueStore<D> {
     this.#cacheMaxBytes = options.cacheMaxBytes ?? DEFAULT_CACHE_MAX_BYTES;
     this.#racyWindowMs = options.racyWindowMs ?? DEFAULT_RACY_WINDOW_MS;
     this.#now = options.now ?? Date.now;
+    this.#loadAllowance = options.loadAllowance;
     this.#writeOptions = {
       maxBytes: this.#maxFileBytes,
       newFileMode: options.newFileMode,
@@ -286,9 +305,14 @@ export class CatalogueStore<D> {
     options: CatalogueCallOptions = {},
   ): Promise<R> {
     const { signal } = options;
+    let release = NOTHING_HELD;
     try {
       signal?.throwIfAborted();
       const path = await this.resolve(userPath, { mustExist: false });
+      const cachedNow = this.#cache.get(path.realPath);
+      if (path.stat && !(cachedNow && cachedNow.key === statKey(path.stat))) {
+        release = this.#take(path.stat.size);
+      }
       let next: { doc: D; result: R; bytes: Bytes } | undefined;
       try {
         const outcome = await updateFileUnderLock(
@@ -327,7 +351,14 @@ export class CatalogueStore<D> {
       return next!.result;
     } catch (error) {
       throw mapSandboxError(error, userPath);
+    } finally {
+      release();
     }
+  }
+
+  /** Takes a load of `size` file bytes from the allowance, if there is one. */
+  #take(size: number): () => void {
+    return this.#loadAllowance?.take(LOAD_WEIGHT * size, "catalogue loads") ?? NOTHING_HELD;
   }
 
   /**
@@ -401,6 +432,19 @@ export class CatalogueStore<D> {
   /** Reads the file; reuses `racy`'s document when the bytes are the ones it was parsed from. Stops
    * (throws the abort reason) between chunks and before the parse once `signal` is aborted. */
   async #load(path: ResolvedCataloguePath, racy: CacheEntry<D> | undefined, signal: AbortSignal): Promise<D> {
+    const release = this.#take(path.stat?.size ?? 0);
+    try {
+      return await this.#loadHeld(path, racy, signal);
+    } finally {
+      release();
+    }
+  }
+
+  async #loadHeld(
+    path: ResolvedCataloguePath,
+    racy: CacheEntry<D> | undefined,
+    signal: AbortSignal,
+  ): Promise<D> {
     const startedAt = this.#now();
     const writing = this.#writing.get(path.realPath);
     const entryBefore = this.#cache.get(path.realPath);
@@ -474,6 +518,8 @@ export class CatalogueStore<D> {
     }
   }
 }
+
+const NOTHING_HELD = () => {};
 
 /** How long a read reuses where a path resolved to. */
 const RESOLVED_TTL_MS = 1000;
