@@ -161,7 +161,8 @@ Deno.test({
       stderr: "piped",
     }).output();
     const line = new TextDecoder().decode(out.stdout).split("\n").find((l) => l.startsWith("Max open files"));
-    const [soft, hard] = line?.slice("Max open files".length).trim().split(/\s+/) ?? [];
+    assert.ok(line, "no 'Max open files' line in /proc/self/limits");
+    const [soft, hard] = line.slice("Max open files".length).trim().split(/\s+/);
     assert.equal(soft, hard, line);
   },
 });
