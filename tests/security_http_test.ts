@@ -164,8 +164,10 @@ Deno.test("Host must name the service: loopback names by default, ALLOWED_HOSTS 
   assert.equal(res.status, 200);
   const any = testApp({ config: { apiToken: undefined, maxBodyBytes: 1 << 20, allowedHosts: "*" } }).app;
   assert.equal(
-    (await any.request("http://anything.example/new/endpoint/", { method: "POST", body: '{"name":"x"}' }))
-      .status,
+    (await any.request("http://anything.example/new/endpoint/", {
+      method: "POST",
+      body: new TextEncoder().encode('{"name":"x"}'),
+    })).status,
     200,
   );
 });
