@@ -126,10 +126,11 @@ export function fuzzyMessages(cat: PoCatalog): readonly PoMessage[] {
 interface EntryIndex {
   list: PoMessage[];
   /**
-   * msgid → position of its first entry, or the first positions of each distinct msgctxt when
-   * several share the msgid (keyed by the msgid string alone: no key string built per entry).
+   * msgid → position of its first entry, or, when several share the msgid, the first position of
+   * each distinct msgctxt by msgctxt (keyed by the msgid string alone: no key string built per
+   * entry, and no list of contexts scanned: N entries sharing one msgid cost O(N)).
    */
-  first: Map<string, number | number[]>;
+  first: Map<string, number | Map<string | null, number>>;
 }
 
 // Catalogues are immutable values (a write makes a new one), so the index is built once per
@@ -140,14 +141,15 @@ function entryIndex(cat: PoCatalog): EntryIndex {
   let index = entryIndexes.get(cat);
   if (!index) {
     const list = cat.messages.filter((m) => !isHeader(m));
-    const first = new Map<string, number | number[]>();
+    const first = new Map<string, number | Map<string | null, number>>();
     for (let i = 0; i < list.length; i++) {
       const m = list[i];
       const prior = first.get(m.msgid);
       if (prior === undefined) first.set(m.msgid, i);
       else if (typeof prior === "number") {
-        if (list[prior].msgctxt !== m.msgctxt) first.set(m.msgid, [prior, i]);
-      } else if (!prior.some((j) => list[j].msgctxt === m.msgctxt)) prior.push(i);
+        const ctxt = list[prior].msgctxt;
+        if (ctxt !== m.msgctxt) first.set(m.msgid, new Map([[ctxt, prior], [m.msgctxt, i]]));
+      } else if (!prior.has(m.msgctxt)) prior.set(m.msgctxt, i);
     }
     index = { list, first };
     entryIndexes.set(cat, index);
@@ -159,7 +161,7 @@ function findEntry(index: EntryIndex, msgctxt: string | null, msgid: string): nu
   const at = index.first.get(msgid);
   if (at === undefined) return -1;
   if (typeof at === "number") return index.list[at].msgctxt === msgctxt ? at : -1;
-  return at.find((j) => index.list[j].msgctxt === msgctxt) ?? -1;
+  return at.get(msgctxt) ?? -1;
 }
 
 /** Every entry in file order: the header excluded, obsolete (`#~`) entries included. */
@@ -487,13 +489,14 @@ export function applyWrite(cat: PoCatalog | null, entries: WriteEntry[]): WriteR
     created++;
   }
 
+  // (Loops, not push(...list): a spread of ~125k messages or more overflows the stack.)
   const out: PoMessage[] = [];
+  if (lastActive < 0) { for (const m of appended) out.push(m); }
   messages.forEach((m, i) => {
     if (!removed.has(i)) out.push(m);
-    if (i === lastActive) out.push(...appended);
+    if (i === lastActive) { for (const a of appended) out.push(a); }
   });
-  if (lastActive < 0) out.unshift(...appended);
-  out.push(...appendedObsolete);
+  for (const m of appendedObsolete) out.push(m);
 
   // What the file will read back as (obsolete entries with an empty msgstr gone, flags and
   // references as printed…), so a cache of this document agrees with the file.

@@ -852,9 +852,48 @@ function fileName(s: string, start: number, end: number): string {
   return lastFileName;
 }
 
-function addReference(out: PoReference[], file: string, line: number | null): void {
-  for (let k = 0; k < out.length; k++) if (out[k].line === line && out[k].file === file) return;
+/**
+ * Appends a reference to `out` unless it holds the same file and line already (gettext keeps the
+ * first of exact duplicates). A short list is scanned; past {@link SCANNED_REFERENCES} the list
+ * gets an index (file → lines), so an entry with N references costs O(N), not O(N²).
+ */
+export function addReference(out: PoReference[], file: string, line: number | null): void {
+  const n = out.length;
+  if (n < SCANNED_REFERENCES) {
+    for (let k = 0; k < n; k++) if (out[k].line === line && out[k].file === file) return;
+    out.push({ file, line });
+    return;
+  }
+  let index = referenceIndexes.get(out);
+  if (index === undefined || index.count !== n) {
+    // New, or the list changed behind the index's back (lists are only appended to here).
+    index = { count: 0, lines: new Map() };
+    for (let k = 0; k < n; k++) indexReference(index, out[k].file, out[k].line);
+    referenceIndexes.set(out, index);
+  }
+  if (!indexReference(index, file, line)) return;
   out.push({ file, line });
+}
+
+/** Past this many references, {@link addReference} looks references up in an index. */
+const SCANNED_REFERENCES = 16;
+
+/** The references of a long list: file → its line numbers (null for none), and how many in all. */
+interface ReferenceIndex {
+  count: number;
+  lines: Map<string, Set<number | null>>;
+}
+
+const referenceIndexes = new WeakMap<PoReference[], ReferenceIndex>();
+
+/** Adds a reference to the index; false when it was there already. */
+function indexReference(index: ReferenceIndex, file: string, line: number | null): boolean {
+  const lines = index.lines.get(file);
+  if (lines === undefined) index.lines.set(file, new Set([line]));
+  else if (lines.has(line)) return false;
+  else lines.add(line);
+  index.count++;
+  return true;
 }
 
 /** The reference of a Solaris `# File: NAME, line:N` comment (its text after `#`), or null. */
@@ -942,8 +981,8 @@ export interface RawParse {
  * Messages are bucketed by a number made from the msgid's length and a few of its characters
  * ({@link sampleKey}): hashing every msgid in full costs more than the rest of the check, and
  * a fresh string's hash is computed on first use. Within a bucket msgids are compared in full; a
- * bucket that grows past {@link MAX_CHAIN} (msgids alike at every sampled place) is re-indexed by
- * the msgid itself, so no input makes the check quadratic.
+ * bucket that grows past {@link MAX_CHAIN} (msgids alike at every sampled place, or one msgid with
+ * many contexts) is re-indexed by identity, so no input makes the check quadratic.
  */
 const uniqueLists = new WeakSet<readonly PoMessage[]>();
 
@@ -989,12 +1028,6 @@ export function sampleKey(s: string): number {
 
 function sameIdentity(a: PoMessage, b: PoMessage): boolean {
   return a.msgid === b.msgid && a.msgctxt === b.msgctxt && a.domain === b.domain;
-}
-
-function addToChain(byMsgid: Map<string, number[]>, msgid: string, index: number): void {
-  const chain = byMsgid.get(msgid);
-  if (chain === undefined) byMsgid.set(msgid, [index]);
-  else chain.push(index);
 }
 
 export function forEachDuplicate(
@@ -1063,14 +1096,18 @@ function probeDuplicates(
   return PROBE_DUPLICATES;
 }
 
-/** {@link forEachDuplicate} by buckets of sampled keys, re-indexed by msgid past {@link MAX_CHAIN}. */
+/**
+ * {@link forEachDuplicate} by buckets of sampled keys; a bucket that grows past {@link MAX_CHAIN}
+ * is re-indexed by identity (msgid, then msgctxt, then domain), so that neither msgids alike where
+ * sampled nor many messages sharing one msgid (with different contexts) make it quadratic.
+ */
 function bucketDuplicates(
   messages: readonly PoMessage[],
   found: (first: number, second: number) => boolean,
 ): void {
   // Sampled key → index of the first message with it, the first index of each distinct identity,
-  // or (past MAX_CHAIN) those indices by msgid.
-  const buckets = new Map<number, number | number[] | Map<string, number[]>>();
+  // or (past MAX_CHAIN) those indices by identity.
+  const buckets = new Map<number, number | number[] | IdentityIndex>();
   let duplicates = false;
   for (let i = 0; i < messages.length; i++) {
     const m = messages[i];
@@ -1094,24 +1131,15 @@ function bucketDuplicates(
       if (first < 0) {
         if (bucket.length < MAX_CHAIN) bucket.push(i);
         else {
-          const byMsgid = new Map<string, number[]>();
-          for (const k of bucket) addToChain(byMsgid, messages[k].msgid, k);
-          addToChain(byMsgid, m.msgid, i);
-          buckets.set(key, byMsgid);
+          const index = newIdentityIndex();
+          for (const k of bucket) firstOfIdentity(index, messages[k], k);
+          firstOfIdentity(index, m, i);
+          buckets.set(key, index);
         }
       }
     } else {
-      const chain = bucket.get(m.msgid);
-      if (chain !== undefined) {
-        for (let k = 0; k < chain.length; k++) {
-          const o = messages[chain[k]];
-          if (o.msgctxt === m.msgctxt && o.domain === m.domain) {
-            first = chain[k];
-            break;
-          }
-        }
-      }
-      if (first < 0) addToChain(bucket, m.msgid, i);
+      const f = firstOfIdentity(bucket, m, i);
+      if (f !== i) first = f;
     }
     if (first >= 0) {
       duplicates = true;
@@ -1119,6 +1147,30 @@ function bucketDuplicates(
     }
   }
   if (!duplicates) uniqueLists.add(messages);
+}
+
+/**
+ * First message index by identity: by msgid alone for a message without msgctxt or domain (most),
+ * else by a key made of all three (no nested maps: a map per message costs more than the check).
+ */
+interface IdentityIndex {
+  plain: Map<string, number>;
+  keyed: Map<string, number>;
+}
+
+function newIdentityIndex(): IdentityIndex {
+  return { plain: new Map(), keyed: new Map() };
+}
+
+/** The index of the first message with `m`'s identity: `i` when `m` is the first (then recorded). */
+function firstOfIdentity(index: IdentityIndex, m: PoMessage, i: number): number {
+  const plain = m.msgctxt === null && m.domain === undefined;
+  const map = plain ? index.plain : index.keyed;
+  const key = plain ? m.msgid : JSON.stringify([m.domain ?? null, m.msgctxt, m.msgid]);
+  const first = map.get(key);
+  if (first !== undefined) return first;
+  map.set(key, i);
+  return i;
 }
 
 /**
@@ -1451,7 +1503,8 @@ function checkedTexts(m: PoMessage): string[] {
   const out = [m.msgid, m.msgstr, ...m.translatorComments, ...m.extractedComments];
   if (m.msgctxt !== null) out.push(m.msgctxt);
   if (m.msgidPlural !== null) out.push(m.msgidPlural);
-  if (m.msgstrPlural) out.push(...m.msgstrPlural);
+  // (A loop, not push(...list): a spread of a huge list overflows the stack.)
+  if (m.msgstrPlural) { for (const s of m.msgstrPlural) out.push(s); }
   if (m.previousMsgctxt !== null) out.push(m.previousMsgctxt);
   if (m.previousMsgid !== null) out.push(m.previousMsgid);
   if (m.previousMsgidPlural !== null) out.push(m.previousMsgidPlural);

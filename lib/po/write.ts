@@ -11,6 +11,7 @@
  */
 import { PoSyntaxError, UnwritableCatalogError } from "../errors.ts";
 import {
+  addReference,
   canonicalCharset,
   forEachDuplicate,
   headerCharset,
@@ -274,9 +275,19 @@ function scanMessage(m: PoMessage): number {
 }
 
 function unholdable(m: PoMessage): UnwritableCatalogError {
-  const all = [m.msgid, m.msgstr, m.msgctxt ?? "", m.msgidPlural ?? "", ...(m.msgstrPlural ?? [])];
-  all.push(m.previousMsgctxt ?? "", m.previousMsgid ?? "", m.previousMsgidPlural ?? "");
-  all.push(...m.translatorComments, ...m.extractedComments);
+  const all = [
+    m.msgid,
+    m.msgstr,
+    m.msgctxt ?? "",
+    m.msgidPlural ?? "",
+    m.previousMsgctxt ?? "",
+    m.previousMsgid ?? "",
+    m.previousMsgidPlural ?? "",
+    // (Array literals, not push(...list): a spread of a huge list into a call overflows the stack.)
+    ...(m.msgstrPlural ?? []),
+    ...m.translatorComments,
+    ...m.extractedComments,
+  ];
   const nul = all.some((s) => s.includes("\0"));
   return new UnwritableCatalogError(
     `Cannot write PO file: the entry with msgid ${JSON.stringify(m.msgid.slice(0, 60))} contains ` +
@@ -914,9 +925,7 @@ function computeCanonicalMessage(m: PoMessage, singleByte: boolean): PoMessage {
   let references = m.references;
   if (solaris.length > 0 || references.some(unusualReference)) {
     references = [];
-    for (const r of solaris) {
-      if (!references.some((q) => q.file === r.file && q.line === r.line)) references.push(r);
-    }
+    for (const r of solaris) addReference(references, r.file, r.line);
     for (const line of referenceLines(m.references, singleByte).split("\n")) {
       if (line !== "") parseReferences(line.slice(2), references);
     }
