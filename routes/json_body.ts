@@ -210,6 +210,34 @@ function isDigit(code: number): boolean {
 
 const HEX4 = /[0-9a-fA-F]{4}/y;
 
+/**
+ * Up to 4096 complete, valid scalar items of an array (`value ,`) or members of an object
+ * (`"key" : value ,`), each followed by its comma: numbers in Python's grammar, strings without
+ * escapes or controls, and the three words. The scanner skips such runs in one regular-expression
+ * call instead of a function call per character (4–5× faster on a body of many small values); it
+ * stops before anything else, which the character-level scanner then reads as before. Bounded
+ * repetition keeps the engine's backtracking state small, and every item is matched in one way
+ * only, so the match is linear.
+ */
+const SCALAR =
+  '(?:-?(?:0|[1-9][0-9]*)(?:\\.[0-9]+)?(?:[eE][-+]?[0-9]+)?|"[^"\\\\\\x00-\\x1f]*"|true|false|null)';
+const WS = "[ \\t\\n\\r]*";
+const ARRAY_ITEMS = new RegExp(`(?:${WS}${SCALAR}${WS},){0,4096}`, "y");
+const OBJECT_MEMBERS = new RegExp(
+  `(?:${WS}"[^"\\\\\\x00-\\x1f]*"${WS}:${WS}${SCALAR}${WS},){0,4096}`,
+  "y",
+);
+
+/** The end of the longest run of `pattern` (a sticky, bounded-repetition pattern) from `at`. */
+function skipRuns(pattern: RegExp, text: string, at: number): number {
+  for (;;) {
+    pattern.lastIndex = at;
+    pattern.test(text);
+    if (pattern.lastIndex <= at) return at;
+    at = pattern.lastIndex;
+  }
+}
+
 const WORDS = ["null", "true", "false", "NaN", "Infinity", "-Infinity"];
 
 /** The code point offset of UTF-16 offset `unit` in `text` (Python counts code points). */
@@ -258,6 +286,8 @@ export function pythonJsonError(text: string): PythonJsonError {
         if (i + 1 >= n) fail("Unterminated string starting at", start);
         const esc = text[i + 1];
         if (esc === "u") {
+          // CPython refuses an escape whose four digits end the text (`end >= len`), even when valid.
+          if (i + 6 >= n) fail("Invalid \\uXXXX escape", i + 1);
           HEX4.lastIndex = i + 2;
           if (!HEX4.test(text)) fail("Invalid \\uXXXX escape", i + 1);
           i += 6;
@@ -321,6 +351,12 @@ export function pythonJsonError(text: string): PythonJsonError {
       return;
     }
     for (;;) {
+      // (Values one level too deep are Python's recursion error: not skipped.)
+      const skipped = depth < MAX_JSON_DEPTH ? skipRuns(OBJECT_MEMBERS, text, i) : i;
+      if (skipped > i) {
+        i = skipped;
+        skipWs();
+      }
       if (text[i] !== '"') fail("Expecting property name enclosed in double quotes", i);
       parseString();
       skipWs();
@@ -346,6 +382,7 @@ export function pythonJsonError(text: string): PythonJsonError {
       return;
     }
     for (;;) {
+      if (depth < MAX_JSON_DEPTH) i = skipRuns(ARRAY_ITEMS, text, i);
       skipWs();
       parseValue(depth + 1);
       skipWs();
