@@ -391,8 +391,10 @@ Deno.test("applyWrite refuses what cannot be written", async (t) => {
       );
     });
   }
-  await t.step("non-ASCII text in a catalogue without charset is refused when encoding", () => {
-    const ascii = parsePo(new TextEncoder().encode('msgid "a"\nmsgstr "b"\n'));
+  await t.step("non-ASCII text in a catalogue whose header names no charset is refused when encoding", () => {
+    const ascii = parsePo(
+      new TextEncoder().encode('msgid ""\nmsgstr "Project-Id-Version: x\\n"\n\nmsgid "a"\nmsgstr "b"\n'),
+    );
     const { catalog } = applyWrite(ascii, [{ msgid: "a", msgstr: "é" }]);
     assert.throws(() => encodePo(catalog), UnwritableCatalogError);
   });

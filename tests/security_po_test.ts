@@ -1,13 +1,103 @@
 /**
- * The PO engine against hostile inputs: huge writes work, and no path of the engine is quadratic
- * in its input.
+ * The PO engine against hostile writes and files: a written catalogue keeps its header, huge writes
+ * work, and no path of the engine is quadratic in its input.
  */
 import assert from "node:assert/strict";
 import { applyWrite, encodePo, listEntries, parsePo, readContext, type WriteEntry } from "../lib/po/mod.ts";
-import type { PoMessage } from "../lib/po/types.ts";
+import { PO_CODEC } from "../lib/po/po_codec.ts";
+import type { PoCatalog, PoMessage } from "../lib/po/types.ts";
+import { CatalogueStore } from "../lib/store/mod.ts";
+import { poFixture, postJson, testApp } from "./_helpers.ts";
 
 const encoder = new TextEncoder();
+const decoder = new TextDecoder();
 const HEADER = 'msgid ""\nmsgstr "Content-Type: text/plain; charset=UTF-8\\n"\n\n';
+
+let msgcatFound: boolean | undefined;
+async function haveMsgcat(): Promise<boolean> {
+  if (msgcatFound === undefined) {
+    try {
+      msgcatFound =
+        (await new Deno.Command("msgcat", { args: ["--version"], stdout: "null" }).output()).success;
+    } catch {
+      msgcatFound = false;
+    }
+  }
+  if (!msgcatFound) console.log("skipped the msgcat round trip: msgcat not found");
+  return msgcatFound;
+}
+
+/** What msgcat prints for these bytes (`args` before the file), or null when it fails. */
+async function msgcat(bytes: Uint8Array, args: string[] = []): Promise<Uint8Array | null> {
+  const dir = await Deno.makeTempDir({ prefix: "security-po-" });
+  try {
+    await Deno.writeFile(`${dir}/t.po`, bytes);
+    const r = await new Deno.Command("msgcat", {
+      args: [...args, `${dir}/t.po`],
+      stdout: "piped",
+      stderr: "null",
+    })
+      .output();
+    return r.success ? r.stdout : null;
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Headers kept
+
+const DEFAULT_HEADER = 'msgid ""\nmsgstr ""\n"Content-Type: text/plain; charset=UTF-8\\n"\n' +
+  '"MIME-Version: 1.0\\n"\n"Content-Transfer-Encoding: 8bit\\n"\n';
+
+function storeBytes(cat: PoCatalog): Uint8Array {
+  const runs = PO_CODEC.encode(cat);
+  return runs instanceof Uint8Array ? runs : encoder.encode(runs.map((r) => decoder.decode(r)).join(""));
+}
+
+Deno.test("a catalogue the service writes always keeps its header", async (t) => {
+  await t.step("entries: [] on a new file writes the header, as msgcat --force-po prints it", async () => {
+    const { catalog } = applyWrite(null, []);
+    const bytes = storeBytes(catalog);
+    assert.equal(decoder.decode(bytes), DEFAULT_HEADER);
+    assert.deepEqual(parsePo(bytes).messages, catalog.messages);
+    if (await haveMsgcat()) {
+      assert.equal(decoder.decode((await msgcat(bytes, ["--force-po"]))!), DEFAULT_HEADER);
+    }
+  });
+  await t.step("obsoleting every entry (untranslated ones vanish) keeps the header", () => {
+    const first = applyWrite(null, [{ msgid: "a" }, { msgid: "b" }]).catalog;
+    const { catalog } = applyWrite(first, [{ msgid: "a", obsolete: true }, { msgid: "b", obsolete: true }]);
+    assert.equal(decoder.decode(storeBytes(catalog)), DEFAULT_HEADER);
+    assert.deepEqual(listEntries(catalog), []);
+    assert.equal(catalog.charset, "UTF-8");
+  });
+  await t.step("a catalogue without header (an empty file) gets one at its first write", () => {
+    const empty = parsePo(new Uint8Array(0));
+    const { catalog } = applyWrite(empty, [{ msgid: "a", msgstr: "é" }]);
+    assert.equal(decoder.decode(storeBytes(catalog)), `${DEFAULT_HEADER}\nmsgid "a"\nmsgstr "é"\n`);
+  });
+  await t.step("a header the file has is kept as it is", () => {
+    const cat = parsePo(
+      encoder.encode('msgid ""\nmsgstr "Language: fr\\n"\n\n#~ msgid "a"\n#~ msgstr "b"\n'),
+    );
+    const { catalog } = applyWrite(cat, [{ msgid: "a", obsolete: true }]);
+    assert.equal(catalog.messages[0].msgstr, "Language: fr\n");
+  });
+});
+
+Deno.test("/po/write with no entries, then a restart, then a non-ASCII write works", async () => {
+  await using f = await poFixture();
+  const file = f.path("new.po");
+  const r = await f.post("/po/write", { file_path: file, entries: [] });
+  assert.equal(r.status, 200);
+  assert.equal(await Deno.readTextFile(file), DEFAULT_HEADER);
+  // A restart: a new store over the same root, nothing cached.
+  const { app } = testApp({ catalogues: new CatalogueStore({ roots: [f.root], codec: PO_CODEC }) });
+  const w = await postJson(app, "/po/write", { file_path: file, entries: [{ msgid: "a", msgstr: "Grüß" }] });
+  assert.equal(w.status, 200, await w.clone().text());
+  assert.equal(await Deno.readTextFile(file), `${DEFAULT_HEADER}\nmsgid "a"\nmsgstr "Grüß"\n`);
+});
 
 // ---------------------------------------------------------------------------------------------
 // Large inputs

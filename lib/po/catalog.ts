@@ -291,24 +291,37 @@ function pluralCount(cat: PoCatalog): number {
 }
 
 function newCatalog(): PoCatalog {
+  return { messages: [newHeader()], charset: "UTF-8" };
+}
+
+function newHeader(): PoMessage {
   return {
-    messages: [{
-      msgctxt: null,
-      msgid: "",
-      msgidPlural: null,
-      msgstr: NEW_CATALOG_HEADER,
-      msgstrPlural: null,
-      translatorComments: [],
-      extractedComments: [],
-      references: [],
-      flags: [],
-      previousMsgctxt: null,
-      previousMsgid: null,
-      previousMsgidPlural: null,
-      obsolete: false,
-    }],
-    charset: "UTF-8",
+    msgctxt: null,
+    msgid: "",
+    msgidPlural: null,
+    msgstr: NEW_CATALOG_HEADER,
+    msgstrPlural: null,
+    translatorComments: [],
+    extractedComments: [],
+    references: [],
+    flags: [],
+    previousMsgctxt: null,
+    previousMsgid: null,
+    previousMsgidPlural: null,
+    obsolete: false,
   };
+}
+
+/**
+ * `cat` with the header {@link NEW_CATALOG_HEADER} first when it has none (a file written empty,
+ * or without one): a catalogue written without a header has no charset, and could then hold
+ * ASCII text only. An obsolete header-like message counts as one (a second would be a duplicate).
+ */
+function withHeader(cat: PoCatalog): PoCatalog {
+  for (const m of cat.messages) {
+    if (m.msgid === "" && m.msgctxt === null && m.domain === undefined) return cat;
+  }
+  return { ...cat, messages: [newHeader(), ...cat.messages], charset: "UTF-8" };
 }
 
 /** A new message: `base` (or an empty one) with the request's given fields applied. */
@@ -417,7 +430,7 @@ function applyEntry(
  * ```
  */
 export function applyWrite(cat: PoCatalog | null, entries: WriteEntry[]): WriteResult {
-  const base = cat ?? newCatalog();
+  const base = cat === null ? newCatalog() : withHeader(cat);
   const charset = catalogCharset(base);
   if (charset.canonical !== "UTF-8" && charset.canonical !== "ASCII") {
     throw new UnwritableCatalogError(
@@ -500,9 +513,11 @@ export function applyWrite(cat: PoCatalog | null, entries: WriteEntry[]): WriteR
 
   // What the file will read back as (obsolete entries with an empty msgstr gone, flags and
   // references as printed…), so a cache of this document agrees with the file.
-  const next = cat === null
-    ? canonicalCatalog({ ...base, messages: out })
-    : canonicalCatalogFrom(base, { ...base, messages: out });
+  // Written as `msgcat --force-po` does (PO_CODEC): a catalogue left with nothing but its header
+  // keeps it.
+  const next = cat === null || base !== cat
+    ? canonicalCatalog({ ...base, messages: out }, { forcePo: true })
+    : canonicalCatalogFrom(base, { ...base, messages: out }, { forcePo: true });
   // Every request entry updated its message or was added as a key the list did not have (or
   // revived its obsolete twin), so a list without duplicates still has none (one domain only:
   // keys are matched across domains).

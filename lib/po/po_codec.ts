@@ -25,5 +25,7 @@ export const PO_CODEC: DocumentCodec<PoCatalog> = {
   // The store encodes the same catalogue after every write: the writer's layout cache keeps each
   // message's bytes, so only the changed messages are laid out again, and the file is written
   // from runs of those bytes, not from a copy of them all.
-  encode: (catalog) => encodePoRuns(catalog),
+  // As `msgcat --force-po`: a catalogue of nothing but its header is written with it (msgcat
+  // alone writes an empty file, and the charset is lost).
+  encode: (catalog) => encodePoRuns(catalog, { forcePo: true }),
 };

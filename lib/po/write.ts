@@ -562,15 +562,18 @@ function groupAt(g: Group, q: number): number {
  * messages; `groups` is null when msgcat would write nothing at all: every domain is empty or
  * holds only a header-like message (msgid "", no msgctxt, obsolete or not). So a header-only file
  * becomes an empty file, while a header-only domain next to a non-empty one is printed
- * (tests/fixtures/fuzz/case-504.po, tests/fixtures/po/header_only*.po).
+ * (tests/fixtures/fuzz/case-504.po, tests/fixtures/po/header_only*.po). With `forcePo`
+ * (`msgcat --force-po`), only a list without messages gives null.
  */
 function domainGroups(
   messages: readonly PoMessage[],
+  forcePo = false,
 ): { domains: (string | undefined)[]; groups: Group[] | null } {
   const hasDomains = readList(messages)?.domains ?? messages.some((m) => m.domain !== undefined);
   if (!hasDomains) {
     const n = messages.length;
-    const onlyHeader = n === 0 || (n === 1 && messages[0].msgid === "" && messages[0].msgctxt === null);
+    const onlyHeader = n === 0 ||
+      (!forcePo && n === 1 && messages[0].msgid === "" && messages[0].msgctxt === null);
     return { domains: [undefined], groups: onlyHeader ? null : [n] };
   }
   const domains = domainOrder(messages);
@@ -582,7 +585,8 @@ function domainGroups(
     return indices;
   });
   const onlyHeaders = groups.every((g) =>
-    g.length === 0 || (g.length === 1 && messages[g[0]].msgid === "" && messages[g[0]].msgctxt === null)
+    g.length === 0 ||
+    (!forcePo && g.length === 1 && messages[g[0]].msgid === "" && messages[g[0]].msgctxt === null)
   );
   return { domains, groups: onlyHeaders ? null : groups };
 }
@@ -629,6 +633,12 @@ function checkAccepted(catalog: PoCatalog): void {
 export interface FormatOptions {
   /** Never wrap strings for width, as `msgcat --no-wrap` (they are still cut after each `\n`). */
   noWrap?: boolean;
+  /**
+   * Write a catalogue that holds nothing but its header(s) too, as `msgcat --force-po` does (without
+   * it, msgcat writes such a catalogue as an empty file, which loses the header and its charset).
+   * The catalogue store writes with it, so that a file it writes always keeps its header.
+   */
+  forcePo?: boolean;
 }
 
 /**
@@ -646,7 +656,7 @@ export interface FormatOptions {
  * ```
  */
 export function formatPo(catalog: PoCatalog, options: FormatOptions = {}): string {
-  const runs = layoutCatalog(catalog, options.noWrap ?? false);
+  const runs = layoutCatalog(catalog, options.noWrap ?? false, options.forcePo ?? false);
   return utf8Decoder.decode(runs.length === 1 ? runs[0] : concatRuns(runs));
 }
 
@@ -660,12 +670,12 @@ const NEWLINE_UTF8 = new Uint8Array([10]);
  *
  * @throws what {@link encodePo} throws.
  */
-function layoutCatalog(catalog: PoCatalog, noWrapAll: boolean): Uint8Array[] {
+function layoutCatalog(catalog: PoCatalog, noWrapAll: boolean, forcePo: boolean): Uint8Array[] {
   checkAccepted(catalog);
   const charset = catalogCharset(catalog);
   const singleByte = isSingleByte(charset.canonical);
   const messages = catalog.messages;
-  const { domains, groups } = domainGroups(messages);
+  const { domains, groups } = domainGroups(messages, forcePo);
   if (groups === null) return [];
   const previous = previousLayouts(messages, singleByte, noWrapAll);
   // Laid out from scratch: everything goes into one buffer, in order, separators included, and
@@ -821,7 +831,7 @@ export function encodePo(catalog: PoCatalog, options: FormatOptions = {}): Uint8
  * ```
  */
 export function encodePoRuns(catalog: PoCatalog, options: FormatOptions = {}): Uint8Array[] {
-  const runs = layoutCatalog(catalog, options.noWrap ?? false);
+  const runs = layoutCatalog(catalog, options.noWrap ?? false, options.forcePo ?? false);
   const { canonical, spelled } = catalogCharset(catalog);
   if (canonical === "UTF-8" || canonical === "ASCII") return runs;
   return [encodeLegacy(runs.length === 1 ? runs[0] : concatRuns(runs), canonical, spelled)];
@@ -965,7 +975,8 @@ function computeCanonicalMessage(m: PoMessage, singleByte: boolean): PoMessage {
  * and references deduplicated, flags as printed (unknown ones and `fuzzy` on an empty msgstr
  * gone), comments split at newlines. Messages that read back unchanged are the same objects, so
  * the layout cache keeps serving them. A store that caches the document it wrote should cache
- * this one.
+ * this one. `forcePo` as in {@link FormatOptions}: without it, a catalogue of nothing but headers
+ * reads back as one without messages (msgcat writes it as an empty file).
  *
  * @throws {UnwritableCatalogError} the header names a charset msgcat refuses.
  * @example
@@ -974,9 +985,12 @@ function computeCanonicalMessage(m: PoMessage, singleByte: boolean): PoMessage {
  * // deepEqual(cat, parsePo(encodePo(cat))) for every catalogue encodePo accepts
  * ```
  */
-export function canonicalCatalog(catalog: PoCatalog): PoCatalog {
+export function canonicalCatalog(
+  catalog: PoCatalog,
+  options: Pick<FormatOptions, "forcePo"> = {},
+): PoCatalog {
   const singleByte = isSingleByte(catalogCharset(catalog).canonical);
-  const { groups } = domainGroups(catalog.messages);
+  const { groups } = domainGroups(catalog.messages, options.forcePo ?? false);
   const messages: PoMessage[] = [];
   for (const indices of groups ?? []) {
     const group = typeof indices === "number"
@@ -1013,10 +1027,16 @@ const canonicalLists = new WeakMap<readonly PoMessage[], boolean>();
  * const next = canonicalCatalogFrom(base, { ...base, messages: [...base.messages, added] });
  * ```
  */
-export function canonicalCatalogFrom(base: PoCatalog, catalog: PoCatalog): PoCatalog {
-  if (canonicalLists.get(base.messages) !== false) return canonicalCatalog(catalog);
+export function canonicalCatalogFrom(
+  base: PoCatalog,
+  catalog: PoCatalog,
+  options: Pick<FormatOptions, "forcePo"> = {},
+): PoCatalog {
+  if (canonicalLists.get(base.messages) !== false) return canonicalCatalog(catalog, options);
+  // (A lone header is written only with forcePo.)
+  if (!options.forcePo && catalog.messages.length <= 1) return canonicalCatalog(catalog, options);
   const singleByte = isSingleByte(catalogCharset(catalog).canonical);
-  if (singleByte !== isSingleByte(catalogCharset(base).canonical)) return canonicalCatalog(catalog);
+  if (singleByte !== isSingleByte(catalogCharset(base).canonical)) return canonicalCatalog(catalog, options);
   const before = base.messages;
   const list = catalog.messages;
   const messages: PoMessage[] = new Array(list.length);
@@ -1024,7 +1044,7 @@ export function canonicalCatalogFrom(base: PoCatalog, catalog: PoCatalog): PoCat
   let obsoleteSeen = false;
   for (let i = 0; i < list.length; i++) {
     const m = list[i];
-    if (m.domain !== undefined || (obsoleteSeen && !m.obsolete)) return canonicalCatalog(catalog);
+    if (m.domain !== undefined || (obsoleteSeen && !m.obsolete)) return canonicalCatalog(catalog, options);
     obsoleteSeen ||= m.obsolete;
     let k = j;
     const stop = Math.min(before.length, j + MATCH_WINDOW);
@@ -1032,7 +1052,7 @@ export function canonicalCatalogFrom(base: PoCatalog, catalog: PoCatalog): PoCat
     if (k < stop) {
       messages[i] = m; // canonical already
       j = k + 1;
-    } else if (m.obsolete) return canonicalCatalog(catalog);
+    } else if (m.obsolete) return canonicalCatalog(catalog, options);
     else messages[i] = canonicalMessage(m, singleByte);
   }
   const next: PoCatalog = { ...catalog, messages, charset: null };
