@@ -1,8 +1,10 @@
 /**
- * The PO engine against hostile writes and files: a written catalogue keeps its header, huge writes
- * work, and no path of the engine is quadratic in its input.
+ * The PO engine against hostile writes and files: values gettext would read back differently are
+ * refused (and the refusal is proven by the real msgcat), a written catalogue keeps its header,
+ * huge writes work, and no path of the engine is quadratic in its input.
  */
 import assert from "node:assert/strict";
+import { InvalidInputError } from "../lib/errors.ts";
 import { applyWrite, encodePo, listEntries, parsePo, readContext, type WriteEntry } from "../lib/po/mod.ts";
 import { PO_CODEC } from "../lib/po/po_codec.ts";
 import type { PoCatalog, PoMessage } from "../lib/po/types.ts";
@@ -43,6 +45,364 @@ async function msgcat(bytes: Uint8Array, args: string[] = []): Promise<Uint8Arra
     await Deno.remove(dir, { recursive: true });
   }
 }
+
+/** The entries msgcat reads from these bytes (what it prints, read back), or null when it fails. */
+async function msgcatEntries(bytes: Uint8Array) {
+  const out = await msgcat(bytes);
+  return out === null ? null : listEntries(parsePo(out));
+}
+
+function fails(fn: () => unknown, message: RegExp): void {
+  assert.throws(fn, (e) => e instanceof InvalidInputError && message.test(e.message));
+}
+
+// ---------------------------------------------------------------------------------------------
+// Values gettext would read back differently
+
+/**
+ * Refused values: the write entry, the message it must give, and the lines a writer that took the
+ * value as it is would have printed for it (a `#, fuzzy` line, unless the value is a flag, and
+ * `msgctxt "ctx"` follow, so that a line glued to them shows).
+ */
+const REFUSED: { name: string; entry: WriteEntry; message: RegExp; naive: string }[] = [
+  {
+    name: "a translator comment ending with a backslash",
+    entry: { msgid: "a", tcomment: "ends\\" },
+    message:
+      /^Invalid tcomment of the entry with msgid "a": it \("ends\\\\"\) cannot be written: it ends with a backslash, which gettext reads as a line continuation/,
+    naive: "# ends\\\n",
+  },
+  {
+    name: "a line of a translator comment ending with a backslash",
+    entry: { msgid: "a", tcomment: "one\ntwo\\\nthree" },
+    message: /^Invalid tcomment of the entry with msgid "a": its line 2 \("two\\\\"\) cannot be written/,
+    naive: "# one\n# two\\\n# three\n",
+  },
+  {
+    name: "an extracted comment ending with a backslash",
+    entry: { msgid: "a", comment: "C:\\dir\\" },
+    message:
+      /^Invalid comment of the entry with msgid "a": it \("C:\\\\dir\\\\"\) cannot be written: it ends/,
+    naive: "#. C:\\dir\\\n",
+  },
+  {
+    name: "the comment of an obsolete entry ending with a backslash",
+    entry: { msgid: "a", msgstr: "b", obsolete: true, tcomment: "x\\" },
+    message: /^Invalid tcomment of the entry with msgid "a": it \("x\\\\"\) cannot be written/,
+    naive: "# x\\\n",
+  },
+  {
+    name: "an occurrence ending with a backslash",
+    entry: { msgid: "a", occurrences: ["src/x.c:1", "dir\\"] },
+    message:
+      /^Invalid occurrences\[1\] of the entry with msgid "a": "dir\\\\" cannot be written: it ends with a backslash/,
+    naive: "#: src/x.c:1 dir\\\n",
+  },
+  {
+    name: "an occurrence ending with a backslash and a colon (a file without line)",
+    entry: { msgid: "a", occurrences: ["dir\\:"] },
+    message: /^Invalid occurrences\[0\] of the entry with msgid "a": "dir\\\\:" cannot be written/,
+    naive: "#: dir\\\n",
+  },
+  {
+    name: "an occurrence with a NUL",
+    entry: { msgid: "a", occurrences: ["a\0b.c:1"] },
+    message:
+      /^Invalid occurrences\[0\] of the entry with msgid "a": "a\\u0000b.c:1" cannot be written: it contains a NUL/,
+    naive: "#: a\0b.c:1\n",
+  },
+  {
+    name: "an occurrence with a space",
+    entry: { msgid: "a", occurrences: ["my file.c:1"] },
+    message: /^Invalid occurrence "my file\.c:1" of the entry with msgid "a": a PO reference cannot be empty/,
+    naive: "#: my file.c:1\n",
+  },
+  {
+    name: "an occurrence with a tab",
+    entry: { msgid: "a", occurrences: ["my\tfile.c:1"] },
+    message: /^Invalid occurrence "my\\tfile\.c:1"/,
+    naive: "#: my\tfile.c:1\n",
+  },
+  {
+    name: "an occurrence with a newline",
+    entry: { msgid: "a", occurrences: ["x.c:1\n#, fuzzy"] },
+    message: /^Invalid occurrence "x\.c:1\\n#, fuzzy"/,
+    naive: "#: x.c:1\n#, fuzzy\n",
+  },
+  {
+    name: "an occurrence whose line number a JSON number cannot hold",
+    entry: { msgid: "a", occurrences: ["x.c:99999999999999999999"] },
+    message: /^Invalid occurrences\[0\] of the entry with msgid "a": .* its line number is too large/,
+    naive: "#: x.c:99999999999999999999\n",
+  },
+  {
+    name: "an occurrence gettext reads as the line number of the one before (a :12)",
+    entry: { msgid: "a", occurrences: ["a:b", ":12"] },
+    message:
+      /^Invalid occurrences\[0\] of the entry with msgid "a": "a:b" cannot be written: gettext would read it together/,
+    naive: "#: a:b :12\n",
+  },
+  {
+    name: "an occurrence gettext reads as the line number of the one before (a: 12)",
+    entry: { msgid: "a", occurrences: ["x.c:1", "a::", "12"] },
+    message:
+      /^Invalid occurrences\[1\] of the entry with msgid "a": "a::" cannot be written: gettext would read it/,
+    naive: "#: x.c:1 a: 12\n",
+  },
+  {
+    name: "a flag with a comma",
+    entry: { msgid: "a", msgstr: "b", flags: ["fuzzy,c-format"] },
+    message:
+      /^Invalid flags\[0\] of the entry with msgid "a": "fuzzy,c-format" cannot be written: it contains a comma or white space/,
+    naive: "#, fuzzy,c-format\n",
+  },
+  {
+    name: "a flag with a space",
+    entry: { msgid: "a", msgstr: "b", flags: ["c-format fuzzy"] },
+    message: /^Invalid flags\[0\] .*it contains a comma or white space/,
+    naive: "#, c-format fuzzy\n",
+  },
+  {
+    name: "a flag with a newline",
+    entry: { msgid: "a", msgstr: "b", flags: ["c-format\nmsgctxt"] },
+    message: /^Invalid flags\[0\] .*it contains a comma or white space/,
+    naive: "#, c-format\nmsgctxt\n",
+  },
+  {
+    name: "a flag ending with a backslash",
+    entry: { msgid: "a", msgstr: "b", flags: ["c-format\\"] },
+    message: /^Invalid flags\[0\] .*gettext does not keep it/,
+    naive: "#, c-format\\\n",
+  },
+  {
+    name: "a flag gettext does not know",
+    entry: { msgid: "a", msgstr: "b", flags: ["reviewed"] },
+    message:
+      /^Invalid flags\[0\] of the entry with msgid "a": "reviewed" cannot be written: gettext does not keep it/,
+    naive: "#, reviewed\n",
+  },
+  {
+    name: "an empty flag",
+    entry: { msgid: "a", msgstr: "b", flags: [""] },
+    message: /^Invalid flags\[0\] .*it is empty/,
+    naive: "#, \n",
+  },
+  {
+    name: "a range past gettext's int",
+    entry: { msgid: "a", msgstr: "b", flags: ["range: 1..3000000000"] },
+    message: /^Invalid flags\[0\] .*it is not a valid range/,
+    naive: "#, range: 1..3000000000\n",
+  },
+  {
+    name: "a translator comment gettext reads as a reference",
+    entry: { msgid: "a", tcomment: "File: src/x.c, line:3" },
+    message: /^Invalid tcomment of the entry with msgid "a": .*which gettext reads as a source reference/,
+    naive: "# File: src/x.c, line:3\n",
+  },
+];
+
+Deno.test("applyWrite refuses every value gettext would read back differently, naming the field", async (t) => {
+  for (const c of REFUSED) {
+    await t.step(c.name, () => {
+      const cat = applyWrite(null, [{ msgid: "before", msgstr: "x" }]).catalog;
+      fails(() => applyWrite(cat, [c.entry]), c.message);
+      assert.deepEqual(listEntries(cat).map((e) => e.msgid), ["before"]); // the input is untouched
+    });
+  }
+});
+
+Deno.test("every value applyWrite refuses is one msgcat reads back differently", async (t) => {
+  if (!(await haveMsgcat())) return;
+  for (const c of REFUSED) {
+    await t.step(c.name, async () => {
+      // A flag line is the entry's last; after a comment or reference comes a flag line to lose.
+      const flagLine = c.entry.flags === undefined ? "#, fuzzy\n" : "";
+      const text = `${HEADER}${c.naive}${flagLine}msgctxt "ctx"\nmsgid "a"\nmsgstr "b"\n`;
+      const entries = await msgcatEntries(encoder.encode(text));
+      if (entries === null) return; // msgcat rejects the file outright
+      const e = entries.find((x) => x.msgid === "a");
+      const want = c.entry;
+      const sorted = (list: string[]) => JSON.stringify([...list].sort());
+      const same = e !== undefined && e.msgctxt === "ctx" &&
+        (want.flags !== undefined || e.flags.includes("fuzzy")) &&
+        (want.tcomment === undefined || e.tcomment === want.tcomment) &&
+        (want.comment === undefined || e.comment === want.comment) &&
+        (want.occurrences === undefined || sorted(e.occurrences) === sorted(want.occurrences)) &&
+        (want.flags === undefined || sorted(e.flags) === sorted(want.flags));
+      assert.equal(same, false, `msgcat read ${JSON.stringify(e)} back unchanged`);
+    });
+  }
+});
+
+/**
+ * Accepted values, each proven by msgcat: the request's value reads back as given (or, for `flags`
+ * and `occurrences` that gettext normalises, as `expected` says).
+ */
+const ACCEPTED: { name: string; entry: WriteEntry; expected?: Partial<Record<keyof WriteEntry, unknown>> }[] =
+  [
+    { name: "a backslash inside a comment", entry: { msgid: "a", tcomment: "C:\\dir\\file.txt" } },
+    { name: "a backslash then a space at the end", entry: { msgid: "a", tcomment: "dir\\ " } },
+    { name: "a backslash before a carriage return", entry: { msgid: "a", comment: "x\\\r" } },
+    {
+      name: "control characters in comments",
+      entry: { msgid: "a", tcomment: "\x01\x07\x1b[31m\x7f\r\f\v\u0085\u2028", comment: "\x02\t" },
+    },
+    { name: "empty comment lines", entry: { msgid: "a", tcomment: "\n\nx\n", comment: "\n" } },
+    {
+      name: "leading and trailing spaces in comments",
+      entry: { msgid: "a", tcomment: "  x ", comment: " y" },
+    },
+    {
+      name: "a comment that looks like a flag or a keyword",
+      entry: { msgid: "a", tcomment: ", fuzzy\n~ msgid" },
+    },
+    {
+      name: "a 'File:' comment that is no reference",
+      entry: { msgid: "a", tcomment: "File: x.c, line: 3 more" },
+    },
+    {
+      name: "unusual occurrences",
+      entry: {
+        msgid: "a",
+        occurrences: [
+          ":12",
+          "a\\b.c:1",
+          "C:\\x\\y.py:7",
+          "a:b",
+          "a::3",
+          "#x",
+          '"q"',
+          "a,b",
+          "a\rb",
+          "a\u00a0b:2",
+        ],
+      },
+    },
+    {
+      name: "occurrences gettext normalises",
+      entry: { msgid: "a", occurrences: ["./x.c:1", "x.c:1", "lib/c.py:", "a:012"] },
+      expected: { occurrences: ["x.c:1", "lib/c.py", "a:12"] },
+    },
+    {
+      name: "backslashes and quotes in strings",
+      entry: {
+        msgid: "a\\",
+        msgstr: 'b\\\n"c"\\',
+        msgctxt: "c\\",
+        previous_msgid: "p\\",
+        previous_msgctxt: "q\\",
+      },
+    },
+    {
+      name: "control characters in strings",
+      entry: { msgid: "x\r\n\x01\x7f", msgstr: "\u0085\u2028\t\b\f\v\x07" },
+    },
+    { name: "an empty msgid with a context", entry: { msgid: "", msgctxt: "only context", msgstr: "t" } },
+    { name: "an empty previous msgid", entry: { msgid: "a", previous_msgid: "" } },
+    {
+      name: "plural forms with gaps",
+      entry: { msgid: "a", msgid_plural: "as", msgstr_plural: { "0": "x", "3": "z" } },
+      expected: { msgstr_plural: { "0": "x", "1": "", "2": "", "3": "z" } },
+    },
+    {
+      name: "many plural forms",
+      entry: {
+        msgid: "a",
+        msgid_plural: "as",
+        msgstr_plural: Object.fromEntries(Array.from({ length: 12 }, (_, i) => [String(i), `f${i}`])),
+      },
+    },
+    {
+      name: "an obsolete plural entry with a previous msgid",
+      entry: {
+        msgid: "a",
+        msgid_plural: "as",
+        msgstr_plural: { "0": "x", "1": "y" },
+        obsolete: true,
+        previous_msgid: "old",
+      },
+    },
+    {
+      name: "flags gettext knows",
+      entry: {
+        msgid: "a",
+        msgstr: "b",
+        flags: ["fuzzy", "c-format", "no-python-format", "range: 1..5", "no-wrap"],
+      },
+    },
+    {
+      name: "flags gettext normalises",
+      entry: {
+        msgid: "a",
+        msgstr: "b",
+        flags: ["no-wrap", "possible-python-format", "fuzzy", "fuzzy", "wrap", "impossible-c-format"],
+      },
+      expected: { flags: ["fuzzy", "python-format"] },
+    },
+    {
+      name: "fuzzy on an entry without translation",
+      entry: { msgid: "a", msgstr: "", flags: ["fuzzy", "c-format"] },
+      expected: { flags: ["c-format"] },
+    },
+  ];
+
+function requestView(entry: WriteEntry, expected: Partial<Record<keyof WriteEntry, unknown>> = {}) {
+  const view: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(entry)) {
+    if (k === "msgctxt" && v === "") continue;
+    view[k] = k in expected ? expected[k as keyof WriteEntry] : v;
+  }
+  return view;
+}
+
+function pick(e: Record<string, unknown>, keys: string[]): Record<string, unknown> {
+  return Object.fromEntries(keys.map((k) => [k, e[k]]));
+}
+
+Deno.test("every value applyWrite accepts reads back through msgcat as the answer says", async (t) => {
+  const check = await haveMsgcat();
+  for (const c of ACCEPTED) {
+    await t.step(c.name, async () => {
+      const { catalog } = applyWrite(null, [
+        { msgid: "before", msgstr: "x", flags: ["fuzzy"] },
+        c.entry,
+        { msgid: "after", msgctxt: "ctx", msgstr: "y", flags: ["fuzzy"] },
+      ]);
+      const answered = listEntries(catalog);
+      const bytes = encodePo(catalog);
+      // The engine's own invariant: the document equals what its bytes read back as.
+      assert.deepEqual(listEntries(parsePo(bytes)), answered);
+      // The request's values are in the answer (as given, or as gettext normalises them).
+      const want = requestView(c.entry, c.expected);
+      const got = answered.find((e) => e.msgid === c.entry.msgid)!;
+      assert.deepEqual(pick(got as unknown as Record<string, unknown>, Object.keys(want)), want);
+      if (!check) return;
+      // msgcat prints the same bytes, so it reads the same entries.
+      const printed = await msgcat(bytes);
+      assert.notEqual(printed, null, "msgcat rejected the file");
+      assert.equal(decoder.decode(printed!), decoder.decode(bytes));
+      assert.deepEqual(listEntries(parsePo(printed!)), answered);
+    });
+  }
+});
+
+Deno.test("a refused write through /po/write is a 422 naming the field and leaves the file as it was", async () => {
+  const before = `${HEADER}#, fuzzy\nmsgctxt "ctx"\nmsgid "a"\nmsgstr "b"\n`;
+  await using f = await poFixture({ "fr.po": before });
+  const r = await f.post("/po/write", {
+    file_path: f.path("fr.po"),
+    entries: [{ msgid: "new", msgstr: "x", tcomment: "ends\\" }],
+  });
+  assert.equal(r.status, 422);
+  assert.match(r.type ?? "", /^application\/json/);
+  assert.match(
+    r.body.detail,
+    /^Invalid tcomment of the entry with msgid "new": it \("ends\\\\"\) cannot be written/,
+  );
+  assert.equal(await Deno.readTextFile(f.path("fr.po")), before);
+  const read = await f.post("/po/read", { file_path: f.path("fr.po") });
+  assert.deepEqual(read.body.entries.map((e: { msgid: string }) => e.msgid), ["a"]);
+});
 
 // ---------------------------------------------------------------------------------------------
 // Headers kept

@@ -9,6 +9,14 @@
  */
 import { InvalidInputError, UnwritableCatalogError } from "../errors.ts";
 import { knownUnique, markUnique, parseReferences, tokenizeFlags } from "./parse.ts";
+import {
+  commentLineProblem,
+  flagProblem,
+  occurrenceProblem,
+  REFERENCE_WHITE_SPACE,
+  referenceProblem,
+  unreadableReference,
+} from "./_read_back.ts";
 import type { PoCatalog, PoMessage, PoReference } from "./types.ts";
 import { canonicalCatalog, canonicalCatalogFrom, catalogCharset } from "./write.ts";
 
@@ -244,25 +252,71 @@ function checkWellFormed(e: WriteEntry, field: string, value: string): void {
   }
 }
 
-function commentList(text: string): string[] {
-  return text === "" ? [] : text.split("\n");
+/** Comment lines of a `comment`/`tcomment` field, each checked to read back as written. */
+function commentList(e: WriteEntry, field: "comment" | "tcomment", text: string): string[] {
+  if (text === "") return [];
+  const lines = text.split("\n");
+  for (let i = 0; i < lines.length; i++) {
+    const problem = commentLineProblem(lines[i], field === "tcomment");
+    if (problem !== null) {
+      throw new InvalidInputError(
+        `Invalid ${field} of the ${label(e)}: ${lines.length > 1 ? `its line ${i + 1}` : "it"} ` +
+          `(${excerpt(lines[i])}) cannot be written: ${problem}`,
+      );
+    }
+  }
+  return lines;
+}
+
+/** A value for an error message: JSON-quoted, its end shown when it is long (where the trouble is). */
+function excerpt(s: string): string {
+  return JSON.stringify(s.length > 60 ? "…" + s.slice(-60) : s);
 }
 
 /** References from API occurrences (`file:line` or `file`), exact duplicates removed. */
 function referencesOf(e: WriteEntry, occurrences: string[]): PoReference[] {
   const out: PoReference[] = [];
-  for (const raw of occurrences) {
-    if (raw === "" || /\s/.test(raw)) {
-      throw new InvalidInputError(
-        `Invalid occurrence ${JSON.stringify(raw)} of the ${label(e)}: a PO reference cannot be empty ` +
-          "or contain white space",
-      );
+  const origin: number[] = []; // the occurrence of each reference in `out`
+  for (let i = 0; i < occurrences.length; i++) {
+    const raw = occurrences[i];
+    const problem = occurrenceProblem(raw);
+    if (problem === REFERENCE_WHITE_SPACE) {
+      throw new InvalidInputError(`Invalid occurrence ${excerpt(raw)} of the ${label(e)}: ${problem}`);
     }
     // "file:" (how the old API showed a reference without line) means "file".
     const text = raw.endsWith(":") && raw.length > 1 ? raw.slice(0, -1) : raw;
     const before = out.length;
     parseReferences(text, out);
-    if (out.length === before) continue; // an exact duplicate
+    const refProblem = problem ?? (out.length > before ? referenceProblem(out[out.length - 1]) : null);
+    if (refProblem !== null) {
+      throw new InvalidInputError(
+        `Invalid occurrences[${i}] of the ${label(e)}: ${excerpt(raw)} cannot be written: ${refProblem}`,
+      );
+    }
+    if (out.length > before) origin.push(i);
+  }
+  const bad = unreadableReference(out);
+  if (bad >= 0) {
+    const i = origin[bad];
+    throw new InvalidInputError(
+      `Invalid occurrences[${i}] of the ${label(e)}: ${excerpt(occurrences[i])} cannot be written: ` +
+        "gettext would read it together with the reference before or after it (as in `a :12` or `a: 12`)",
+    );
+  }
+  return out;
+}
+
+/** Flag tokens of a `flags` field, each checked to be one gettext keeps. */
+function flagList(e: WriteEntry, flags: string[]): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < flags.length; i++) {
+    const problem = flagProblem(flags[i]);
+    if (problem !== null) {
+      throw new InvalidInputError(
+        `Invalid flags[${i}] of the ${label(e)}: ${excerpt(flags[i])} cannot be written: ${problem}`,
+      );
+    }
+    for (const t of tokenizeFlags(flags[i])) out.push(t);
   }
   return out;
 }
@@ -388,10 +442,10 @@ function applyEntry(
     const forms = pluralForms(e, e.msgstr_plural);
     m.msgstrPlural = forms.length > 0 ? forms : new Array<string>(nplurals).fill("");
   }
-  if (typeof e.comment === "string") m.extractedComments = commentList(e.comment);
-  if (typeof e.tcomment === "string") m.translatorComments = commentList(e.tcomment);
+  if (typeof e.comment === "string") m.extractedComments = commentList(e, "comment", e.comment);
+  if (typeof e.tcomment === "string") m.translatorComments = commentList(e, "tcomment", e.tcomment);
   if (e.occurrences !== undefined) m.references = referencesOf(e, e.occurrences);
-  if (e.flags !== undefined) m.flags = e.flags.flatMap((f) => tokenizeFlags(f));
+  if (e.flags !== undefined) m.flags = flagList(e, e.flags);
   if (e.previous_msgid !== undefined) {
     m.previousMsgid = e.previous_msgid;
     if (e.previous_msgid === null) m.previousMsgidPlural = null;
@@ -416,13 +470,25 @@ function applyEntry(
  * An unmatched entry is appended after the last non-obsolete message; if an obsolete (`#~`)
  * message has the same msgctxt and msgid, that one is revived instead (moved there and updated),
  * since msgcat would reject the two as duplicates. When the request repeats a (msgctxt, msgid),
- * the last one wins. A new catalogue gets the header {@link NEW_CATALOG_HEADER}. The result is
- * canonical ({@link canonicalCatalog}): it equals what reading the written file back gives.
+ * the last one wins. A new catalogue, or one without header (an empty file), gets the header
+ * {@link NEW_CATALOG_HEADER}; the result is meant to be written with `forcePo` (as `PO_CODEC`
+ * does), so that a catalogue left with its header alone keeps it.
+ *
+ * The result is canonical ({@link canonicalCatalog}): it equals what reading the written file
+ * back gives. Every comment, occurrence and flag of the request is checked to read back as given
+ * (`_read_back.ts`), except where gettext normalises it the same way every time: an occurrence's
+ * `./` prefix and trailing `:`, duplicate occurrences, the order of flags and the flags gettext
+ * folds (`possible-X-format` → `X-format`; `wrap`, `impossible-X-format`, `fuzzy` without
+ * translation and `range` on an obsolete entry dropped); an obsolete entry without translation
+ * is dropped.
  *
  * @throws {UnwritableCatalogError} the catalogue's charset is not UTF-8 (or ASCII/absent).
  * @throws {InvalidInputError} msgid "" without context (the header), a field holds NUL or U+0004 or a
- *   lone surrogate, an occurrence holds white space,
- *   `msgstr_plural` has a bad key or no `msgid_plural`, `previous_msgctxt` without `previous_msgid`.
+ *   lone surrogate, a comment line ends with a backslash (gettext would join the next line to it)
+ *   or reads as a Solaris reference, an occurrence holds a space, tab, newline or NUL, ends with a
+ *   backslash, has a line number past 2^53 or would be read together with its neighbour, a flag
+ *   holds a comma or white space or is not one gettext keeps, `msgstr_plural` has a bad key or no
+ *   `msgid_plural`, `previous_msgctxt` without `previous_msgid`. The message names the field.
  * @example
  * ```ts
  * const { catalog, created } = applyWrite(null, [{ msgid: "Hello", msgstr: "Bonjour" }]);

@@ -184,7 +184,7 @@ export function flagLine(state: FlagState, msgstr0: string, obsolete: boolean): 
 }
 
 /** `#:` lines: references re-filled to 79 bytes, leading `./` removed (section 3.4). */
-function referenceLines(refs: readonly PoReference[], singleByte: boolean): string {
+export function referenceLines(refs: readonly PoReference[], singleByte: boolean): string {
   if (refs.length === 0) return "";
   let out = "#:";
   let column = 2;
