@@ -11,6 +11,7 @@
  * @module
  */
 import { type JSONRPCMessage, parseJSONRPCMessage } from "@modelcontextprotocol/server";
+import { concatRuns } from "../lib/byte_runs.ts";
 
 /** Where the transport writes: one whole message per call, in order. */
 export type WriteBytes = (bytes: Uint8Array) => Promise<void> | void;
@@ -81,7 +82,7 @@ export class LineTransport {
         const piece = value.subarray(from, nl);
         if (!overlong && size + piece.length <= this.#maxLineBytes) parts.push(piece);
         else overlong = true;
-        this.#takeLine(overlong ? null : decoder.decode(concat(parts, size + piece.length)));
+        this.#takeLine(overlong ? null : decoder.decode(concatRuns(parts)));
         parts = [];
         size = 0;
         overlong = false;
@@ -171,15 +172,4 @@ export class LineTransport {
     }
     this.onclose?.();
   }
-}
-
-function concat(parts: Uint8Array[], size: number): Uint8Array {
-  if (parts.length === 1) return parts[0];
-  const out = new Uint8Array(size);
-  let at = 0;
-  for (const part of parts) {
-    out.set(part, at);
-    at += part.length;
-  }
-  return out;
 }

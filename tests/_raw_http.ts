@@ -4,6 +4,7 @@
  *
  * @module
  */
+import { concatRuns } from "../lib/byte_runs.ts";
 
 /** A parsed answer. */
 export interface RawAnswer {
@@ -46,7 +47,7 @@ export async function rawRequest(
       if (n === null) break;
       chunks.push(buf.slice(0, n));
     }
-    const text = new TextDecoder().decode(concat(chunks));
+    const text = new TextDecoder().decode(concatRuns(chunks));
     const split = text.indexOf("\r\n\r\n");
     const lines = text.slice(0, split).split("\r\n");
     const status = Number(lines[0].split(" ")[1]);
@@ -66,18 +67,6 @@ export async function rawRequest(
       // closed by the timer or the peer
     }
   }
-}
-
-function concat(chunks: Uint8Array[]): Uint8Array {
-  let size = 0;
-  for (const c of chunks) size += c.length;
-  const out = new Uint8Array(size);
-  let at = 0;
-  for (const c of chunks) {
-    out.set(c, at);
-    at += c.length;
-  }
-  return out;
 }
 
 function unchunk(text: string): string {
