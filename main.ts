@@ -9,26 +9,12 @@
  * @module
  */
 import { fileURLToPath } from "node:url";
-import {
-  type Config,
-  CONFIG_ENV_NAMES,
-  ConfigError,
-  isLoopbackHost,
-  parseConfig,
-  PERMISSION_ENV_NAMES,
-  permissionFlags,
-} from "./lib/config.ts";
-import { serveStdio } from "@modelcontextprotocol/server/stdio";
-import { ByteBudget } from "./lib/byte_budget.ts";
-import { GpssClient } from "./lib/gpss/mod.ts";
-import { encodePo, parsePo, runWrap, type WrapIo } from "./lib/po/mod.ts";
-import { PO_CODEC } from "./lib/po/po_codec.ts";
-import { atomicUpdateFile, CatalogueStore, readRegularFileBytes } from "./lib/store/mod.ts";
-import { buildMcpServer, logLine } from "./routes/mcp.ts";
-import { LineTransport } from "./routes/mcp_stdio.ts";
-import { allTools, createApp, serverFetch } from "./routes/mod.ts";
+// Types only: erased at run time. Every module a mode needs is loaded by that mode with a literal
+// `import("./…")` (statically analysable, so `deno compile` bundles them all): `wrap` never loads
+// zod, Hono, the MCP SDK or routes/, and starts in a fraction of the time.
+import type { Config } from "./lib/config.ts";
+import type { WrapIo } from "./lib/po/wrap_cli.ts";
 import type { AppDeps } from "./routes/deps.ts";
-import { startServer } from "./routes/server.ts";
 
 const DEFAULT_PO_ROOTS = [fileURLToPath(new URL("./examples/", import.meta.url)).replace(/\/$/, "")];
 
@@ -66,7 +52,11 @@ function readEnv(names: readonly string[]): Record<string, string | undefined> {
   return env;
 }
 
-function loadConfig(names: readonly string[]): Config {
+/** The configuration module (zod): loaded by the modes that read the environment, not by `wrap`. */
+type ConfigModule = typeof import("./lib/config.ts");
+
+function loadConfig(cfg: ConfigModule, names: readonly string[]): Config {
+  const { ConfigError, parseConfig } = cfg;
   try {
     return parseConfig(readEnv(names), { defaultPoRoots: DEFAULT_PO_ROOTS, cwd: Deno.cwd() });
   } catch (error) {
@@ -89,7 +79,13 @@ function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
  * file changed since it was read (a server write landed), the current content is re-formatted
  * instead, so that update is kept.
  */
-function wrapIo(args: string[]): WrapIo {
+async function wrapIo(args: string[]): Promise<WrapIo> {
+  const [{ encodePo }, { parsePo }, { atomicUpdateFile, readRegularFileBytes }, tree] = await Promise.all([
+    import("./lib/po/write.ts"),
+    import("./lib/po/parse.ts"),
+    import("./lib/store/mod.ts"),
+    import("./lib/po/wrap_host.ts"),
+  ]);
   const read = new Map<string, Uint8Array>();
   const noWrap = args.includes("--no-wrap");
   return {
@@ -107,14 +103,52 @@ function wrapIo(args: string[]): WrapIo {
           ? bytes
           : encodePo(parsePo(current, { fileName: path }), { noWrap });
       });
+      read.delete(path);
     },
+    forget: (path) => read.delete(path),
+    pathKind: tree.pathKind,
+    readDir: tree.readDirEntries,
+    modifiedFiles: tree.gitModifiedFiles,
     stdout: (text) => writeAll(Deno.stdout, new TextEncoder().encode(text)),
     stdoutBytes: (bytes) => writeAll(Deno.stdout, bytes),
     stderr: (text) => writeAll(Deno.stderr, new TextEncoder().encode(text)),
   };
 }
 
-function buildDeps(config: Config): AppDeps {
+/** The modules the two servers need, loaded only by `serve` and `mcp`. */
+async function loadServerModules() {
+  const [gpss, budget, store, codec, routes, mcp, stdio, server, sdk] = await Promise.all([
+    import("./lib/gpss/mod.ts"),
+    import("./lib/byte_budget.ts"),
+    import("./lib/store/mod.ts"),
+    import("./lib/po/po_codec.ts"),
+    import("./routes/mod.ts"),
+    import("./routes/mcp.ts"),
+    import("./routes/mcp_stdio.ts"),
+    import("./routes/server.ts"),
+    import("@modelcontextprotocol/server/stdio"),
+  ]);
+  return {
+    GpssClient: gpss.GpssClient,
+    ByteBudget: budget.ByteBudget,
+    CatalogueStore: store.CatalogueStore,
+    PO_CODEC: codec.PO_CODEC,
+    allTools: routes.allTools,
+    createApp: routes.createApp,
+    serverFetch: routes.serverFetch,
+    buildMcpServer: mcp.buildMcpServer,
+    logLine: mcp.logLine,
+    LineTransport: stdio.LineTransport,
+    startServer: server.startServer,
+    serveStdio: sdk.serveStdio,
+  };
+}
+type ServerModules = Awaited<ReturnType<typeof loadServerModules>>;
+
+function buildDeps(
+  config: Config,
+  { GpssClient, ByteBudget, CatalogueStore, PO_CODEC }: ServerModules,
+): AppDeps {
   const gpss = new GpssClient({
     baseUrl: config.gpssApiUrl,
     userCode: config.userCode,
@@ -132,9 +166,10 @@ function buildDeps(config: Config): AppDeps {
   return { config, log, gpss, catalogues, budget };
 }
 
-function mcpStdio(config: Config): void {
+function mcpStdio(config: Config, modules: ServerModules): void {
+  const { LineTransport, serveStdio, buildMcpServer, allTools, logLine } = modules;
   // stdout carries protocol messages only; every log line goes to stderr.
-  const deps = buildDeps(config);
+  const deps = buildDeps(config, modules);
   const transport = new LineTransport(
     Deno.stdin.readable,
     (bytes) => writeAll(Deno.stdout, bytes),
@@ -147,7 +182,8 @@ function mcpStdio(config: Config): void {
   });
 }
 
-function serve(config: Config): void {
+function serve(config: Config, modules: ServerModules, isLoopbackHost: (host: string) => boolean): void {
+  const { createApp, serverFetch, startServer } = modules;
   if (!isLoopbackHost(config.host) && config.apiToken === undefined) {
     log(
       `warning: listening on ${config.host} without API_TOKEN: anyone who can reach this port can use the API`,
@@ -162,7 +198,7 @@ function serve(config: Config): void {
       } permission; \`deno task start\` runs least-privilege`,
     );
   }
-  const app = createApp(buildDeps(config));
+  const app = createApp(buildDeps(config, modules));
   startServer(serverFetch(app, log), {
     hostname: config.host,
     port: config.port,
@@ -178,12 +214,18 @@ function serve(config: Config): void {
   });
 }
 
-function main(args: string[]): void {
+async function main(args: string[]): Promise<void> {
   const [mode = "serve", ...rest] = args;
   switch (mode) {
-    case "serve":
-      return serve(loadConfig(CONFIG_ENV_NAMES));
+    case "serve": {
+      const [cfg, modules] = await Promise.all([import("./lib/config.ts"), loadServerModules()]);
+      return serve(loadConfig(cfg, cfg.CONFIG_ENV_NAMES), modules, cfg.isLoopbackHost);
+    }
     case "permissions": {
+      const { CONFIG_ENV_NAMES, ConfigError, parseConfig, PERMISSION_ENV_NAMES, permissionFlags } =
+        await import(
+          "./lib/config.ts"
+        );
       const target = rest[0] === "mcp" ? "mcp" : "serve";
       // An invalid configuration prints no flags: the real run then reports it once, clearly.
       try {
@@ -198,15 +240,37 @@ function main(args: string[]): void {
       }
       return;
     }
-    case "mcp":
-      return mcpStdio(loadConfig(CONFIG_ENV_NAMES));
-    case "wrap":
-      runWrap(rest, wrapIo(rest)).then((code) => Deno.exit(code));
+    case "mcp": {
+      const [cfg, modules] = await Promise.all([import("./lib/config.ts"), loadServerModules()]);
+      return mcpStdio(loadConfig(cfg, cfg.CONFIG_ENV_NAMES), modules);
+    }
+    case "wrap": {
+      enterCallersDirectory();
+      const [{ runWrap }, io] = await Promise.all([import("./lib/po/wrap_cli.ts"), wrapIo(rest)]);
+      Deno.exit(await runWrap(rest, io));
       return;
+    }
     default:
       console.error(`unknown mode ${JSON.stringify(mode)}; usage: main.ts [serve|mcp|wrap|permissions]`);
       Deno.exit(2);
   }
 }
 
-if (import.meta.main) main(Deno.args);
+/**
+ * `deno task` runs in the po-tools checkout and sets `INIT_CWD` to the directory the user ran it
+ * from: `wrap` takes its paths (and asks git) from there. Read only when the permission is granted
+ * (the `wrap` task grants `--allow-env=INIT_CWD`); a bare `deno run` stays where it is.
+ */
+function enterCallersDirectory(): void {
+  if (Deno.permissions.querySync({ name: "env", variable: "INIT_CWD" }).state !== "granted") return;
+  const dir = Deno.env.get("INIT_CWD");
+  if (!dir) return;
+  try {
+    Deno.chdir(dir);
+  } catch (error) {
+    console.error(`wrap: cannot enter INIT_CWD ${JSON.stringify(dir)}: ${(error as Error).message}`);
+    Deno.exit(2);
+  }
+}
+
+if (import.meta.main) await main(Deno.args);

@@ -1,25 +1,36 @@
 /**
  * `wrap`: a powrap-compatible command that lays PO files out exactly as `msgcat FILE` (GNU gettext
- * 0.21, width 79) would, without msgcat. File access and output arrive as an {@link WrapIo}, so the
- * command is tested without touching the disk.
+ * 0.21, width 79) would, without msgcat, over files and whole directory trees in one process. File
+ * access and output arrive as an {@link WrapIo}, so the command is tested without touching the disk.
  *
- * Differences from powrap: files are read as msgcat reads a file (bytes, charset from the header;
- * CRLF is kept, not normalised — powrap converts it to LF before piping to msgcat); `--modified`
- * (which asks git) is not supported. A FILE that is not a regular file (a FIFO, a device such as
- * `/dev/zero`, a directory) is refused with one line, `wrap: PATH: not a regular file (a FIFO)`,
- * like any other unreadable file: every FILE is still checked and reported, nothing is written, and
- * the exit status is 2. (The host's `readFile` must refuse such files without opening them for a
- * blocking read: `main.ts` uses the store's `readRegularFileBytes`.)
+ * Options and exit statuses follow powrap 1.0 (`--check`, `--diff`/`-d`, `--modified`/`-m`,
+ * `--no-wrap`, `--quiet`/`-q`, `--version`): 0 nothing to change (or all rewritten), 1 `--check` or
+ * `--diff` found files to rewrap. Where powrap differs, on purpose:
+ *
+ * - A PATH may be a directory: its `*.po` files are formatted (rules in `wrap_tree.ts`).
+ * - A file msgcat rejects is reported as `wrap: FILE:LINE:COLUMN: REASON` (msgcat's own reason) and
+ *   the run ends with status 2, after every other file was still checked or rewritten. powrap prints
+ *   msgcat's error and exits 0, so a broken catalogue passes its pre-commit hook.
+ * - A missing or non-regular PATH (FIFO, device) is reported in one line and gives status 2 (powrap's
+ *   argument check also exits 2, before doing anything); it is never opened for a blocking read
+ *   (the host's `readFile` refuses it: `main.ts` uses the store's `readRegularFileBytes`).
+ * - `--diff` prints the diff on standard output, as powrap's help says (powrap 1.0 prints it on
+ *   standard error); "Would rewrap: FILE" goes to standard error in both.
+ * - `--modified` may be given with PATHs: only the modified files under them are formatted.
+ * - Files are read as msgcat reads a file (bytes, charset from the header); CRLF is kept, not
+ *   normalised (powrap converts it to LF before piping to msgcat).
  *
  * @module
  */
 import { DomainError, PoSyntaxError } from "../errors.ts";
-import { NotRegularFileError } from "../store/mod.ts";
+import { NotRegularFileError } from "../store/path_policy.ts";
 import { parsePo } from "./parse.ts";
 import { encodePo, formatPo } from "./write.ts";
+import { VERSION } from "../version.ts";
+import { collectWrapTargets, filesUnder, type WrapTreeIo } from "./wrap_tree.ts";
 
 /** What the command may touch. */
-export interface WrapIo {
+export interface WrapIo extends Partial<WrapTreeIo> {
   readFile(path: string): Promise<Uint8Array>;
   writeFile(path: string, bytes: Uint8Array): Promise<void>;
   stdout(text: string): void;
@@ -29,24 +40,40 @@ export interface WrapIo {
    * comes out in its own encoding, as msgcat prints it; without it the text goes to `stdout`.
    */
   stdoutBytes?(bytes: Uint8Array): void;
+  /** Drops what the host kept of a file read but not rewritten (optional). */
+  forget?(path: string): void;
+  /**
+   * The `*.po` files git reports as modified, relative to the working directory (for `--modified`;
+   * without it that option is refused).
+   */
+  modifiedFiles?(): Promise<string[]>;
 }
 
+/** This command's version, printed by `--version` (po-tools' version). */
+export const WRAP_VERSION: string = VERSION;
+
 /** The `--help` text. */
-export const WRAP_USAGE = `Usage: wrap [--check] [--diff] [--stdout] [--no-wrap] [--quiet] FILE...
+export const WRAP_USAGE =
+  `Usage: wrap [--check | --diff | --stdout] [--modified] [--no-wrap] [--quiet] PATH...
 
 Lay out gettext PO files exactly as "msgcat FILE" (GNU gettext 0.21, width 79)
-does, like powrap, without running msgcat.
+does, like powrap, without running msgcat. A PATH that is a directory stands for
+the *.po files under it (hidden entries and symbolic links are skipped).
 
-  (default)    rewrite each FILE in place when its layout changes
-  --check      write nothing; list the files that would change (exit 1 if any)
-  --diff       write nothing; print a unified diff of each change (exit 1 if any)
-  --stdout     write nothing; print the laid-out files on standard output
-  --no-wrap    do not wrap long strings (as msgcat --no-wrap / powrap --no-wrap)
-  --quiet, -q  accepted for powrap compatibility
-  --help, -h   show this help
+  (default)        rewrite each file in place when its layout changes
+  --check          write nothing; list the files that would change (exit 1 if any)
+  --diff, -d       write nothing; print a unified diff of each change (exit 1 if any)
+  --stdout         write nothing; print the laid-out files on standard output
+  --modified, -m   only the *.po files git reports as modified (under the PATHs
+                   if any are given); needs --allow-run=git
+  --no-wrap        do not wrap long strings (as msgcat --no-wrap / powrap --no-wrap)
+  --quiet, -q      accepted for powrap compatibility (there is no progress bar)
+  --version        print the version
+  --help, -h       show this help
 
 Exit status: 0 done (or nothing to change), 1 --check/--diff found files to
-change, 2 invalid input (nothing is written then) or usage error.
+change, or no PATH given; 2 a file could not be read or is not valid PO (every
+other file is still processed), or a usage error.
 `;
 
 interface Options {
@@ -54,11 +81,12 @@ interface Options {
   diff: boolean;
   stdout: boolean;
   noWrap: boolean;
+  modified: boolean;
   files: string[];
 }
 
 function parseArgs(args: string[]): Options | string {
-  const o: Options = { check: false, diff: false, stdout: false, noWrap: false, files: [] };
+  const o: Options = { check: false, diff: false, stdout: false, noWrap: false, modified: false, files: [] };
   let onlyFiles = false;
   for (const a of args) {
     if (onlyFiles || !a.startsWith("-") || a === "-") {
@@ -73,6 +101,7 @@ function parseArgs(args: string[]): Options | string {
         o.check = true;
         break;
       case "--diff":
+      case "-d":
         o.diff = true;
         break;
       case "--stdout":
@@ -81,6 +110,10 @@ function parseArgs(args: string[]): Options | string {
       case "--no-wrap":
         o.noWrap = true;
         break;
+      case "--modified":
+      case "-m":
+        o.modified = true;
+        break;
       case "--quiet":
       case "-q":
         break;
@@ -88,7 +121,6 @@ function parseArgs(args: string[]): Options | string {
         return `unknown option ${a}`;
     }
   }
-  if (o.files.length === 0) return "no FILE given";
   if (o.stdout && (o.check || o.diff)) return "--stdout cannot be combined with --check or --diff";
   return o;
 }
@@ -108,10 +140,34 @@ function bytesEqual(a: Uint8Array, b: Uint8Array): boolean {
   return true;
 }
 
+/** The files of this run, or an exit status when there is nothing to run. */
+async function targets(options: Options, io: WrapIo): Promise<{ files: string[]; failed: boolean } | number> {
+  let paths = options.files;
+  if (options.modified) {
+    if (!io.modifiedFiles) {
+      io.stderr("wrap: --modified is not available here\n");
+      return 2;
+    }
+    let modified: string[];
+    try {
+      modified = await io.modifiedFiles();
+    } catch (e) {
+      io.stderr(`wrap: --modified: ${e instanceof Error ? e.message : String(e)}\n`);
+      return 2;
+    }
+    paths = filesUnder(modified, options.files);
+  }
+  if (!io.pathKind || !io.readDir) return { files: [...paths], failed: false };
+  const { files, failures } = await collectWrapTargets(paths, { pathKind: io.pathKind, readDir: io.readDir });
+  for (const { path, error } of failures) io.stderr(errorText(path, error));
+  return { files, failed: failures.length > 0 };
+}
+
 /**
  * Runs `wrap` with command-line arguments (without the command name) and returns the exit status.
- * Every file is read and laid out before anything is written: one invalid file means exit 2 and
- * no file changed.
+ * Files are handled one at a time, in order (so memory holds one catalogue): a file that cannot be
+ * read or is not valid PO is reported and skipped, and every other file is still checked or
+ * rewritten; the status is then 2.
  *
  * @example
  * ```ts
@@ -128,45 +184,70 @@ export async function runWrap(args: string[], io: WrapIo): Promise<number> {
     io.stdout(WRAP_USAGE);
     return 0;
   }
+  if (args.includes("--version")) {
+    io.stdout(`wrap (po-tools) ${WRAP_VERSION}, msgcat 0.21 layout\n`);
+    return 0;
+  }
   const options = parseArgs(args);
   if (typeof options === "string") {
     io.stderr(`wrap: ${options}\n\n${WRAP_USAGE}`);
     return 2;
   }
+  if (options.files.length === 0 && !options.modified) {
+    // powrap prints its help and exits 1 when given nothing to do.
+    io.stderr(`wrap: no PATH given\n\n${WRAP_USAGE}`);
+    return 1;
+  }
+  const run = await targets(options, io);
+  if (typeof run === "number") return run;
+  let failed = run.failed;
+  if (run.files.length === 0 && !failed) {
+    io.stdout("Nothing to do, exiting.\n");
+    return 0;
+  }
 
-  const results: { path: string; before: Uint8Array; after: Uint8Array; text: string }[] = [];
-  let failed = false;
-  for (const path of options.files) {
+  let changed = 0;
+  const decoder = new TextDecoder();
+  for (const path of run.files) {
+    let before: Uint8Array, after: Uint8Array, text: string | null = null;
     try {
-      const before = await io.readFile(path);
+      before = await io.readFile(path);
       const catalog = parsePo(before, { fileName: path });
-      const after = encodePo(catalog, { noWrap: options.noWrap });
-      results.push({ path, before, after, text: formatPo(catalog, { noWrap: options.noWrap }) });
+      after = encodePo(catalog, { noWrap: options.noWrap });
+      if (options.stdout && !io.stdoutBytes) text = formatPo(catalog, { noWrap: options.noWrap });
     } catch (e) {
       io.stderr(errorText(path, e));
+      io.forget?.(path);
+      failed = true;
+      continue;
+    }
+    if (options.stdout) {
+      if (io.stdoutBytes) io.stdoutBytes(after);
+      else io.stdout(text!);
+      io.forget?.(path);
+      continue;
+    }
+    if (bytesEqual(before, after)) {
+      io.forget?.(path);
+      continue;
+    }
+    changed++;
+    if (options.check || options.diff) {
+      io.stderr(`Would rewrap: ${path}\n`);
+      if (options.diff) io.stdout(unifiedDiff(decoder.decode(before), decoder.decode(after), path));
+      io.forget?.(path);
+      continue;
+    }
+    try {
+      await io.writeFile(path, after);
+    } catch (e) {
+      io.stderr(errorText(path, e).replace(": cannot read: ", ": cannot write: "));
+      io.forget?.(path);
       failed = true;
     }
   }
   if (failed) return 2;
-
-  if (options.stdout) {
-    for (const r of results) {
-      if (io.stdoutBytes) io.stdoutBytes(r.after);
-      else io.stdout(r.text);
-    }
-    return 0;
-  }
-  const changed = results.filter((r) => !bytesEqual(r.before, r.after));
-  if (options.check || options.diff) {
-    const decoder = new TextDecoder();
-    for (const r of changed) {
-      if (options.diff) io.stdout(unifiedDiff(decoder.decode(r.before), decoder.decode(r.after), r.path));
-      else io.stderr(`Would rewrap: ${r.path}\n`);
-    }
-    return changed.length > 0 ? 1 : 0;
-  }
-  for (const r of changed) await io.writeFile(r.path, r.after);
-  return 0;
+  return (options.check || options.diff) && changed > 0 ? 1 : 0;
 }
 
 // ---------------------------------------------------------------------------------------------

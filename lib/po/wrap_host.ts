@@ -1,0 +1,79 @@
+/**
+ * The host side of `wrap`'s tree walk and `--modified`: directory listings from the file system and
+ * the list of changed catalogues from git. `main.ts` hands these to `runWrap`; tests use fakes.
+ *
+ * @module
+ */
+import { join, relative } from "node:path";
+import type { EntryKind } from "./wrap_tree.ts";
+
+/** "directory" when PATH is a directory (a symbolic link to one counts), else "other". */
+export async function pathKind(path: string): Promise<"directory" | "other"> {
+  try {
+    return (await Deno.stat(path)).isDirectory ? "directory" : "other";
+  } catch {
+    return "other"; // the reader reports a missing or unreadable FILE
+  }
+}
+
+/** The entries of a directory with their kinds as `lstat` sees them (symbolic links not followed). */
+export async function readDirEntries(path: string): Promise<{ name: string; kind: EntryKind }[]> {
+  const entries: { name: string; kind: EntryKind }[] = [];
+  for await (const e of Deno.readDir(path)) {
+    const kind = e.isSymlink ? "symlink" : e.isDirectory ? "directory" : e.isFile ? "file" : "other";
+    entries.push({ name: e.name, kind });
+  }
+  return entries;
+}
+
+/** Raised when git cannot list the modified files (not a repository, git missing, no permission). */
+export class GitStatusError extends Error {
+  override name = "GitStatusError";
+}
+
+/** Most bytes of `git status` output read (a status of a million files is ~100 MB: far beyond a PO repo). */
+const MAX_STATUS_BYTES = 64 * 1024 * 1024;
+
+async function git(args: string[]): Promise<string> {
+  let out;
+  try {
+    out = await new Deno.Command("git", { args, stdin: "null", stdout: "piped", stderr: "piped" }).output();
+  } catch (error) {
+    if (error instanceof Deno.errors.NotCapable || error instanceof Deno.errors.PermissionDenied) {
+      throw new GitStatusError(
+        "--modified runs git: allow it with --allow-run=git (`deno task wrap:modified` does)",
+      );
+    }
+    throw new GitStatusError(`cannot run git: ${(error as Error).message}`);
+  }
+  if (!out.success) {
+    const reason = new TextDecoder().decode(out.stderr).trim().split("\n")[0] || `exit status ${out.code}`;
+    throw new GitStatusError(`git ${args[0]} failed: ${reason}`);
+  }
+  if (out.stdout.length > MAX_STATUS_BYTES) throw new GitStatusError(`git ${args[0]} printed too much`);
+  return new TextDecoder().decode(out.stdout);
+}
+
+/**
+ * The `*.po` files git reports as changed in the working tree or the index, untracked ones included,
+ * deleted ones left out, as paths relative to the current directory. Like powrap's `--modified`,
+ * which reads `git status --porcelain --no-renames`; here with `-z` (names with spaces or quotes
+ * come through unquoted), `--untracked-files=all` (a new `.po` in a new directory is listed, where
+ * powrap sees only the directory), and resolved from the repository's top level (porcelain paths are
+ * relative to it: powrap run from a subdirectory looks for them in the wrong place).
+ *
+ * @throws {GitStatusError} when git cannot be run or this is not a repository.
+ */
+export async function gitModifiedFiles(): Promise<string[]> {
+  const top = (await git(["rev-parse", "--show-toplevel"])).replace(/\n$/, "");
+  const status = await git(["status", "--porcelain", "-z", "--no-renames", "--untracked-files=all"]);
+  const files: string[] = [];
+  for (const record of status.split("\0")) {
+    // "XY PATH": X the index's status, Y the work tree's.
+    if (record.length < 4 || !record.endsWith(".po")) continue;
+    const xy = record.slice(0, 2);
+    if (xy.includes("D")) continue;
+    files.push(relative(Deno.cwd(), join(top, record.slice(3))) || ".");
+  }
+  return files;
+}

@@ -1,0 +1,110 @@
+/**
+ * Which files one `wrap` run formats: the PATHs given (a directory is walked for `*.po` files) and,
+ * with `--modified`, only the catalogues git reports as changed. File access arrives as a
+ * {@link WrapTreeIo}, so the walk is tested without a disk.
+ *
+ * The walk's rules, chosen so a run over a translation repository formats what powrap would and
+ * never leaves it:
+ *
+ * - A directory is walked depth-first in code-unit order of names, so reports come in a stable order.
+ * - Only regular files named `*.po` are taken. `*.pot` templates are left to the tool that
+ *   generates them (xgettext, Sphinx); a `.pot` named as a PATH is formatted like any FILE.
+ * - Entries whose name starts with `.` (`.git`, `.tox`, `.venv`, editor files) are skipped inside a
+ *   walk; a hidden directory or file named as a PATH is still taken.
+ * - Symbolic links met inside a walk are not followed, to a directory or to a file (no cycles, no
+ *   files outside the tree); a link named as a PATH is followed, as any command follows its
+ *   arguments. FIFOs, sockets and devices are skipped in a walk and refused as a PATH.
+ * - A file reached twice (named and also inside a walked directory) is formatted once.
+ *
+ * @module
+ */
+import { isAbsolute, join, normalize, relative } from "node:path";
+
+/** The kind of one directory entry, as `lstat` sees it (links are not followed). */
+export type EntryKind = "file" | "directory" | "symlink" | "other";
+
+/** What the walk may ask of the host. */
+export interface WrapTreeIo {
+  /** "directory" when PATH is a directory (following a symbolic link), else "other" (even when missing). */
+  pathKind(path: string): Promise<"directory" | "other">;
+  /** The entries of a directory, in any order. */
+  readDir(path: string): Promise<{ name: string; kind: EntryKind }[]>;
+}
+
+/** The files of a run, and the PATHs that could not be walked (with the error met). */
+export interface WrapTargets {
+  files: string[];
+  failures: { path: string; error: unknown }[];
+}
+
+/** Most files one run takes (a walk beyond it stops with an error): bounds memory and time. */
+export const MAX_WRAP_FILES = 200_000;
+
+/**
+ * Expands PATHs into the files to format, in order: a PATH that is a directory becomes the `*.po`
+ * files under it (see the module's rules), any other PATH is kept as is (the reader then reports a
+ * missing or non-regular file).
+ *
+ * @example
+ * ```ts
+ * const { files } = await collectWrapTargets(["locales", "extra/fr.po"], io);
+ * ```
+ */
+export async function collectWrapTargets(paths: readonly string[], io: WrapTreeIo): Promise<WrapTargets> {
+  const files: string[] = [];
+  const failures: { path: string; error: unknown }[] = [];
+  const seen = new Set<string>();
+  const take = (path: string) => {
+    const key = normalize(path);
+    if (seen.has(key)) return;
+    if (files.length >= MAX_WRAP_FILES) throw new RangeError(`more than ${MAX_WRAP_FILES} files in one run`);
+    seen.add(key);
+    files.push(path);
+  };
+  for (const path of paths) {
+    if ((await io.pathKind(path)) !== "directory") {
+      take(path);
+      continue;
+    }
+    // An explicit stack: a deep tree cannot exhaust the call stack.
+    const stack = [path];
+    while (stack.length > 0) {
+      const dir = stack.pop()!;
+      let entries;
+      try {
+        entries = await io.readDir(dir);
+      } catch (error) {
+        failures.push({ path: dir, error });
+        continue;
+      }
+      entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+      const subdirs: string[] = [];
+      for (const { name, kind } of entries) {
+        if (name.startsWith(".")) continue;
+        const child = join(dir, name);
+        if (kind === "directory") subdirs.push(child);
+        else if (kind === "file" && name.endsWith(".po")) take(child);
+      }
+      // Reversed onto the stack, so the first subdirectory is walked next.
+      for (let i = subdirs.length - 1; i >= 0; i--) stack.push(subdirs[i]);
+    }
+  }
+  return { files, failures };
+}
+
+/**
+ * Keeps the files that lie in one of `paths` (a file itself or anything under a directory); all of
+ * them when `paths` is empty. Used by `--modified PATH…`: paths are compared after normalisation,
+ * relative to the same working directory.
+ */
+export function filesUnder(files: readonly string[], paths: readonly string[]): string[] {
+  if (paths.length === 0) return [...files];
+  const roots = paths.map((p) => normalize(p));
+  return files.filter((file) => {
+    const f = normalize(file);
+    return roots.some((root) => {
+      const rel = relative(root, f);
+      return rel === "" || (rel !== ".." && !rel.startsWith("../") && !isAbsolute(rel));
+    });
+  });
+}
