@@ -607,3 +607,17 @@ Deno.test("40k Solaris 'File:' references on one entry read and write in linear 
   assert.equal(parsePo(a).messages[1].references.length, n);
   assertComparable(time(() => encodePo(parsePo(a))), time(() => encodePo(parsePo(b))), "parse + encode");
 });
+
+Deno.test("40k domains of one message each lay out in linear time", () => {
+  const n = 40_000;
+  let domains = "";
+  let plain = "";
+  for (let i = 0; i < n; i++) {
+    domains += `domain "d${i}"\nmsgid "m"\nmsgstr "t"\n\n`;
+    plain += `msgctxt "d${i}"\nmsgid "m"\nmsgstr "t"\n\n`;
+  }
+  const a = encoder.encode(HEADER + domains);
+  const b = encoder.encode(HEADER + plain);
+  assert.equal(parsePo(a).messages.length, n + 1);
+  assertComparable(time(() => encodePo(parsePo(a))), time(() => encodePo(parsePo(b))), "parse + encode");
+});

@@ -576,31 +576,22 @@ function domainGroups(
       (!forcePo && n === 1 && messages[0].msgid === "" && messages[0].msgctxt === null);
     return { domains: [undefined], groups: onlyHeader ? null : [n] };
   }
-  const domains = domainOrder(messages);
-  const groups = domains.map((domain) => {
-    const indices: number[] = [];
-    for (let i = 0; i < messages.length; i++) {
-      if (messages[i].domain === domain) indices.push(i);
-    }
-    return indices;
-  });
+  // One pass: a list per domain in order of first appearance, the default one first (a walk of
+  // the messages per domain would cost O(domains × messages): one message per domain, N²).
+  const byDomain = new Map<string | undefined, number[]>([[undefined, []]]);
+  for (let i = 0; i < messages.length; i++) {
+    const d = messages[i].domain;
+    let indices = byDomain.get(d);
+    if (indices === undefined) byDomain.set(d, indices = []);
+    indices.push(i);
+  }
+  const domains = [...byDomain.keys()];
+  const groups = [...byDomain.values()];
   const onlyHeaders = groups.every((g) =>
     g.length === 0 ||
     (!forcePo && g.length === 1 && messages[g[0]].msgid === "" && messages[g[0]].msgctxt === null)
   );
   return { domains, groups: onlyHeaders ? null : groups };
-}
-
-function domainOrder(messages: readonly PoMessage[]): (string | undefined)[] {
-  const order: (string | undefined)[] = [undefined];
-  const seen = new Set<string>();
-  for (const m of messages) {
-    if (m.domain !== undefined && !seen.has(m.domain)) {
-      seen.add(m.domain);
-      order.push(m.domain);
-    }
-  }
-  return order;
 }
 
 /**
