@@ -621,3 +621,14 @@ Deno.test("40k domains of one message each lay out in linear time", () => {
   assert.equal(parsePo(a).messages.length, n + 1);
   assertComparable(time(() => encodePo(parsePo(a))), time(() => encodePo(parsePo(b))), "parse + encode");
 });
+
+Deno.test("a NUL in a comment line ends it, as gettext reads it", async () => {
+  const bytes = encoder.encode(
+    `${HEADER}# kept\0dropped\n#. x\0y\n#: a.c:1\0 b.c:2\n#, fuzzy\0, c-format\nmsgid "a"\nmsgstr "b"\n`,
+  );
+  const [e] = listEntries(parsePo(bytes));
+  assert.deepEqual([e.tcomment, e.comment, e.occurrences, e.flags], ["kept", "x", ["a.c:1"], ["fuzzy"]]);
+  const expected = `${HEADER}# kept\n#. x\n#: a.c:1\n#, fuzzy\nmsgid "a"\nmsgstr "b"\n`;
+  assert.equal(decoder.decode(encodePo(parsePo(bytes))), expected);
+  if (await haveMsgcat()) assert.equal(decoder.decode((await msgcat(bytes))!), expected);
+});

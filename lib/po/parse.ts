@@ -484,16 +484,19 @@ class Lexer {
         }
         let eol = t.indexOf("\n", i + 1);
         if (eol < 0) eol = n;
+        // gettext keeps a comment line as a C string: it ends at a NUL (msgcat prints "# a" for
+        // "# a<NUL>b", and "#: x" for "#: x<NUL>y:1").
+        const end = Math.min(eol, this.nulFrom(t, i));
         if (d === 58) { // '#:': no string is made for the line, the parser reads it in place
           this.kind = T_REFERENCES;
           this.refFrom = i + 2;
-          this.refTo = eol;
+          this.refTo = Math.max(end, i + 2);
           let all = 0;
           for (let k = i + 2; k < eol; k++) all |= t.charCodeAt(k);
           if (all > 0x7f) this.lastHighStart = this.base + i;
         } else {
           this.kind = T_COMMENT;
-          const value = t.slice(i + 1, eol);
+          const value = t.slice(i + 1, Math.max(end, i + 1));
           if (NON_ASCII_CHAR.test(value)) this.lastHighStart = this.base + i;
           this.value = value;
         }
@@ -546,6 +549,23 @@ class Lexer {
       }
       throw this.tokenError("syntax error");
     }
+  }
+
+  /** The chunk {@link nulAt} was found in, and the offset of its first NUL at or after the last search. */
+  nulText: string | null = null;
+  nulAt = 0;
+
+  /**
+   * The offset of the first NUL of `t` at or after `from` (`t.length` when none). Searches resume
+   * where the last one ended, so a chunk is scanned once however many comment lines ask.
+   */
+  nulFrom(t: string, from: number): number {
+    if (this.nulText !== t || this.nulAt < from) {
+      const at = t.indexOf("\0", from);
+      this.nulText = t;
+      this.nulAt = at < 0 ? t.length : at;
+    }
+    return this.nulAt;
   }
 
   /** Reads a string whose content starts at `i` (after the opening quote); sets `this.i` past it. */
