@@ -37,8 +37,12 @@ export const PoEntry = z.object({
   obsolete: z.boolean().meta({ description: "True for #~ entries." }),
 }).meta({ id: "POEntry" });
 
-/** An entry to write: msgid and msgstr are required; every other field left out is kept as it is. */
-export const PoEntryInput = z.object({
+/**
+ * An entry to write: msgid and msgstr are required; every other field left out is kept as it is.
+ * An unknown field is refused (422 `extra_forbidden`, naming the field meant): the old service
+ * ignored it, so a misspelt `"msgctx"` silently wrote the entry without context.
+ */
+export const PoEntryInput = z.strictObject({
   msgid: z.string(),
   msgstr: z.string(),
   msgctxt: z.string().nullable().optional().meta({
@@ -61,13 +65,13 @@ export const PoEntryInput = z.object({
   obsolete: z.boolean().optional(),
 }).meta({ id: "POEntryInput" });
 
-export const ReadPoRequest = z.object({ file_path: FilePath }).meta({ id: "ReadPORequest" });
-export const FindFuzzyRequest = z.object({ file_path: FilePath }).meta({ id: "FindFuzzyRequest" });
-export const WritePoRequest = z.object({
+export const ReadPoRequest = z.strictObject({ file_path: FilePath }).meta({ id: "ReadPORequest" });
+export const FindFuzzyRequest = z.strictObject({ file_path: FilePath }).meta({ id: "FindFuzzyRequest" });
+export const WritePoRequest = z.strictObject({
   file_path: FilePath,
   entries: z.array(PoEntryInput),
 }).meta({ id: "WritePORequest" });
-export const ReadPoContextRequest = z.object({
+export const ReadPoContextRequest = z.strictObject({
   file_path: FilePath,
   msgid: z.string().meta({ description: "The msgid to find (the first entry with this msgid and msgctxt)." }),
   msgctxt: z.string().nullable().optional().meta({

@@ -17,6 +17,7 @@ import {
   isJsonContentType,
   readBodyBytes,
 } from "./json_body.ts";
+import { closestName } from "./_closest_name.ts";
 
 export { BodyParseError };
 
@@ -318,6 +319,13 @@ function schemaAt(root: z.core.$ZodType, path: Path): z.core.$ZodType | undefine
   return s;
 }
 
+/** The field names of an object schema (none for anything else). */
+function objectKeys(schema: z.core.$ZodType | undefined): string[] {
+  if (!schema) return [];
+  const def = schema._zod.def as unknown as Record<string, unknown>;
+  return def.type === "object" ? Object.keys(def.shape as Record<string, unknown>) : [];
+}
+
 /** pydantic's name of a type, as used in union error locations (`literal['a','b']`, `list[str]`). */
 function pydanticTypeTag(schema: z.core.$ZodType): string {
   const s = unwrap(schema);
@@ -475,16 +483,25 @@ function* convertIssue(
         ctx: { expected },
       }];
     }
-    case "unrecognized_keys":
+    case "unrecognized_keys": {
+      const names = objectKeys(schemaAt(schema, path));
       for (const key of issue.keys) {
-        yield {
+        const item: PydanticError = {
           type: "extra_forbidden",
           loc: [...loc, key],
           msg: "Extra inputs are not permitted",
           input: valueAt(data, [...path, key]).value,
         };
+        // Ours, not pydantic's: the known field a misspelt one was probably meant to be.
+        const near = closestName(key, names);
+        if (near !== null) {
+          item.msg = `Extra inputs are not permitted; did you mean '${near}'?`;
+          item.ctx = { did_you_mean: near };
+        }
+        yield item;
       }
       return;
+    }
     case "invalid_union": {
       const union = schemaAt(schema, issue.path);
       const options = union

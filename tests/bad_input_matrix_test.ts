@@ -88,6 +88,17 @@ const jsonInvalid = (position: number, error: string) => [{
   input: {},
   ctx: { error },
 }];
+/** pydantic's `extra_forbidden`, with our suggestion of the field meant when there is one. */
+const extraForbidden = (loc: Loc, input: unknown, meant?: string) =>
+  meant === undefined
+    ? { type: "extra_forbidden", loc: ["body", ...loc], msg: "Extra inputs are not permitted", input }
+    : {
+      type: "extra_forbidden",
+      loc: ["body", ...loc],
+      msg: `Extra inputs are not permitted; did you mean '${meant}'?`,
+      input,
+      ctx: { did_you_mean: meant },
+    };
 const MISSING_BODY = [{ type: "missing", loc: ["body"], msg: "Field required", input: null }];
 const BODY_PARSE_ERROR = "There was an error parsing the body";
 const UNSUPPORTED_MEDIA_TYPE = "Unsupported Media Type: expected application/json";
@@ -480,10 +491,17 @@ function fieldRows(fx: Fixture): Case[] {
       });
     }
     rows.push({
-      name: "extra fields are ignored",
+      name: "an extra field is forbidden (a deliberate difference: the old service ignored it)",
       endpoint,
       body: { ...base, extra: { x: 1 } },
-      status: 200,
+      status: 422,
+      detail: [extraForbidden(["extra"], { x: 1 })],
+    }, {
+      name: "a misspelt field is forbidden, and the field meant is named",
+      endpoint,
+      body: { ...base, File_Path: ok },
+      status: 422,
+      detail: [extraForbidden(["File_Path"], ok, "file_path")],
     });
   }
 
@@ -731,11 +749,21 @@ function fieldRows(fx: Fixture): Case[] {
       detail: 'Invalid entry with msgid "a": msgstr_plural is given but the entry has no msgid_plural',
     },
     {
-      name: "extra fields in the body and in an entry are ignored",
+      name: "extra fields in the body and in an entry are forbidden",
       endpoint: "/po/write",
       body: write([{ msgid: "a", msgstr: "A", colour: "red" }], { dry_run: true }),
-      status: 200,
-      check: (b) => assert.deepEqual([b.created, b.updated], [0, 1]),
+      status: 422,
+      detail: [extraForbidden(["entries", 0, "colour"], "red"), extraForbidden(["dry_run"], true)],
+    },
+    {
+      name: "misspelt entry fields are forbidden with the field meant (msgctx, flag)",
+      endpoint: "/po/write",
+      body: write([{ msgid: "a", msgstr: "A", msgctx: "menu", flag: ["fuzzy"] }]),
+      status: 422,
+      detail: [
+        extraForbidden(["entries", 0, "msgctx"], "menu", "msgctxt"),
+        extraForbidden(["entries", 0, "flag"], ["fuzzy"], "flags"),
+      ],
     },
   );
 
