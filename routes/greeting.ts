@@ -20,9 +20,10 @@ export const greetingTools = [
     name: "new_endpoint",
     path: "/new/endpoint/",
     summary: "Greet someone by name",
-    description:
-      'Returns a welcome message for `name`. Example: {"name": "Ada"} → {"message": "Hello, Ada!"}.',
+    description: 'Returns a welcome message for `name`: {"name": "Ada"} gives {"message": "Hello, Ada!"}.',
     input: NewEndpointRequest,
+    annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+    example: () => ({ name: "Ada" }),
     output: NewEndpointResponse,
     handle: ({ name }) => ({ message: greet(name) }),
   }),

@@ -13,8 +13,12 @@
 import { createHash, timingSafeEqual } from "node:crypto";
 import type { Context, MiddlewareHandler } from "hono";
 
-/** Paths reachable without the token: the API description and the docs page with its assets. */
+/**
+ * Paths reachable without the token: the API description, the docs page with its assets, and the
+ * liveness probe (no catalogue data). The Host and Origin checks still apply to them.
+ */
 export const PUBLIC_PATHS: ReadonlySet<string> = new Set([
+  "/health",
   "/docs",
   "/docs/assets/swagger-ui.css",
   "/docs/assets/swagger-ui-bundle.js",

@@ -17,6 +17,7 @@ import { mountDocs } from "./docs.ts";
 import { handleError, internalErrorResponse } from "./errors.ts";
 import { greetingTools } from "./greeting.ts";
 import { mcpHttpHandler } from "./mcp.ts";
+import { HEALTH_ANSWER, mountOpenApi } from "./openapi.ts";
 import { patentTools } from "./patents.ts";
 import { poTools } from "./po.ts";
 import { requestLog } from "./request_log.ts";
@@ -94,35 +95,8 @@ export function createApp(deps: AppDeps, tools: readonly Tool[] = allTools()): O
   const mcp = mcpHttpHandler(tools, deps);
   app.on(["GET", "POST", "DELETE"], "/mcp", (c) => mcp(c.req.raw, requestSignal(c)));
 
-  app.openAPIRegistry.registerComponent("schemas", "HTTPValidationError", {
-    type: "object",
-    properties: {
-      detail: {
-        type: "array",
-        items: {
-          type: "object",
-          required: ["type", "loc", "msg"],
-          properties: {
-            type: { type: "string" },
-            loc: { type: "array", items: { anyOf: [{ type: "string" }, { type: "integer" }] } },
-            msg: { type: "string" },
-            input: {},
-            ctx: { type: "object" },
-          },
-        },
-      },
-    },
-  });
-  app.doc31("/openapi.json", {
-    openapi: "3.1.0",
-    info: {
-      title: "PO catalogue, greeting and patent search tools",
-      version: "1.0.0",
-      description:
-        "Read, write and search gettext PO catalogues (msgcat layout), a greeting template tool, " +
-        "and TIPO GPSS patent search. The same tools are served over MCP at /mcp.",
-    },
-  });
+  app.get("/health", (c) => c.json(HEALTH_ANSWER));
+  mountOpenApi(app, deps.config.apiToken !== undefined);
   mountDocs(app);
 
   app.notFound(notFound(app));

@@ -23,7 +23,7 @@ import {
   searchRequestFromBody,
 } from "../lib/gpss/mod.ts";
 import type { AppDeps } from "./deps.ts";
-import { defineTool } from "./tool.ts";
+import { defineTool, type ToolAnnotations } from "./tool.ts";
 import { pyInt } from "./validation.ts";
 
 const FieldName = z.enum(SEARCH_FIELDS as [SearchField, ...SearchField[]]);
@@ -176,6 +176,22 @@ function gpss(deps: AppDeps) {
   return deps.gpss;
 }
 
+/** A search asks TIPO's GPSS (an outside service); it changes nothing. */
+const UPSTREAM: ToolAnnotations = {
+  readOnlyHint: true,
+  destructiveHint: false,
+  idempotentHint: true,
+  openWorldHint: true,
+};
+
+/** The lists are answered from the service's own tables, without asking GPSS. */
+const LOCAL_LIST: ToolAnnotations = {
+  readOnlyHint: true,
+  destructiveHint: false,
+  idempotentHint: true,
+  openWorldHint: false,
+};
+
 export const patentTools = [
   defineTool({
     name: "search_patents",
@@ -184,10 +200,16 @@ export const patentTools = [
     description: "Searches the GPSS patent databases and returns parsed records (numbers, dates, titles, " +
       "abstract paragraphs, applicants, inventors, IPC/CPC). Failures (USER_CODE missing or refused, quota " +
       "used up, upstream down) come back as success=false with an error saying what to do. request_params " +
-      'shows the query sent upstream (without the user code). Example: {"keywords": "wireless charging", ' +
-      '"search_field": ["title", "abstract"], "databases": ["TWA", "USA"], "publication_date_from": "20200101", ' +
-      '"max_results": 10}.',
+      "shows the query sent upstream (without the user code).",
     input: SearchPatentsRequest,
+    annotations: UPSTREAM,
+    example: () => ({
+      keywords: "wireless charging",
+      search_field: ["title", "abstract"],
+      databases: ["TWA", "USA"],
+      publication_date_from: "20200101",
+      max_results: 10,
+    }),
     output: SearchPatentsResponse,
     handle: (body, deps) => gpss(deps).search(searchRequestFromBody(body)),
   }),
@@ -198,6 +220,7 @@ export const patentTools = [
     description: "Returns every patDB code usable in search_patents' `databases`, grouped by region " +
       "(TW, US, JP, EP, KR, CN, International), with a description. Takes no arguments.",
     input: null,
+    annotations: LOCAL_LIST,
     output: z.object({
       success: z.boolean(),
       databases: z.record(z.string(), z.record(z.string(), z.string())),
@@ -211,6 +234,7 @@ export const patentTools = [
     description:
       "Returns named example bodies for search_patents; each can be sent as is. Takes no arguments.",
     input: null,
+    annotations: LOCAL_LIST,
     output: z.object({
       success: z.boolean(),
       examples: z.record(z.string(), z.record(z.string(), z.unknown())),

@@ -9,12 +9,11 @@ import { applyWrite, entryMessages, fuzzyMessages, readContext, toApiEntry } fro
 import type { PoCatalog, PoMessage } from "../lib/po/types.ts";
 import { type ByteItem, type BytePiece, compactRuns, encodePieces } from "../lib/byte_runs.ts";
 import type { AppDeps } from "./deps.ts";
-import { answerTooLarge, defineTool, JsonAnswer } from "./tool.ts";
+import { answerTooLarge, defineTool, JsonAnswer, type ToolAnnotations } from "./tool.ts";
 import { pyInt } from "./validation.ts";
 
 const FilePath = z.string().meta({
   description: "Absolute path of a .po/.pot file inside one of the configured catalogue roots (PO_ROOTS).",
-  example: "/srv/po/fr/library/functions.po",
 });
 
 /** An entry as read and written (the old API's seven fields, then the extras old clients can ignore). */
@@ -172,14 +171,25 @@ function catalogues(deps: AppDeps) {
   return deps.catalogues;
 }
 
+/** Reading a catalogue changes nothing. */
+const READS: ToolAnnotations = {
+  readOnlyHint: true,
+  destructiveHint: false,
+  idempotentHint: true,
+  openWorldHint: false,
+};
+
 export const poTools = [
   defineTool({
     name: "read_po",
     path: "/po/read",
     summary: "Read every entry of a PO file",
     description: "Returns every entry of the catalogue in file order (header excluded, obsolete #~ entries " +
-      'included). Example: {"file_path": "/srv/po/fr/glossary.po"}.',
+      "included). file_path must be absolute and inside one of the catalogue roots (PO_ROOTS).",
     input: ReadPoRequest,
+    annotations: READS,
+    example: ({ catalogue }) => ({ file_path: catalogue }),
+    errors: [403, 404],
     output: EntriesResponse.meta({ id: "ReadPOResponse" }),
     handle: async ({ file_path }, deps, call) =>
       entriesAnswer(
@@ -197,9 +207,14 @@ export const poTools = [
     description:
       "Each entry updates the non-obsolete entry with the same msgid and msgctxt, or is appended. " +
       "Fields left out are kept (references, flags, comments); a field given replaces the old value " +
-      '(flags: [] clears fuzzy). A missing file is created with a UTF-8 header. Example: {"file_path": ' +
-      '"/srv/po/fr/glossary.po", "entries": [{"msgid": "Glossary", "msgstr": "Glossaire", "flags": []}]}.',
+      "(flags: [] clears fuzzy). A missing file is created with a UTF-8 header. An unknown field is " +
+      'refused with a suggestion (e.g. "msgctx": did you mean "msgctxt"?).',
     input: WritePoRequest,
+    // Replaces translations in place; the same write twice leaves the file as the first left it.
+    annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
+    // The catalogue's own first translation: sent as it is, it changes no translation.
+    example: ({ catalogue, msgid, msgstr }) => ({ file_path: catalogue, entries: [{ msgid, msgstr }] }),
+    errors: [403, 404],
     output: WritePoResponse,
     handle: async ({ file_path, entries }, deps, call) => {
       const r = await catalogues(deps).update(file_path, (catalog) => {
@@ -224,9 +239,11 @@ export const poTools = [
     description:
       "Finds the first entry whose msgid matches and whose msgctxt equals the given one (absent or " +
       "null = no context) and returns up to context_size entries before and after it, in file order. " +
-      'No match gives target_entry null. Example: {"file_path": "/srv/po/fr/glossary.po", "msgid": "Glossary", ' +
-      '"context_size": 2}.',
+      "No match gives target_entry null.",
     input: ReadPoContextRequest,
+    annotations: READS,
+    example: ({ catalogue, msgid }) => ({ file_path: catalogue, msgid, context_size: 2 }),
+    errors: [403, 404],
     output: ReadPoContextResponse,
     handle: async ({ file_path, msgid, msgctxt, context_size }, deps, call) =>
       readContext(
@@ -240,9 +257,11 @@ export const poTools = [
     name: "find_fuzzy",
     path: "/po/find_fuzzy",
     summary: "List the fuzzy entries of a PO file",
-    description: 'Returns the entries flagged "fuzzy" (they need review), in file order. Example: ' +
-      '{"file_path": "/srv/po/fr/glossary.po"}.',
+    description: 'Returns the entries flagged "fuzzy" (they need review), in file order.',
     input: FindFuzzyRequest,
+    annotations: READS,
+    example: ({ catalogue }) => ({ file_path: catalogue }),
+    errors: [403, 404],
     output: EntriesResponse.meta({ id: "FindFuzzyResponse" }),
     handle: async ({ file_path }, deps, call) =>
       entriesAnswer(

@@ -10,6 +10,8 @@ import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
 import { ByteBudget } from "../lib/byte_budget.ts";
 import { AnswerTooLargeError, TimeoutError } from "../lib/errors.ts";
 import type { AppDeps } from "./deps.ts";
+import { toolOperationResponses } from "./openapi.ts";
+import { type ToolExamples, toolExamples } from "./tool_examples.ts";
 import { DEFAULT_REQUEST_TIMEOUT_MS, requestSignal } from "./timeout.ts";
 import { readJsonBody } from "./validation.ts";
 
@@ -24,11 +26,41 @@ export interface Tool<I extends z.ZodType | null = z.ZodType | null> {
   description: string;
   input: I;
   output: z.ZodType;
+  /**
+   * What calling it does, for MCP clients (and people): see {@link ToolAnnotations}. Every tool
+   * the service offers states them; absent, MCP's defaults apply (may write, destroy, reach out).
+   */
+  annotations?: ToolAnnotations;
+  /** A request body that works on this service (built from the configured roots). */
+  example?: (examples: ToolExamples) => Record<string, unknown>;
+  /** Statuses this tool answers besides those every tool may (e.g. 404 for a missing catalogue). */
+  errors?: readonly ToolErrorStatus[];
   handle(
     input: I extends z.ZodType ? z.output<I> : undefined,
     deps: AppDeps,
     call: ToolCall,
   ): Promise<unknown> | unknown;
+}
+
+/** MCP's tool annotations (hints a client may show or act on; they are not enforced). */
+export interface ToolAnnotations {
+  /** True when the tool changes nothing. */
+  readOnlyHint: boolean;
+  /** True when an update may overwrite or remove what was there (meaningful when not read-only). */
+  destructiveHint: boolean;
+  /** True when calling it twice with the same arguments has no further effect. */
+  idempotentHint: boolean;
+  /** True when it reaches outside this service (the GPSS upstream). */
+  openWorldHint: boolean;
+}
+
+/** Statuses a tool may declare in {@link Tool.errors}. */
+export type ToolErrorStatus = 403 | 404;
+
+/** A tool's description, ending with a request example that works on this service. */
+export function describeTool(tool: Tool, examples: ToolExamples): string {
+  if (!tool.example) return tool.description;
+  return `${tool.description} Example: ${JSON.stringify(tool.example(examples))}.`;
 }
 
 /** What a tool knows of the call it serves. */
@@ -169,22 +201,29 @@ export function defineTool<I extends z.ZodType | null>(tool: Tool<I>): Tool<I> {
  * Mounts tools on the app: one POST route each, documented in `/openapi.json` from the same schemas.
  */
 export function mountTools(app: OpenAPIHono, tools: readonly Tool[], deps: AppDeps): void {
+  const examples = toolExamples(deps);
   for (const tool of tools) {
+    const example = tool.example?.(examples);
     app.openAPIRegistry.registerPath(createRoute({
       method: "post",
       path: tool.path,
       operationId: tool.name,
       summary: tool.summary,
-      description: tool.description,
+      description: describeTool(tool, examples),
       ...(tool.input
-        ? { request: { body: { required: true, content: { "application/json": { schema: tool.input } } } } }
+        ? {
+          request: {
+            body: {
+              required: true,
+              content: { "application/json": { schema: tool.input, ...(example ? { example } : {}) } },
+            },
+          },
+        }
         : {}),
+      ...(deps.config.apiToken !== undefined ? { security: [{ HTTPBearer: [] }] } : {}),
       responses: {
         200: { description: "Successful Response", content: { "application/json": { schema: tool.output } } },
-        422: {
-          description: "Validation Error",
-          content: { "application/json": { schema: { $ref: "#/components/schemas/HTTPValidationError" } } },
-        },
+        ...toolOperationResponses(tool, deps.config.apiToken !== undefined),
       },
     }));
     app.post(tool.path, async function toolHandler(c) {

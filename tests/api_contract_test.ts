@@ -6,12 +6,16 @@
  * @module
  */
 import assert from "node:assert/strict";
+import { VERSION } from "../lib/version.ts";
 import { closestName } from "../routes/_closest_name.ts";
-import { poFixture, postJson } from "./_helpers.ts";
+import { examplesFor } from "../routes/tool_examples.ts";
+import { allTools } from "../routes/mod.ts";
+import { poFixture, postJson, REPO_ROOT, testApp } from "./_helpers.ts";
 
 const HEADER = 'msgid ""\nmsgstr ""\n"Content-Type: text/plain; charset=UTF-8\\n"\n\n';
 const MENU = HEADER +
   'msgctxt "menu"\nmsgid "Quit"\nmsgstr "Quitter"\n\nmsgid "Quit"\nmsgstr "Quitter le jeu"\n';
+const TOKEN = "contract-token-0123456789abcdef";
 
 Deno.test("POST /po/write with a misspelt msgctxt and flags is refused, names the fields meant, and writes nothing", async () => {
   await using f = await poFixture({ "fr.po": MENU });
@@ -106,4 +110,104 @@ Deno.test("closestName suggests by edit distance, ignores case, and does bounded
     assert.equal(res.body.detail[0].type, "extra_forbidden");
     assert.ok(ms < 5000, `${ms.toFixed(0)} ms`);
   });
+});
+
+Deno.test("GET /health answers ok and the version, without the token, and still checks Host", async () => {
+  const { app } = testApp({ config: { apiToken: TOKEN, maxBodyBytes: 1 << 20 } });
+  const res = await app.request("http://localhost/health");
+  assert.equal(res.status, 200);
+  assert.match(res.headers.get("content-type") ?? "", /^application\/json/);
+  assert.deepEqual(await res.json(), { status: "ok", version: VERSION });
+  const head = await app.request("http://localhost/health", { method: "HEAD" });
+  assert.equal(head.status, 200);
+  await head.body?.cancel();
+  const rebound = await app.request("http://evil.example/health", { headers: { host: "evil.example" } });
+  assert.equal(rebound.status, 403);
+  assert.deepEqual(await rebound.json(), { detail: "Host not allowed: evil.example (see ALLOWED_HOSTS)" });
+  const protectedRoute = await postJson(app, "/new/endpoint/", { name: "Ada" });
+  assert.equal(protectedRoute.status, 401, "the other routes still need the token");
+  await protectedRoute.body?.cancel();
+});
+
+async function openapi(app: { request: (path: string) => Response | Promise<Response> }) {
+  const res = await app.request("/openapi.json");
+  assert.equal(res.status, 200);
+  return await res.json();
+}
+
+Deno.test("/openapi.json carries the version and no machine-limit numbers", async () => {
+  const doc = await openapi(testApp().app);
+  assert.equal(doc.info.version, VERSION);
+  assert.ok(!JSON.stringify(doc).includes(String(Number.MAX_SAFE_INTEGER)));
+  assert.ok(doc.paths["/health"].get, "/health is described");
+});
+
+Deno.test("with a token, /openapi.json declares the bearer scheme on every tool and not on /health", async () => {
+  const open = await openapi(testApp().app);
+  assert.equal(open.components.securitySchemes, undefined, "no token, no scheme");
+  for (const tool of allTools()) {
+    const op = open.paths[tool.path].post;
+    assert.equal(op.security, undefined, tool.path);
+    assert.equal(op.responses["401"], undefined, `${tool.path}: no 401 without a token`);
+  }
+  const doc = await openapi(testApp({ config: { apiToken: TOKEN, maxBodyBytes: 1 << 20 } }).app);
+  assert.deepEqual(doc.components.securitySchemes.HTTPBearer.type, "http");
+  assert.deepEqual(doc.components.securitySchemes.HTTPBearer.scheme, "bearer");
+  for (const tool of allTools()) {
+    const op = doc.paths[tool.path].post;
+    assert.deepEqual(op.security, [{ HTTPBearer: [] }], tool.path);
+    assert.ok(op.responses["401"], `${tool.path} declares 401`);
+  }
+  assert.equal(doc.paths["/health"].get.security, undefined);
+});
+
+Deno.test("/openapi.json declares every status a tool answers, each with its body schema", async () => {
+  const doc = await openapi(testApp({ config: { apiToken: TOKEN, maxBodyBytes: 1 << 20 } }).app);
+  const error = { $ref: "#/components/schemas/HTTPError" };
+  assert.deepEqual(doc.components.schemas.HTTPError.properties, { detail: { type: "string" } });
+  for (const tool of allTools()) {
+    const responses = doc.paths[tool.path].post.responses;
+    const expected = ["200", "400", "401", "403", "500", "503"];
+    if (tool.input) expected.push("413", "415", "422");
+    if (tool.path.startsWith("/po/")) expected.push("404");
+    assert.deepEqual(Object.keys(responses).sort(), expected.sort(), tool.path);
+    for (const status of expected.filter((s) => s !== "200" && s !== "422")) {
+      assert.deepEqual(responses[status].content["application/json"].schema, error, `${tool.path} ${status}`);
+    }
+    if (tool.input) {
+      assert.deepEqual(responses["422"].content["application/json"].schema, {
+        anyOf: [{ $ref: "#/components/schemas/HTTPValidationError" }, error],
+      });
+    }
+    assert.ok(responses["503"].headers["Retry-After"], `${tool.path} 503 names Retry-After`);
+  }
+});
+
+Deno.test("the request examples in /openapi.json name a catalogue in the roots, and work as sent", async () => {
+  await using f = await poFixture({ "a/fr.po": MENU, "notes.txt": "not a catalogue" });
+  const doc = await openapi(f.app);
+  assert.ok(!JSON.stringify(doc).includes("/srv/po/"), "no made-up path");
+  const read = async () => (await f.post("/po/read", { file_path: f.path("a/fr.po") })).body;
+  const before = await read();
+  for (const tool of allTools().filter((t) => t.input)) {
+    const op = doc.paths[tool.path].post;
+    const example = op.requestBody.content["application/json"].example;
+    assert.ok(example, `${tool.path} has an example`);
+    assert.ok(op.description.includes(`Example: ${JSON.stringify(example)}`), tool.path);
+    if (tool.path === "/tools/search_patents") continue; // needs the upstream: tests/mcp_tools_test.ts
+    if (tool.path.startsWith("/po/")) assert.equal(example.file_path, f.path("a/fr.po"));
+    const res = await f.post(tool.path, example);
+    assert.equal(res.status, 200, `${tool.path}: ${JSON.stringify(res.body)}`);
+  }
+  // The write example is the catalogue's own translation of an entry without context.
+  assert.deepEqual(await read(), before, "the write example changed no entry");
+});
+
+Deno.test("examples of the shipped sample catalogues name examples/fr/glossary.po and its first entry", () => {
+  const examples = new URL("examples/", REPO_ROOT).pathname.replace(/\/$/, "");
+  const sample = examplesFor([examples]);
+  assert.equal(sample.catalogue, `${examples}/fr/glossary.po`);
+  assert.deepEqual([sample.msgid, sample.msgstr], ["Glossary", "Glossaire"]);
+  const none = examplesFor(["/nonexistent-root-for-examples"]);
+  assert.equal(none.catalogue, "/nonexistent-root-for-examples/fr.po");
 });

@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import { VERSION } from "../lib/version.ts";
 import { testApp } from "./_helpers.ts";
 
 Deno.test("GET /openapi.json is OpenAPI 3.1 built from the request schemas", async () => {
@@ -44,13 +45,8 @@ function findChromium(): string | null {
   return null;
 }
 
-Deno.test("/docs renders offline in headless Chromium, under its Content-Security-Policy with no violation", async () => {
-  const chromium = findChromium();
-  if (!chromium) {
-    console.log("not run: no Chromium at /usr/bin/chromium (apt-get install chromium; .ci/run installs it)");
-    return;
-  }
-  const { app } = testApp();
+/** `/docs` of `app` as headless Chromium renders it: the DOM and the console lines. */
+async function renderDocs(chromium: string, app: ReturnType<typeof testApp>["app"]) {
   await using server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen() {} }, app.fetch);
   const profile = await Deno.makeTempDir();
   try {
@@ -75,20 +71,46 @@ Deno.test("/docs renders offline in headless Chromium, under its Content-Securit
       stdout: "piped",
       stderr: "piped",
     }).output();
-    const dom = new TextDecoder().decode(out.stdout);
-    const consoleLines = new TextDecoder().decode(out.stderr).split("\n").filter((l) =>
-      l.includes(":CONSOLE")
-    );
-    const violations = consoleLines.filter((l) => /Content Security Policy|violates/i.test(l));
-    assert.deepEqual(violations, [], "the docs page breaks none of its own policy");
     const page = await fetch(`http://127.0.0.1:${server.addr.port}/docs`);
-    assert.match(page.headers.get("content-security-policy") ?? "", /script-src 'self'/);
+    const csp = page.headers.get("content-security-policy") ?? "";
     await page.body?.cancel();
-    // Rendered by Swagger UI's JavaScript, from the fetched /openapi.json: title, version, operations.
-    assert.match(dom, /PO catalogue, greeting and patent search tools/);
-    assert.match(dom, /OAS 3\.1/);
-    assert.match(dom, /\/new\/endpoint\//);
+    return {
+      dom: new TextDecoder().decode(out.stdout),
+      consoleLines: new TextDecoder().decode(out.stderr).split("\n").filter((l) => l.includes(":CONSOLE")),
+      csp,
+    };
   } finally {
     await Deno.remove(profile, { recursive: true });
   }
+}
+
+Deno.test("/docs renders offline in headless Chromium, under its Content-Security-Policy with no violation", async () => {
+  const chromium = findChromium();
+  if (!chromium) {
+    console.log("not run: no Chromium at /usr/bin/chromium (apt-get install chromium; .ci/run installs it)");
+    return;
+  }
+  const { dom, consoleLines, csp } = await renderDocs(chromium, testApp().app);
+  const violations = consoleLines.filter((l) => /Content Security Policy|violates/i.test(l));
+  assert.deepEqual(violations, [], "the docs page breaks none of its own policy");
+  assert.match(csp, /script-src 'self'/);
+  // Rendered by Swagger UI's JavaScript, from the fetched /openapi.json: title, version, operations.
+  assert.match(dom, /PO catalogue, greeting and patent search tools/);
+  assert.match(dom, /OAS 3\.1/);
+  assert.match(dom, /\/new\/endpoint\//);
+  assert.doesNotMatch(dom, /btn authorize/, "no token, no Authorize button");
+});
+
+Deno.test("with API_TOKEN set, Swagger UI in headless Chromium shows the Authorize button and the version", async () => {
+  const chromium = findChromium();
+  if (!chromium) {
+    console.log("not run: no Chromium at /usr/bin/chromium (apt-get install chromium; .ci/run installs it)");
+    return;
+  }
+  const { dom } = await renderDocs(
+    chromium,
+    testApp({ config: { apiToken: "docs-token-0123456789abcdef", maxBodyBytes: 1 << 20 } }).app,
+  );
+  assert.match(dom, /<button class="btn authorize[^"]*"[^>]*>\s*<span>Authorize<\/span>/);
+  assert.ok(dom.includes(VERSION), "the version is shown");
 });
