@@ -18,21 +18,40 @@ import { BodyParseError, readBodyBytes } from "./json_body.ts";
 import {
   answerTooLarge,
   DEFAULT_MAX_RESPONSE_BYTES,
+  describeTool,
   JsonAnswer,
   jsonWithin,
   type Tool,
   type ToolCall,
 } from "./tool.ts";
 import { validateJson } from "./validation.ts";
+import { withoutMachineLimits } from "./openapi.ts";
+import { type ToolExamples, toolExamples } from "./tool_examples.ts";
+import { VERSION } from "../lib/version.ts";
 
 /** Name and version announced in `initialize`. */
-export const MCP_SERVER_INFO = { name: "po-tools", version: "1.0.0" };
+export const MCP_SERVER_INFO = { name: "po-tools", version: VERSION };
+
+/** The server's `instructions`: what the tools are for, and where catalogues may be. */
+export function serverInstructions(examples: ToolExamples): string {
+  const roots = examples.roots.length > 0
+    ? `Catalogue paths (file_path) must be absolute and inside one of these roots: ${
+      examples.roots.map((r) => JSON.stringify(r)).join(", ")
+    }; any other path is refused. For example ${JSON.stringify(examples.catalogue)}.`
+    : "This server serves no catalogues.";
+  return "Tools to read, write and search gettext PO catalogues (written back in msgcat's layout), " +
+    `a greeting, and TIPO GPSS patent search. ${roots} write_po refuses unknown entry fields and ` +
+    "says which field was probably meant; find_fuzzy lists the entries that need review. Patent " +
+    "searches report upstream failures in-band (success: false, error).";
+}
 
 /**
- * Publishes a zod schema's JSON Schema to MCP clients but lets every argument object through, so
- * that validation (and its error message) is ours rather than the SDK's.
+ * Publishes a zod schema's JSON Schema to MCP clients but lets every value through, so that
+ * validation (and its error message) is ours rather than the SDK's, and a large answer is not
+ * walked a second time. The published schema has no machine-limit bounds and, when given, the
+ * example at its root (`examples`).
  */
-function advertisedSchema(schema: z.ZodType) {
+function advertisedSchema(schema: z.ZodType, example?: Record<string, unknown>) {
   const standard = schema["~standard"] as unknown as {
     jsonSchema: {
       input: (o: unknown) => Record<string, unknown>;
@@ -48,14 +67,18 @@ function advertisedSchema(schema: z.ZodType) {
     const { [name]: root, ...others } = defs;
     return { $schema: json.$schema, ...root, ...(Object.keys(others).length ? { $defs: others } : {}) };
   };
+  const publish = (json: Record<string, unknown>) => {
+    const clean = withoutMachineLimits(inline(json));
+    return example ? { ...clean, examples: [example] } : clean;
+  };
   return {
     "~standard": {
       version: 1 as const,
       vendor: "po-tools",
       validate: (value: unknown) => ({ value }),
       jsonSchema: {
-        input: (o: unknown) => inline(standard.jsonSchema.input(o)),
-        output: (o: unknown) => inline(standard.jsonSchema.output(o)),
+        input: (o: unknown) => publish(standard.jsonSchema.input(o)),
+        output: (o: unknown) => publish(standard.jsonSchema.output(o)),
       },
     },
   };
@@ -118,18 +141,29 @@ export function buildMcpServer(
   deps: AppDeps,
   signal: AbortSignal = new AbortController().signal,
 ): McpServer {
-  const server = new McpServer(MCP_SERVER_INFO, { capabilities: { tools: {} } });
+  const examples = toolExamples(deps);
+  const server = new McpServer(MCP_SERVER_INFO, {
+    capabilities: { tools: {} },
+    instructions: serverInstructions(examples),
+  });
   // The SDK looks tools up by name in a plain object, so `tools/call` with the name "constructor"
   // found Object's own constructor ("Tool constructor disabled"). Without a prototype, only the
   // tools registered below are found; any other name is "not found". (tests/mcp_test.ts checks it.)
   const registry = (server as unknown as { _registeredTools?: object })._registeredTools;
   if (registry !== undefined) Object.setPrototypeOf(registry, null);
   for (const tool of tools) {
-    const config = { title: tool.summary, description: tool.description };
+    // Failures are `isError` results carrying `{detail}`: the SDK (server and client) checks
+    // structured content against the output schema only for results that are not errors.
+    const config = {
+      title: tool.summary,
+      description: describeTool(tool, examples),
+      outputSchema: advertisedSchema(tool.output),
+      annotations: { title: tool.summary, ...tool.annotations },
+    };
     if (tool.input) {
       server.registerTool(
         tool.name,
-        { ...config, inputSchema: advertisedSchema(tool.input) },
+        { ...config, inputSchema: advertisedSchema(tool.input, tool.example?.(examples)) },
         (args: unknown) => callTool(tool, args, deps, signal),
       );
     } else {
