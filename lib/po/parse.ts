@@ -551,18 +551,21 @@ class Lexer {
     }
   }
 
-  /** The chunk {@link nulAt} was found in, and the offset of its first NUL at or after the last search. */
-  nulText: string | null = null;
+  /** The chunk ({@link nextChunk} when it was read) of {@link nulAt}, -1 before any search. */
+  nulChunk = -1;
+  /** The offset in that chunk of its first NUL at or after the last search (its length: none). */
   nulAt = 0;
 
   /**
-   * The offset of the first NUL of `t` at or after `from` (`t.length` when none). Searches resume
-   * where the last one ended, so a chunk is scanned once however many comment lines ask.
+   * The offset of the first NUL of the current chunk `t` at or after `from` (`t.length` when none).
+   * Searches resume where the last one ended, so a chunk is scanned once however many comment
+   * lines ask. (The chunk is told by its number: comparing the strings themselves may compare
+   * their characters, a scan of the chunk per comment line.)
    */
   nulFrom(t: string, from: number): number {
-    if (this.nulText !== t || this.nulAt < from) {
+    if (this.nulChunk !== this.nextChunk || this.nulAt < from) {
       const at = t.indexOf("\0", from);
-      this.nulText = t;
+      this.nulChunk = this.nextChunk;
       this.nulAt = at < 0 ? t.length : at;
     }
     return this.nulAt;
