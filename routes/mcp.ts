@@ -125,9 +125,10 @@ async function callTool(tool: Tool, args: unknown, deps: AppDeps, signal: AbortS
     const answer = toErrorAnswer(error);
     if (!answer) deps.log(`unexpected error in MCP tool ${tool.name}: ${(error as Error)?.stack ?? error}`);
     const detail = answer ? answer.detail : INTERNAL_ERROR_DETAIL;
+    // The detail as text only: structured content must match the tool's output schema, and
+    // clients such as the MCP Inspector check it even on isError results ({detail} failed there).
     return {
       content: [{ type: "text", text: typeof detail === "string" ? detail : JSON.stringify(detail) }],
-      structuredContent: { detail },
       isError: true,
     };
   }

@@ -974,7 +974,7 @@ function fieldRows(fx: Fixture): Case[] {
 function pathRows(fx: Fixture): Case[] {
   const { at, root, outside } = fx;
   const rows: Case[] = [];
-  const outsideRoots = (p: string) => `Path is outside the catalogue roots: ${p}`;
+  const outsideRoots = (p: string) => `Path is outside the catalogue roots (${root}): ${p}`;
   const notRegular = (p: string) => `Not a regular file: ${p}`;
   const mustEnd = (p: string) => `Invalid file path: must end in .po or .pot: ${p}`;
   const notFound = (p: string) => `File not found: ${p}`;
@@ -1223,10 +1223,11 @@ async function runMcp(fx: Fixture, client: Client, c: Case): Promise<void> {
   const text = JSON.stringify(result);
   if (c.status >= 400) {
     assert.equal(result.isError, true, `${label}: ${text.slice(0, 300)}`);
-    const detail = (result.structuredContent as { detail: unknown }).detail;
-    assertDetail(label, detail, c.detail);
+    assert.equal(result.structuredContent, undefined, `${label}: an error has no structured content`);
     const shown = (result.content as { text: string }[])[0].text;
-    assert.equal(shown, typeof detail === "string" ? detail : JSON.stringify(detail), label);
+    // The text is the message, or the 422 items as JSON.
+    const detail = shown.startsWith("[") ? JSON.parse(shown) : shown;
+    assertDetail(label, detail, c.detail);
   } else {
     assert.equal(result.isError, undefined, `${label}: ${text.slice(0, 300)}`);
     c.check?.(result.structuredContent as Record<string, unknown>);
@@ -1342,7 +1343,7 @@ Deno.test("MCP transport: bad JSON-RPC bodies and deeply nested arguments get cl
   assert.ok(text.length < 1000, `a ${text.length}-byte answer`);
   const result = JSON.parse(text.split("\n").find((l) => l.startsWith("data: "))!.slice(6)).result;
   assert.equal(result.isError, true);
-  assert.deepEqual(result.structuredContent.detail, [{
+  assert.deepEqual(JSON.parse(result.content[0].text), [{
     type: "json_invalid",
     loc: ["body"],
     msg: "JSON decode error",

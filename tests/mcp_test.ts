@@ -36,7 +36,7 @@ Deno.test("MCP over Streamable HTTP: initialize, list and call the greeting tool
       msg: "Input should be a valid string",
       input: 5,
     }];
-    assert.deepEqual(bad.structuredContent, { detail });
+    assert.equal(bad.structuredContent, undefined, "an error has no structured content");
     assert.deepEqual(JSON.parse((bad.content as { text: string }[])[0].text), detail);
   } finally {
     await client.close();
@@ -172,7 +172,10 @@ Deno.test("MCP patent tools: search against the fake upstream, static tools, and
       arguments: { keywords: "x", databases: ["NOPE"] },
     });
     assert.equal(bad.isError, true);
-    const detail = (bad.structuredContent as { detail: { type: string; loc: unknown[] }[] }).detail;
+    const detail = JSON.parse((bad.content as { text: string }[])[0].text) as {
+      type: string;
+      loc: unknown[];
+    }[];
     assert.equal(detail[0].type, "literal_error");
     assert.deepEqual(detail[0].loc, ["body", "databases", 0]);
   } finally {
@@ -244,7 +247,7 @@ Deno.test("MCP PO tools: the eight tools are listed, PO tools work on a temp cat
     const invalid = await client.callTool({ name: "read_po_context", arguments: { file_path: file } });
     assert.equal(invalid.isError, true);
     assert.deepEqual(
-      (invalid.structuredContent as { detail: { type: string; loc: unknown[] }[] }).detail[0].loc,
+      JSON.parse((invalid.content as { text: string }[])[0].text)[0].loc,
       [
         "body",
         "msgid",
