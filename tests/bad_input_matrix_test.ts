@@ -974,7 +974,7 @@ function fieldRows(fx: Fixture): Case[] {
 function pathRows(fx: Fixture): Case[] {
   const { at, root, outside } = fx;
   const rows: Case[] = [];
-  const outsideRoots = (p: string) => `Path is outside the catalogue roots (${root}): ${p}`;
+  const outsideRoots = (p: string) => `Path is outside the catalogue roots: ${p}`;
   const notRegular = (p: string) => `Not a regular file: ${p}`;
   const mustEnd = (p: string) => `Invalid file path: must end in .po or .pot: ${p}`;
   const notFound = (p: string) => `File not found: ${p}`;
