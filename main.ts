@@ -58,7 +58,10 @@ type ConfigModule = typeof import("./lib/config.ts");
 function loadConfig(cfg: ConfigModule, names: readonly string[]): Config {
   const { ConfigError, parseConfig } = cfg;
   try {
-    return parseConfig(readEnv(names), { defaultPoRoots: DEFAULT_PO_ROOTS, cwd: Deno.cwd() });
+    const config = parseConfig(readEnv(names), { defaultPoRoots: DEFAULT_PO_ROOTS, cwd: Deno.cwd() });
+    // Every root a readable directory; the lock directory (PO_LOCK_DIR) checked and in use.
+    cfg.prepareStore(config);
+    return config;
   } catch (error) {
     if (!(error instanceof ConfigError)) throw error;
     console.error(`configuration error: ${error.message}`);
@@ -80,12 +83,21 @@ function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
  * instead, so that update is kept.
  */
 async function wrapIo(args: string[]): Promise<WrapIo> {
-  const [{ encodePo }, { parsePo }, { atomicUpdateFile, readRegularFileBytes }, tree] = await Promise.all([
+  const [{ encodePo }, { parsePo }, store, tree] = await Promise.all([
     import("./lib/po/write.ts"),
     import("./lib/po/parse.ts"),
     import("./lib/store/mod.ts"),
     import("./lib/po/wrap_host.ts"),
   ]);
+  const { atomicUpdateFile, readRegularFileBytes } = store;
+  try {
+    // The lock directory the servers use (PO_LOCK_DIR), so a wrap and a server take the same lock.
+    store.useLockDirectory(readEnv(["PO_LOCK_DIR"]).PO_LOCK_DIR);
+  } catch (error) {
+    if (!(error instanceof store.StoreSetupError)) throw error;
+    console.error(`wrap: ${error.message}`);
+    Deno.exit(2);
+  }
   const read = new Map<string, Uint8Array>();
   const noWrap = args.includes("--no-wrap");
   return {

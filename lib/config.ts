@@ -9,6 +9,15 @@
  */
 import { isAbsolute, resolve } from "node:path";
 import { z } from "zod";
+import {
+  lockDirectorySetting,
+  LOCKS_BESIDE_PLACEMENT,
+  openLockDirectory,
+  processUid,
+  setLockPlacement,
+  StoreSetupError,
+} from "./store/lock_dir.ts";
+import { checkRoots } from "./store/path_policy.ts";
 
 /** The real GPSS endpoint (TIPO, Taiwan). */
 export const DEFAULT_GPSS_API_URL = "https://tiponet.tipo.gov.tw/gpss1/gpsskmc/gpss_api";
@@ -35,10 +44,18 @@ export const CONFIG_ENV_NAMES = [
   "REQUEST_TIMEOUT_S",
   "MAX_RESPONSE_BYTES",
   "MAX_INFLIGHT_BYTES",
+  "PO_LOCK_DIR",
 ] as const;
 
 /** The variables that decide permissions (all that `main.ts permissions` is allowed to read). */
-export const PERMISSION_ENV_NAMES = ["PORT", "HOST", "PO_ROOTS", "GPSS_API_URL", "INIT_CWD"] as const;
+export const PERMISSION_ENV_NAMES = [
+  "PORT",
+  "HOST",
+  "PO_ROOTS",
+  "GPSS_API_URL",
+  "INIT_CWD",
+  "PO_LOCK_DIR",
+] as const;
 
 /** The parsed configuration. */
 export interface Config {
@@ -71,6 +88,11 @@ export interface Config {
   maxResponseBytes: number;
   /** Bytes of large files being loaded and of large answers being sent, all requests together. */
   maxInflightBytes: number;
+  /**
+   * The directory of the cross-process lock files (`PO_LOCK_DIR`; default `/tmp/po-tools-locks-UID`),
+   * or null for lock files beside each catalogue (`PO_LOCK_DIR=beside`). See `lib/store/lock_dir.ts`.
+   */
+  poLockDir: string | null;
 }
 
 /** Raised for an invalid variable; the message names it and says what is expected. */
@@ -118,6 +140,7 @@ const EnvSchema = z.object({
   REQUEST_TIMEOUT_S: intVar(1, 86_400).default(60),
   MAX_RESPONSE_BYTES: intVar(1024, 1024 * MIB).default(32 * MIB),
   MAX_INFLIGHT_BYTES: intVar(1024, 16 * 1024 * MIB).default(256 * MIB),
+  PO_LOCK_DIR: z.string().optional(),
 });
 
 /** Loopback names, always accepted in `Host` unless ALLOWED_HOSTS is "*". */
@@ -171,7 +194,9 @@ function allowedOrigins(value: string | undefined): string[] | "*" {
  * Parses the configuration from environment variables.
  *
  * Unset and empty variables take their defaults. Relative `PO_ROOTS` entries are resolved against
- * `INIT_CWD` (the directory `deno task` was started from) or else `cwd`.
+ * `INIT_CWD` (the directory `deno task` was started from) or else `cwd`. The default `PO_LOCK_DIR` is
+ * named after the user id, asked of `options.uid` (default `processUid`: `Deno.uid()`, which needs
+ * `--allow-sys=uid`) only then.
  *
  * @throws {ConfigError} naming the first invalid variable.
  * @example
@@ -182,7 +207,7 @@ function allowedOrigins(value: string | undefined): string[] | "*" {
  */
 export function parseConfig(
   env: Readonly<Record<string, string | undefined>>,
-  options: { defaultPoRoots: string[]; cwd: string },
+  options: { defaultPoRoots: string[]; cwd: string; uid?: () => number | null },
 ): Config {
   const present: Record<string, string> = {};
   for (const name of CONFIG_ENV_NAMES) {
@@ -210,6 +235,13 @@ export function parseConfig(
       );
     }
   }
+  let poLockDir: string | null;
+  try {
+    poLockDir = lockDirectorySetting(e.PO_LOCK_DIR, options.uid ?? processUid);
+  } catch (error) {
+    if (!(error instanceof StoreSetupError)) throw error;
+    throw new ConfigError("PO_LOCK_DIR", error.message.replace(/^PO_LOCK_DIR: /, ""));
+  }
   return {
     port: e.PORT,
     host: e.HOST,
@@ -230,7 +262,39 @@ export function parseConfig(
     requestTimeoutMs: e.REQUEST_TIMEOUT_S * 1000,
     maxResponseBytes: e.MAX_RESPONSE_BYTES,
     maxInflightBytes: e.MAX_INFLIGHT_BYTES,
+    poLockDir,
   };
+}
+
+/**
+ * Makes the configured catalogue store usable before the first request, or says in one line why
+ * it cannot be: every root must be a directory this process can list (a typo in `PO_ROOTS` would
+ * otherwise make every path "outside the catalogue roots"), and the lock directory must be safe to
+ * use (created, mode 0700, when missing; see `lib/store/lock_dir.ts`). Then it becomes this
+ * process's lock placement. Nothing is created inside the roots.
+ *
+ * @throws {ConfigError} `PO_ROOTS: catalogue root /srv/po does not exist`, `PO_LOCK_DIR: …`.
+ * @example
+ * ```ts
+ * const config = parseConfig(env, { defaultPoRoots: ["/srv/po"], cwd: "/" });
+ * prepareStore(config); // before the first request
+ * ```
+ */
+export function prepareStore(config: Config, uid: () => number | null = processUid): void {
+  try {
+    checkRoots(config.poRoots);
+    if (config.poLockDir === null) return setLockPlacement(LOCKS_BESIDE_PLACEMENT);
+    const id = uid();
+    if (id === null) {
+      throw new StoreSetupError(
+        `cannot tell whether the lock directory ${config.poLockDir} is this user's: run with --allow-sys=uid`,
+      );
+    }
+    setLockPlacement(openLockDirectory(config.poLockDir, id));
+  } catch (error) {
+    if (!(error instanceof StoreSetupError)) throw error;
+    throw new ConfigError(error.variable, error.message.slice(error.variable.length + 2));
+  }
 }
 
 /** `host:port` of the GPSS endpoint, with the scheme's default port filled in. */
@@ -245,23 +309,26 @@ export function isLoopbackHost(host: string): boolean {
 }
 
 /**
- * The least-privilege `deno run` flags for a mode: read/write only the catalogue roots, net only
- * the listening address (serve) and the GPSS host, env only the variables the service reads.
+ * The least-privilege `deno run` flags for a mode: read/write only the catalogue roots and the lock
+ * directory, net only the listening address (serve) and the GPSS host, env only the variables the
+ * service reads, sys only the user id (the lock directory must be the user's own).
  *
  * @example
  * ```ts
  * permissionFlags(config, "serve");
- * // ["--allow-read=/srv/po", "--allow-write=/srv/po", "--allow-net=127.0.0.1:8000,tiponet.tipo.gov.tw:443", "--allow-env=PORT,…"]
+ * // ["--allow-read=/srv/po,/tmp/po-tools-locks-1000", "--allow-write=/srv/po,/tmp/po-tools-locks-1000",
+ * //  "--allow-net=127.0.0.1:8000,tiponet.tipo.gov.tw:443", "--allow-env=PORT,…", "--allow-sys=uid"]
  * ```
  */
 export function permissionFlags(config: Config, mode: "serve" | "mcp"): string[] {
-  const roots = config.poRoots.join(",");
+  const files = [...config.poRoots, ...(config.poLockDir === null ? [] : [config.poLockDir])].join(",");
   const net = [gpssNetAddress(config.gpssApiUrl)];
   if (mode === "serve") net.unshift(`${config.host}:${config.port}`);
   return [
-    `--allow-read=${roots}`,
-    `--allow-write=${roots}`,
+    `--allow-read=${files}`,
+    `--allow-write=${files}`,
     `--allow-net=${net.join(",")}`,
     `--allow-env=${CONFIG_ENV_NAMES.join(",")}`,
+    ...(config.poLockDir === null ? [] : ["--allow-sys=uid"]),
   ];
 }

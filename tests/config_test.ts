@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { CONFIG_ENV_NAMES, ConfigError, parseConfig, permissionFlags } from "../lib/config.ts";
 
-const defaults = { defaultPoRoots: ["/repo/examples"], cwd: "/home/me" };
+const defaults = { defaultPoRoots: ["/repo/examples"], cwd: "/home/me", uid: () => 1000 };
 const MAIN = new URL("../main.ts", import.meta.url).pathname;
 
 Deno.test("parseConfig applies the documented defaults", () => {
@@ -54,10 +54,11 @@ Deno.test("permission flags follow the configuration", () => {
     GPSS_API_URL: "http://127.0.0.1:18090/api",
   }, defaults);
   assert.deepEqual(permissionFlags(c, "serve"), [
-    "--allow-read=/srv/po,/srv/other",
-    "--allow-write=/srv/po,/srv/other",
+    "--allow-read=/srv/po,/srv/other,/tmp/po-tools-locks-1000",
+    "--allow-write=/srv/po,/srv/other,/tmp/po-tools-locks-1000",
     "--allow-net=127.0.0.1:9000,127.0.0.1:18090",
     `--allow-env=${CONFIG_ENV_NAMES.join(",")}`,
+    "--allow-sys=uid",
   ]);
   assert.equal(permissionFlags(parseConfig({}, defaults), "mcp")[2], "--allow-net=tiponet.tipo.gov.tw:443");
 });
@@ -86,15 +87,25 @@ Deno.test("main.ts exits 2 with one line naming the invalid variable", async () 
 });
 
 Deno.test("main.ts permissions prints flags from only the variables it may read", async () => {
-  const env = { PO_ROOTS: "/srv/po", PORT: "9000", USER_CODE: "never-read" };
+  const env = { PO_ROOTS: "/srv/po", PORT: "9000", USER_CODE: "never-read", PO_LOCK_DIR: "/run/po-locks" };
+  // The flags of the `start` task's inner run (deno.json).
   const r = await runMain(["permissions", "serve"], env, [
-    "--allow-env=PORT,HOST,PO_ROOTS,GPSS_API_URL,INIT_CWD",
+    "--allow-env=PORT,HOST,PO_ROOTS,GPSS_API_URL,INIT_CWD,PO_LOCK_DIR",
+    "--allow-sys=uid",
   ]);
   assert.equal(r.code, 0, r.stderr);
   assert.equal(
     r.stdout.trim().split(" ").slice(0, 3).join(" "),
-    "--allow-read=/srv/po --allow-write=/srv/po --allow-net=127.0.0.1:9000,tiponet.tipo.gov.tw:443",
+    "--allow-read=/srv/po,/run/po-locks --allow-write=/srv/po,/run/po-locks " +
+      "--allow-net=127.0.0.1:9000,tiponet.tipo.gov.tw:443",
   );
+  // Without PO_LOCK_DIR: the user's default lock directory, named after the uid.
+  const byDefault = await runMain(["permissions", "mcp"], { PO_ROOTS: "/srv/po" }, [
+    "--allow-env=PORT,HOST,PO_ROOTS,GPSS_API_URL,INIT_CWD,PO_LOCK_DIR",
+    "--allow-sys=uid",
+  ]);
+  assert.match(byDefault.stdout, new RegExp(`^--allow-read=/srv/po,/tmp/po-tools-locks-${Deno.uid()} `));
+  assert.match(byDefault.stdout, / --allow-sys=uid\n$/);
   const bad = await runMain(["permissions", "serve"], { PORT: "x" }, ["--allow-env=PORT"]);
   assert.equal(bad.code, 0);
   assert.match(bad.stdout, /^--allow-env=/);

@@ -198,8 +198,10 @@ Deno.test("main.ts wrap refuses a FIFO and /dev/zero, walks past a FIFO inside a
         "run",
         "--quiet",
         "--no-prompt",
-        `--allow-read=${dir},/dev/zero`,
-        `--allow-write=${dir}`,
+        // The default lock directory (PO_LOCK_DIR unset) is named after the user id.
+        `--allow-read=${dir},/dev/zero,/tmp/po-tools-locks-${Deno.uid()}`,
+        `--allow-write=${dir},/tmp/po-tools-locks-${Deno.uid()}`,
+        "--allow-sys=uid",
         new URL("../main.ts", import.meta.url).pathname,
         "wrap",
         ...files,

@@ -83,7 +83,8 @@ interface Case {
 
 function cases(f: PolicyFixture): Case[] {
   const { root, outside, rootLink } = f;
-  const outsideMsg = (p: string) => `Path is outside the catalogue roots: ${p}`;
+  const outsideMsg = (p: string, roots = [root]) =>
+    `Path is outside the catalogue roots (${roots.join(", ")}): ${p}`;
   const read = { mustExist: true };
   const write = { mustExist: false };
   return [
@@ -243,7 +244,10 @@ function cases(f: PolicyFixture): Case[] {
       roots: [`${root}/missing-root`],
       path: `${root}/missing-root/x.po`,
       options: write,
-      expect: { error: OutsideRootsError, message: outsideMsg(`${root}/missing-root/x.po`) },
+      expect: {
+        error: OutsideRootsError,
+        message: outsideMsg(`${root}/missing-root/x.po`, [`${root}/missing-root`]),
+      },
     },
     {
       name: "a missing file is not found (read)",
@@ -364,14 +368,15 @@ Deno.test("resolveCataloguePath: each path gets the right answer, class and mess
   }
 });
 
-Deno.test("resolveCataloguePath never names a resolved path or a root in its messages", async () => {
+Deno.test("resolveCataloguePath never names a resolved path in its messages, and names the roots as configured", async () => {
   await using f = await policyFixture();
   for (
     const path of [`${f.root}/link_out.po`, `${f.root}/linkdir/secret.po`, `${f.root}/../outside/none.po`]
   ) {
     await assert.rejects(() => resolveCataloguePath([f.rootLink], path, { mustExist: true }), (e: Error) => {
       assert.ok(!e.message.includes("secret.po") || path.includes("secret.po"));
-      assert.ok(!e.message.includes(f.rootLink));
+      assert.equal(e.message, `Path is outside the catalogue roots (${f.rootLink}): ${path}`);
+      assert.ok(!e.message.includes(`${f.root}/`) || path.startsWith(`${f.root}/`));
       assert.ok(!e.message.includes(f.outside) || path.startsWith(f.outside));
       return e instanceof OutsideRootsError;
     });
@@ -402,7 +407,7 @@ Deno.test("under a sandbox allowing only the root's configured (symlinked) spell
   const results = JSON.parse(new TextDecoder().decode(out.stdout));
   const outsideMsg = (p: string) => ({
     error: "OutsideRootsError",
-    message: `Path is outside the catalogue roots: ${p}`,
+    message: `Path is outside the catalogue roots (${f.rootLink}): ${p}`,
   });
   assert.deepEqual(results, [
     { lexicalPath: `${f.rootLink}/ok.po`, realPath: `${f.root}/ok.po`, lines: ["a"] },

@@ -226,7 +226,7 @@ Deno.test("read errors: missing, deleted after caching, unparsable, outside the 
     await assert.rejects(
       () => f.store.read("/etc/x.po"),
       OutsideRootsError,
-      "Path is outside the catalogue roots: /etc/x.po",
+      `Path is outside the catalogue roots (${f.root}): /etc/x.po`,
     );
   });
 });

@@ -46,6 +46,7 @@ import {
   writeFd,
 } from "./_verified_path.ts";
 import { withInProcessTurn, withOsLock } from "./file_lock.ts";
+import type { LockPlacement } from "./lock_dir.ts";
 import { DEFAULT_MAX_FILE_BYTES, NotRegularFileError } from "./path_policy.ts";
 
 /** Default age after which a stray temp file of a file being updated is removed: 10 minutes. */
@@ -102,6 +103,8 @@ export interface AtomicUpdateOptions {
    * rename is too late to undo and is ignored (the update has happened).
    */
   signal?: AbortSignal;
+  /** Where the cross-process lock file lives (default: the process's, see `setLockPlacement`). */
+  locks?: LockPlacement;
 }
 
 /** What {@link updateFileUnderLock} did. */
@@ -114,9 +117,11 @@ export interface LockedUpdateOutcome {
 
 /** Where {@link updateFileUnderLock} works. */
 export interface LockTarget {
-  /** The path to open, read and replace (its directory receives the lock and temp files). */
+  /** The path to open, read and replace (its directory receives the temp file, and the lock file
+   * when locks are placed `beside`). */
   openPath: string;
-  /** The in-process queue key: the real path, so every spelling of the file shares one queue. */
+  /** The in-process queue key and the name of the lock in a lock directory: the real path, so every
+   * spelling of the file (in this process and in others) shares one queue and one lock. */
   key: string;
   /** The path to name in error messages (the caller's spelling). */
   displayPath: string;
@@ -253,7 +258,7 @@ export async function updateFileUnderLock(
           displayPath,
         });
         return { previous, written };
-      }, { signal, directories, displayPath });
+      }, { signal, directories, displayPath, key: target.key, locks: options.locks });
     }, signal);
   } catch (error) {
     if (error instanceof Deno.errors.NotFound && !(await exists(dirname(openPath)))) {
@@ -271,7 +276,7 @@ function sameContents(a: CurrentFile | null, b: CurrentFile | null): boolean {
 /**
  * Rewrites a file in place, safely against concurrent writers: the same lock and atomic replacement
  * the catalogue store uses, so a CLI run (`wrap`) and a running server never lose each other's
- * updates. `fn` gets the current bytes (null when the file does not exist) and returns the new bytes,
+ * updates, provided both use the same lock placement (`PO_LOCK_DIR`, see `lock_dir.ts`). `fn` gets the current bytes (null when the file does not exist) and returns the new bytes,
  * or null to leave the file alone; identical bytes are not rewritten either.
  *
  * Symlinks are followed: the link's target is replaced, the link stays. No root policy applies here;

@@ -4,8 +4,8 @@
  * locked, atomic read-modify-write. It is generic over a {@link DocumentCodec}, so it knows nothing
  * about PO syntax.
  *
- * Guarantees (between processes that all use this module, {@link atomicUpdateFile}, or `flock(1)` on
- * the same `.<name>.lock` file):
+ * Guarantees (between processes that all use this module or {@link atomicUpdateFile} with the same
+ * lock placement, see `lock_dir.ts`, or `flock(1)` on the same lock file):
  * - **No lost update**: `update` holds the file's in-process turn across read, `fn` and write, and the
  *   cross-process lock from a re-check of the file to the write: when another process changed the
  *   file after `fn` saw it, `fn` is called again, under the lock, with the current document (so `fn`
@@ -41,7 +41,7 @@
  * @module
  */
 import { type Bytes, flatBytes } from "../byte_runs.ts";
-import { InvalidInputError, NotFoundError, OutsideRootsError } from "../errors.ts";
+import { InvalidInputError, NotFoundError } from "../errors.ts";
 import {
   type AtomicUpdateOptions,
   bytesEqual,
@@ -49,7 +49,13 @@ import {
   updateFileUnderLock,
 } from "./atomic_write.ts";
 import { lstatOrNull } from "./_verified_path.ts";
-import { DEFAULT_MAX_FILE_BYTES, resolveCataloguePath, type ResolvedCataloguePath } from "./path_policy.ts";
+import type { LockPlacement } from "./lock_dir.ts";
+import {
+  DEFAULT_MAX_FILE_BYTES,
+  outsideRootsError,
+  resolveCataloguePath,
+  type ResolvedCataloguePath,
+} from "./path_policy.ts";
 
 /** Options of one {@link CatalogueStore.read} or {@link CatalogueStore.update} call. */
 export interface CatalogueCallOptions {
@@ -114,6 +120,9 @@ export interface CatalogueStoreOptions<D> {
    * large catalogues are refused (BusyError) rather than run out of memory. Default: no bound.
    */
   loadAllowance?: LoadAllowance;
+  /** Where the cross-process lock files live (default: the process's, see `setLockPlacement`; the
+   * service sets a lock directory at start-up, so nothing is written beside the catalogues). */
+  locks?: LockPlacement;
 }
 
 /** The result of {@link CatalogueStore.read}. */
@@ -221,6 +230,7 @@ export class CatalogueStore<D> {
       maxBytes: this.#maxFileBytes,
       newFileMode: options.newFileMode,
       staleTempAgeMs: options.staleTempAgeMs,
+      locks: options.locks,
     };
   }
 
@@ -276,7 +286,7 @@ export class CatalogueStore<D> {
       }
       return { doc: await this.#wait(loading, signal), path, fromCache: false };
     } catch (error) {
-      throw mapSandboxError(error, userPath);
+      throw mapSandboxError(error, userPath, this.roots);
     }
   }
 
@@ -350,7 +360,7 @@ export class CatalogueStore<D> {
       }
       return next!.result;
     } catch (error) {
-      throw mapSandboxError(error, userPath);
+      throw mapSandboxError(error, userPath, this.roots);
     } finally {
       release();
     }
@@ -531,10 +541,8 @@ function statKey(stat: Deno.FileInfo): string {
 
 /** File-system refusals that depend on the path the caller gave, told in the caller's own words (the
  * OS messages name absolute paths). */
-function mapSandboxError(error: unknown, userPath: string): unknown {
-  if (error instanceof Deno.errors.NotCapable) {
-    return new OutsideRootsError(`Path is outside the catalogue roots: ${userPath}`, { cause: error });
-  }
+function mapSandboxError(error: unknown, userPath: string, roots: readonly string[]): unknown {
+  if (error instanceof Deno.errors.NotCapable) return outsideRootsError(roots, userPath, error);
   if (error instanceof Error && (error as { code?: unknown }).code === "ENAMETOOLONG") {
     // A name over the file system's limit (255 bytes), for the file or its lock and temp files.
     return new InvalidInputError(`Invalid file path: a name in it is too long: ${userPath}`, {

@@ -4,8 +4,12 @@
  * Two layers:
  * 1. an in-process queue (a promise chain per key), so callers in this process wait on a promise
  *    rather than each parking a thread in `flock(2)`;
- * 2. an exclusive `flock(2)` (`Deno.FsFile.lock(true)`) on a sidecar lock file `.<name>.lock` in the
- *    file's directory, so separate processes (two servers, a server and the `wrap` CLI) take turns.
+ * 2. an exclusive `flock(2)` (`Deno.FsFile.lock(true)`) on the file's lock file, so separate processes
+ *    (two servers, a server and the `wrap` CLI) take turns. Where lock files live is the
+ *    {@link LockPlacement} (see `lock_dir.ts`): by default for the service, `<sha256 of the real
+ *    path>.lock` in a lock directory of its own (nothing is written beside the catalogues); with
+ *    `PO_LOCK_DIR=beside`, or for a library user that sets nothing, `.<name>.lock` in the file's
+ *    directory. Processes exclude each other only when they use the same placement.
  *
  * Limits: `flock` is *advisory*: it only orders processes that take the same lock (this module,
  * or `flock(1)` on the same lock file); an editor writing the file directly is not stopped. On NFS,
@@ -22,13 +26,15 @@
  * (see `updateFileUnderLock`); the in-process turn ({@link withInProcessTurn}) creates no file.
  *
  * The lock file is never followed through a symlink: one found at its name (planted to make us
- * create or open a file elsewhere) is refused, and with verified `directories` the directories are
- * checked right before the lock file is opened (see `_verified_path.ts`).
+ * create or open a file elsewhere) is refused, and the directories are checked right before the lock
+ * file is opened (see `_verified_path.ts`): the lock directory's identity, or, beside the file, the
+ * verified `directories`.
  *
  * @module
  */
 import { basename, dirname, join } from "node:path";
 import { InvalidInputError } from "../errors.ts";
+import { lockFileOf, type LockPlacement, lockPlacement } from "./lock_dir.ts";
 import {
   closeFd,
   createChecked,
@@ -42,22 +48,25 @@ const queues = new Map<string, Promise<void>>();
 
 /** Options of {@link withFileLock}. */
 export interface FileLockOptions {
-  /** Key of the in-process queue (default: `path`). Pass the real path so every spelling of one file
-   * shares one queue. */
+  /** Key of the in-process queue and name of the lock file in a lock directory (default: `path`).
+   * Pass the real path so every spelling of one file shares one queue and one lock. */
   key?: string;
+  /** Where the lock file lives (default: the process's, see `setLockPlacement`). */
+  locks?: LockPlacement;
   /** Mode of a lock file this call creates (default 0o644, before the umask). */
   lockFileMode?: number;
   /** Stop waiting (for the in-process turn) once aborted, and give up once the OS lock is taken:
    * `fn` is then not called and the signal's reason is thrown. */
   signal?: AbortSignal;
-  /** Directories (from the path policy) checked right before the lock file is opened. */
+  /** Directories (from the path policy) checked right before a lock file beside the file is opened. */
   directories?: readonly VerifiedDirectory[];
   /** The path to name in error messages (default `path`). */
   displayPath?: string;
 }
 
 /**
- * The sidecar lock file of `path`: `.<name>.lock` in the same directory.
+ * The lock file of `path` placed `beside` it: `.<name>.lock` in the same directory. (In a lock
+ * directory, it is `<sha256 of the real path>.lock` there: see {@link lockFileOf}.)
  *
  * @example
  * ```ts
@@ -69,11 +78,11 @@ export function lockFilePath(path: string): string {
 }
 
 /**
- * Runs `fn` while holding the lock of `path` (in-process queue, then an exclusive OS lock on
- * {@link lockFilePath}), and releases it however `fn` ends. Calls for the same key run one at a time,
+ * Runs `fn` while holding the lock of `path` (in-process queue, then an exclusive OS lock on its
+ * lock file, see {@link FileLockOptions.locks}), and releases it however `fn` ends. Calls for the same key run one at a time,
  * in call order.
  *
- * The lock file is created when missing (the directory must be writable); if it exists but cannot be
+ * The lock file is created when missing (its directory must be writable); if it exists but cannot be
  * opened for writing, it is opened read-only, which `flock` accepts.
  *
  * @throws whatever `fn` throws; `Deno.errors.NotFound` when the directory does not exist.
@@ -133,8 +142,9 @@ export async function withInProcessTurn<T>(
 }
 
 /**
- * The cross-process half of {@link withFileLock}: an exclusive `flock` on {@link lockFilePath},
- * created when missing, held while `fn` runs. No in-process queue (callers hold their turn).
+ * The cross-process half of {@link withFileLock}: an exclusive `flock` on the lock file of `path`
+ * (in the lock directory, named after `options.key`, or beside `path`), created when missing, held
+ * while `fn` runs. No in-process queue (callers hold their turn).
  *
  * @throws {InvalidInputError} the lock file's name holds something other than a regular file.
  * @throws the signal's reason when it was aborted by the time the lock was taken (then `fn` is not
@@ -146,7 +156,9 @@ export async function withOsLock<T>(
   options: FileLockOptions = {},
 ): Promise<T> {
   options.signal?.throwIfAborted();
-  const lock = await openLockFile(lockFilePath(path), options);
+  const placement = options.locks ?? lockPlacement();
+  const where = lockFileOf(placement, path, options.key ?? path, options.directories);
+  const lock = await openLockFile(where.lockPath, { ...options, directories: where.directories });
   try {
     await acquire(lock, options.signal);
     try {

@@ -1,6 +1,6 @@
 /**
  * The catalogue store: path policy (roots, realPath, verified directories), parse cache, per-file
- * locks and atomic writes. `CatalogueStore.read`/`update` take a {@link CatalogueCallOptions} with an
+ * locks (their lock files in a lock directory, see `lock_dir.ts`) and atomic writes. `CatalogueStore.read`/`update` take a {@link CatalogueCallOptions} with an
  * `AbortSignal` for per-request time limits.
  *
  * @module
@@ -19,8 +19,10 @@ export {
   CATALOGUE_EXTENSIONS,
   checkCataloguePathSyntax,
   checkRegularFile,
+  checkRoots,
   DEFAULT_MAX_FILE_BYTES,
   NotRegularFileError,
+  outsideRootsError,
   PathChangedError,
   type PathPolicyOptions,
   resolveCataloguePath,
@@ -34,6 +36,20 @@ export {
   withInProcessTurn,
   withOsLock,
 } from "./file_lock.ts";
+export {
+  defaultLockDirectoryPath,
+  type LockDirectory,
+  lockDirectorySetting,
+  type LockPlacement,
+  lockPlacement,
+  LOCKS_BESIDE,
+  LOCKS_BESIDE_PLACEMENT,
+  type LocksBeside,
+  openLockDirectory,
+  setLockPlacement,
+  StoreSetupError,
+  useLockDirectory,
+} from "./lock_dir.ts";
 export {
   atomicReplaceFile,
   type AtomicReplaceOptions,

@@ -16,8 +16,10 @@
  * symlink after the check is noticed instead of followed. A symlink anywhere below the root whose
  * target is outside every root is refused, whatever it points to.
  *
- * Error messages echo only the path the caller gave (never a resolved path or a root), so nothing
- * about the file system outside the request leaks.
+ * Error messages echo the path the caller gave, never a resolved path; a path outside the roots is
+ * answered with the configured roots, as configured (`Path is outside the catalogue roots (/srv/po,
+ * /srv/other): PATH`), so a caller learns where catalogues may be, and nothing else about the file
+ * system. Only authorised callers reach the store (the API token is checked before).
  *
  * @module
  */
@@ -31,6 +33,7 @@ import {
   type VerifiedDirectory,
   walkDirectories,
 } from "./_verified_path.ts";
+import { StoreSetupError } from "./lock_dir.ts";
 
 export { PathChangedError, type VerifiedDirectory };
 
@@ -133,7 +136,7 @@ export async function resolveCataloguePath(
     }
     throw new PathChangedError(`Path changed while it was being opened, refused: ${userPath}`);
   } catch (error) {
-    if (error instanceof Deno.errors.NotCapable) throw outside(userPath, error);
+    if (error instanceof Deno.errors.NotCapable) throw outside(roots, userPath, error);
     throw error;
   }
 }
@@ -150,7 +153,7 @@ async function resolveOnce(
   const [realRoots, real] = await Promise.all([resolveRoots(roots), realPathOrNull(normalised)]);
   if (real !== null) {
     const inside = findRoot(realRoots, real);
-    if (!inside) throw outside(userPath);
+    if (!inside) throw outside(roots, userPath);
     const names = relative(inside.realRoot, real).split("/");
     const lexicalPath = join(inside.root, ...names);
     // The real path has no symlink below the root: every component is lstat'ed to make sure it
@@ -166,7 +169,7 @@ async function resolveOnce(
   const parent = dirname(normalised);
   const anchor = await nearestExistingAncestor(normalised);
   const inside = anchor && (findRoot(realRoots, anchor.real) ?? exactRoot(realRoots, anchor.real));
-  if (!anchor || !inside) throw outside(userPath);
+  if (!anchor || !inside) throw outside(roots, userPath);
   if (mustExist) throw new NotFoundError(`File not found: ${userPath}`);
   const dirNames = anchor.real === inside.realRoot ? [] : relative(inside.realRoot, anchor.real).split("/");
   const anchorLexical = join(inside.root, ...dirNames);
@@ -235,14 +238,64 @@ export function checkRegularFile(stat: Deno.FileInfo, displayPath: string, maxBy
   }
 }
 
+/**
+ * Checks, at start-up, that every catalogue root is a directory this process can list: a root that
+ * does not exist (a typo in `PO_ROOTS`) would otherwise turn every path inside it into "outside the
+ * catalogue roots". Symlinks are followed (a root may be one). Nothing is created.
+ *
+ * @throws {StoreSetupError} one line naming the first unusable root and why (`PO_ROOTS: …`).
+ * @example
+ * ```ts
+ * checkRoots(["/srv/po"]); // throws "PO_ROOTS: /srv/po does not exist" when it does not
+ * ```
+ */
+export function checkRoots(roots: readonly string[]): void {
+  for (const root of roots) {
+    const fail = (why: string, cause?: unknown) =>
+      new StoreSetupError(`catalogue root ${root} ${why}`, "PO_ROOTS", { cause });
+    try {
+      if (!Deno.statSync(root).isDirectory) throw fail("is not a directory");
+      for (const _ of Deno.readDirSync(root)) break;
+    } catch (error) {
+      if (error instanceof StoreSetupError) throw error;
+      if (isMissing(error)) throw fail("does not exist", error);
+      if (error instanceof Deno.errors.NotCapable) {
+        throw fail(`may not be read by this process (run it with --allow-read=${root})`, error);
+      }
+      if (error instanceof Deno.errors.PermissionDenied) {
+        throw fail("cannot be read (permission denied)", error);
+      }
+      if (error instanceof Deno.errors.FilesystemLoop) throw fail("is a symlink loop", error);
+      throw fail(`cannot be read: ${(error as Error).message.split("\n")[0]}`, error);
+    }
+  }
+}
+
 interface RealRoot {
   root: string;
   realRoot: string;
 }
 
-function outside(userPath: string, cause?: unknown): OutsideRootsError {
-  return new OutsideRootsError(`Path is outside the catalogue roots: ${userPath}`, { cause });
+/**
+ * The refusal of a path outside every root: `Path is outside the catalogue roots (ROOT, …): PATH`,
+ * the roots as configured.
+ *
+ * @example
+ * ```ts
+ * outsideRootsError(["/srv/po"], "/etc/x.po").message;
+ * // "Path is outside the catalogue roots (/srv/po): /etc/x.po"
+ * ```
+ */
+export function outsideRootsError(
+  roots: readonly string[],
+  userPath: string,
+  cause?: unknown,
+): OutsideRootsError {
+  const shown = roots.map((r) => stripTrailingSlash(normalize(r))).join(", ");
+  return new OutsideRootsError(`Path is outside the catalogue roots (${shown}): ${userPath}`, { cause });
 }
+
+const outside = outsideRootsError;
 
 /** Real paths of the roots that exist now (a missing root contains nothing). Resolved on every call,
  * so retargeting a root symlink takes effect at once. */
