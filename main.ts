@@ -90,14 +90,23 @@ async function wrapIo(args: string[]): Promise<WrapIo> {
     import("./lib/po/wrap_host.ts"),
   ]);
   const { atomicUpdateFile, readRegularFileBytes } = store;
-  try {
-    // The lock directory the servers use (PO_LOCK_DIR), so a wrap and a server take the same lock.
-    store.useLockDirectory(readEnv(["PO_LOCK_DIR"]).PO_LOCK_DIR);
-  } catch (error) {
-    if (!(error instanceof store.StoreSetupError)) throw error;
-    console.error(`wrap: ${error.message}`);
-    Deno.exit(2);
-  }
+  let locksReady = false;
+  /**
+   * The lock directory the servers use (PO_LOCK_DIR), so a wrap and a server take the same lock.
+   * Opened at the first write only: `--check`, `--diff` and `--stdout` take no lock, so they run
+   * with read permission alone (as the msgcat differential check runs `wrap --stdout`).
+   */
+  const prepareLocks = () => {
+    if (locksReady) return;
+    try {
+      store.useLockDirectory(readEnv(["PO_LOCK_DIR"]).PO_LOCK_DIR);
+    } catch (error) {
+      if (!(error instanceof store.StoreSetupError)) throw error;
+      console.error(`wrap: ${error.message}`);
+      Deno.exit(2);
+    }
+    locksReady = true;
+  };
   const read = new Map<string, Uint8Array>();
   const noWrap = args.includes("--no-wrap");
   return {
@@ -108,6 +117,7 @@ async function wrapIo(args: string[]): Promise<WrapIo> {
       return bytes;
     },
     writeFile: async (path, bytes) => {
+      prepareLocks();
       await atomicUpdateFile(path, (current) => {
         if (current === null) return null;
         const before = read.get(path);

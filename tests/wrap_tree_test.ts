@@ -9,7 +9,11 @@ const UNWRAPPED =
 const decoder = new TextDecoder();
 
 /** Runs `main.ts wrap ARGS` in `cwd` with the given permissions; a hang fails instead of hanging. */
-async function wrap(cwd: string, args: string[], permissions = ["--allow-read", "--allow-write"]) {
+async function wrap(
+  cwd: string,
+  args: string[],
+  permissions = ["--allow-read", "--allow-write", "--allow-sys=uid"],
+) {
   const child = new Deno.Command(Deno.execPath(), {
     args: ["run", "--quiet", "--no-prompt", ...permissions, MAIN, "wrap", ...args],
     cwd,
@@ -79,7 +83,8 @@ Deno.test("a directory stands for its *.po files, in name order, without hidden 
     assert.deepEqual(files, ["a.po", "b/a.po", "b/z.po", "c/d/deep.po"]);
 
     // The same through main.ts, from inside the tree: reports per file, relative to the caller.
-    const check = await wrap(dir, ["--check", "."]);
+    // --check writes nothing and takes no lock: read permission alone is enough.
+    const check = await wrap(dir, ["--check", "."], ["--allow-read"]);
     assert.deepEqual([check.code, check.stderr], [1, "Would rewrap: b/z.po\nWould rewrap: c/d/deep.po\n"]);
     // A named hidden file, template or link is taken as any FILE is; one named twice is done once.
     const named = await wrap(dir, ["--check", ".hidden.po", "messages.pot", "linked.po", "b", "b/z.po"]);
@@ -184,7 +189,7 @@ Deno.test("--modified formats only the *.po files git reports as changed, from a
     await Deno.remove(`${dir}/locales/de/gone.po`);
     await Deno.mkdir(`${dir}/locales/es/new dir`, { recursive: true });
     await Deno.writeTextFile(`${dir}/locales/es/new dir/new "file".po`, UNWRAPPED);
-    const withGit = ["--allow-read", "--allow-write", "--allow-run=git"];
+    const withGit = ["--allow-read", "--allow-write", "--allow-sys=uid", "--allow-run=git"];
 
     await t.step("from the top, unmodified and deleted files are left out", async () => {
       const run = await wrap(dir, ["--check", "-m"], withGit);
