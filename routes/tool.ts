@@ -11,7 +11,7 @@ import { ByteBudget } from "../lib/byte_budget.ts";
 import { AnswerTooLargeError, TimeoutError } from "../lib/errors.ts";
 import type { AppDeps } from "./deps.ts";
 import { toolOperationResponses } from "./openapi.ts";
-import { type ToolExamples, toolExamples } from "./tool_examples.ts";
+import { PLACEHOLDER_EXAMPLES, type ToolExamples, toolExamples } from "./tool_examples.ts";
 import { DEFAULT_REQUEST_TIMEOUT_MS, requestSignal } from "./timeout.ts";
 import { readJsonBody } from "./validation.ts";
 
@@ -201,7 +201,9 @@ export function defineTool<I extends z.ZodType | null>(tool: Tool<I>): Tool<I> {
  * Mounts tools on the app: one POST route each, documented in `/openapi.json` from the same schemas.
  */
 export function mountTools(app: OpenAPIHono, tools: readonly Tool[], deps: AppDeps): void {
-  const examples = toolExamples(deps);
+  // `/openapi.json` is public: with a token, its examples name neither the roots nor catalogue
+  // data (an authorised MCP client gets the real ones).
+  const examples = deps.config.apiToken === undefined ? toolExamples(deps) : PLACEHOLDER_EXAMPLES;
   for (const tool of tools) {
     const example = tool.example?.(examples);
     app.openAPIRegistry.registerPath(createRoute({

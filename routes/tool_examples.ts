@@ -105,6 +105,9 @@ export function examplesFor(roots: readonly string[]): ToolExamples {
   return { roots, catalogue: `${first}/fr.po`, ...FALLBACK_ENTRY };
 }
 
+/** Examples that name no root and no catalogue data: `/path/inside/PO_ROOTS/fr.po`. */
+export const PLACEHOLDER_EXAMPLES: ToolExamples = examplesFor([]);
+
 const EXAMPLES = new WeakMap<AppDeps, ToolExamples>();
 
 /** The examples of an app's deps, made once per deps object. */

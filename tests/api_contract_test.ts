@@ -211,3 +211,32 @@ Deno.test("examples of the shipped sample catalogues name examples/fr/glossary.p
   const none = examplesFor(["/nonexistent-root-for-examples"]);
   assert.equal(none.catalogue, "/nonexistent-root-for-examples/fr.po");
 });
+
+Deno.test("with a token, the public /openapi.json names neither the roots nor catalogue data; MCP clients get both", async () => {
+  await using f = await poFixture({ "a/fr.po": MENU });
+  const { CatalogueStore } = await import("../lib/store/mod.ts");
+  const { PO_CODEC } = await import("../lib/po/po_codec.ts");
+  const { app } = testApp({
+    config: { apiToken: TOKEN, maxBodyBytes: 1 << 20 },
+    catalogues: new CatalogueStore({ roots: [f.root], codec: PO_CODEC }),
+  });
+  const text = JSON.stringify(await openapi(app));
+  assert.ok(!text.includes(f.root), "no root in the public document");
+  assert.ok(!text.includes("Quitter le jeu"), "no catalogue data in the public document");
+  const example = JSON.parse(text).paths["/po/read"].post.requestBody.content["application/json"].example;
+  assert.deepEqual(example, { file_path: "/path/inside/PO_ROOTS/fr.po" });
+  const list = await app.request("/mcp", {
+    method: "POST",
+    headers: {
+      authorization: `Bearer ${TOKEN}`,
+      "content-type": "application/json",
+      accept: "application/json, text/event-stream",
+    },
+    body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list", params: {} }),
+  });
+  assert.equal(list.status, 200);
+  assert.ok(
+    (await list.text()).includes(`${f.root}/a/fr.po`),
+    "the authorised MCP client gets the real example",
+  );
+});
