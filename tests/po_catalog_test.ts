@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import { lacks } from "./_prerequisites.ts";
 import { InvalidInputError, UnwritableCatalogError } from "../lib/errors.ts";
 import {
   applyWrite,
@@ -405,17 +406,9 @@ Deno.test("toApiEntry shows a reference without line as its file name", () => {
   assert.deepEqual(toApiEntry({ ...m, references: [{ file: "./x.c", line: null }] }).occurrences, ["./x.c"]);
 });
 
-Deno.test("catalogues written by applyWrite are what msgcat prints for them", async () => {
-  let available = false;
-  try {
-    available = (await new Deno.Command("msgcat", { args: ["--version"], stdout: "null" }).output()).success;
-  } catch {
-    available = false;
-  }
-  if (!available) {
-    console.log("skipped: msgcat not found");
-    return;
-  }
+Deno.test("catalogues written by applyWrite are what msgcat prints for them", {
+  ignore: lacks(import.meta.url, "msgcat"),
+}, async () => {
   const results = [
     applyWrite(null, [{ msgid: "Hello", msgstr: "Grüß dich", occurrences: ["a.py:1"], flags: ["fuzzy"] }])
       .catalog,

@@ -5,6 +5,7 @@
  * shared corpus (`../shared`) when they are present, and says plainly when they are not.
  */
 import assert from "node:assert/strict";
+import { lacks } from "./_prerequisites.ts";
 import { escapeString, type WrapOptions, wrapString } from "../lib/po/wrap.ts";
 import { directiveInteriors } from "../lib/po/_format_directives.ts";
 import {
@@ -24,23 +25,6 @@ import { LINE_BREAK_CLASS_NAMES } from "../lib/po/_unicode_data.ts";
 
 const SHARED = new URL("../../shared/", import.meta.url);
 const FIXTURES = new URL("./fixtures/po_wrap/", import.meta.url);
-
-function sharedPresent(): boolean {
-  try {
-    return Deno.statSync(SHARED).isDirectory;
-  } catch {
-    return false;
-  }
-}
-
-function msgcatPresent(): boolean {
-  try {
-    return new Deno.Command("msgcat", { args: ["--version"], stdout: "null", stderr: "null" }).outputSync()
-      .success;
-  } catch {
-    return false;
-  }
-}
 
 /** msgcat's output for `path` (null when msgcat rejects the file). */
 function msgcat(path: string): string | null {
@@ -908,42 +892,43 @@ Deno.test("column widths and line-break classes follow libunistring 1.0", async 
       ["SP", "OP1", "PR", "QU", "IS", "HY", "GL", "GL", "B2", "ZW", "ZWJ", "BK", "CL", "RI", "AL"],
     );
   });
-  await t.step("every code point against shared/docs/data", () => {
-    if (!sharedPresent()) {
-      console.log("skipped: ../shared not found (the tables were generated from it)");
-      return;
-    }
-    const expected = (file: string, fallback: string) => {
-      const values = new Array<string>(0x110000).fill(fallback);
-      for (const line of Deno.readTextFileSync(new URL(`docs/data/${file}`, SHARED)).split("\n")) {
-        if (line.startsWith("#") || line.trim() === "") continue;
-        const [span, value] = line.trim().split(/\s+/);
-        const [lo, hi = lo] = span.split("..").map((h) => parseInt(h, 16));
-        if (value !== "SURROGATE") values.fill(value, lo, hi + 1);
+  // (the tables were generated from ../shared)
+  await t.step({
+    name: "every code point against shared/docs/data",
+    ignore: lacks(import.meta.url, "shared"),
+    fn: () => {
+      const expected = (file: string, fallback: string) => {
+        const values = new Array<string>(0x110000).fill(fallback);
+        for (const line of Deno.readTextFileSync(new URL(`docs/data/${file}`, SHARED)).split("\n")) {
+          if (line.startsWith("#") || line.trim() === "") continue;
+          const [span, value] = line.trim().split(/\s+/);
+          const [lo, hi = lo] = span.split("..").map((h) => parseInt(h, 16));
+          if (value !== "SURROGATE") values.fill(value, lo, hi + 1);
+        }
+        return values;
+      };
+      const classes = expected("linebreak-classes.txt", "AL");
+      const widths = expected("widths.txt", "1");
+      let checked = 0;
+      for (let cp = 0; cp < 0x110000; cp++) {
+        if (cp >= 0xd800 && cp < 0xe000) continue;
+        if (name(cp) !== classes[cp]) {
+          assert.fail(`class of U+${cp.toString(16)}: ${name(cp)} != ${classes[cp]}`);
+        }
+        const w = Math.max(0, Number(widths[cp]));
+        if (columnWidth(cp) !== w) assert.fail(`width of U+${cp.toString(16)}: ${columnWidth(cp)} != ${w}`);
+        checked++;
       }
-      return values;
-    };
-    const classes = expected("linebreak-classes.txt", "AL");
-    const widths = expected("widths.txt", "1");
-    let checked = 0;
-    for (let cp = 0; cp < 0x110000; cp++) {
-      if (cp >= 0xd800 && cp < 0xe000) continue;
-      if (name(cp) !== classes[cp]) {
-        assert.fail(`class of U+${cp.toString(16)}: ${name(cp)} != ${classes[cp]}`);
-      }
-      const w = Math.max(0, Number(widths[cp]));
-      if (columnWidth(cp) !== w) assert.fail(`width of U+${cp.toString(16)}: ${columnWidth(cp)} != ${w}`);
-      checked++;
-    }
-    console.log(`${checked} code points checked`);
+      console.log(`${checked} code points checked`);
+    },
   });
-  await t.step("lib/po/_unicode_data.ts is what .ci/gen_unicode_data.ts writes", async () => {
-    if (!sharedPresent()) {
-      console.log("skipped: ../shared not found");
-      return;
-    }
-    const { generate } = await import("../.ci/gen_unicode_data.ts");
-    assert.equal(Deno.readTextFileSync(new URL("../lib/po/_unicode_data.ts", import.meta.url)), generate());
+  await t.step({
+    name: "lib/po/_unicode_data.ts is what .ci/gen_unicode_data.ts writes",
+    ignore: lacks(import.meta.url, "shared"),
+    fn: async () => {
+      const { generate } = await import("../.ci/gen_unicode_data.ts");
+      assert.equal(Deno.readTextFileSync(new URL("../lib/po/_unicode_data.ts", import.meta.url)), generate());
+    },
   });
 });
 
@@ -1087,11 +1072,9 @@ Deno.test("committed msgcat outputs in tests/fixtures/po_wrap are reproduced blo
   assert.ok(total > 1000);
 });
 
-Deno.test("every string block of the msgcat vectors' outputs is reproduced", () => {
-  if (!sharedPresent()) {
-    console.log("skipped: ../shared not found");
-    return;
-  }
+Deno.test("every string block of the msgcat vectors' outputs is reproduced", {
+  ignore: lacks(import.meta.url, "shared"),
+}, () => {
   const dir = new URL("corpus/msgcat-vectors/", SHARED);
   let total = 0;
   const bad: string[] = [];
@@ -1106,11 +1089,9 @@ Deno.test("every string block of the msgcat vectors' outputs is reproduced", () 
   assert.ok(total > 300);
 });
 
-Deno.test("every string block msgcat prints for the shared corpus is reproduced", () => {
-  if (!sharedPresent() || !msgcatPresent()) {
-    console.log(`skipped: ${!sharedPresent() ? "../shared not found" : "msgcat is not installed"}`);
-    return;
-  }
+Deno.test("every string block msgcat prints for the shared corpus is reproduced", {
+  ignore: lacks(import.meta.url, "shared", "msgcat"),
+}, () => {
   let total = 0;
   let files = 0;
   const bad: string[] = [];
@@ -1519,11 +1500,9 @@ function directiveProbes(language: string, variant: string): string[] {
   return probes;
 }
 
-Deno.test("directive variants are protected exactly as msgcat protects them", async (t) => {
-  if (!msgcatPresent()) {
-    console.log("skipped: msgcat is not installed");
-    return;
-  }
+Deno.test("directive variants are protected exactly as msgcat protects them", {
+  ignore: lacks(import.meta.url, "msgcat"),
+}, async (t) => {
   const dir = Deno.makeTempDirSync();
   try {
     for (const [language, variants] of Object.entries(DIRECTIVE_VARIANTS)) {
@@ -1557,11 +1536,9 @@ Deno.test("directive variants are protected exactly as msgcat protects them", as
   }
 });
 
-Deno.test("random strings wrap exactly as msgcat wraps them", async (t) => {
-  if (!msgcatPresent()) {
-    console.log("skipped: msgcat is not installed");
-    return;
-  }
+Deno.test("random strings wrap exactly as msgcat wraps them", {
+  ignore: lacks(import.meta.url, "msgcat"),
+}, async (t) => {
   const runs: [string, string[], string[]][] = [
     [
       "mixed text, escapes, CJK, emoji, zero-width and break characters",

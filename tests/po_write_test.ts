@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import { lacks } from "./_prerequisites.ts";
 // @ts-types="@types/gettext-parser"
 import { po as gettextPo } from "gettext-parser";
 import { Buffer } from "node:buffer";
@@ -24,20 +25,6 @@ function exists(url: URL): boolean {
   } catch {
     return false;
   }
-}
-
-let msgcatChecked: boolean | null = null;
-async function msgcatAvailable(): Promise<boolean> {
-  if (msgcatChecked === null) {
-    try {
-      const r = await new Deno.Command("msgcat", { args: ["--version"], stdout: "null", stderr: "null" })
-        .output();
-      msgcatChecked = r.success;
-    } catch {
-      msgcatChecked = false;
-    }
-  }
-  return msgcatChecked;
 }
 
 /** `msgcat [args] FILE`: its stdout, or null when it rejects the file. */
@@ -101,11 +88,9 @@ Deno.test("formatPo reproduces the committed msgcat goldens byte for byte", asyn
   });
 });
 
-Deno.test("the committed goldens are still what the installed msgcat prints", async () => {
-  if (!(await msgcatAvailable())) {
-    console.log("skipped: msgcat not found");
-    return;
-  }
+Deno.test("the committed goldens are still what the installed msgcat prints", {
+  ignore: lacks(import.meta.url, "msgcat"),
+}, async () => {
   for (const name of listPo(FIXTURES, ".in.po")) {
     const path = new URL(name, FIXTURES).pathname;
     const expected = Deno.readFileSync(new URL(name.replace(".in.po", ".out.po"), FIXTURES));
@@ -117,15 +102,9 @@ Deno.test("the committed goldens are still what the installed msgcat prints", as
   );
 });
 
-Deno.test("formatPo equals a live msgcat on every corpus file and vector (rejects included)", async () => {
-  if (!exists(CORPUS) || !exists(VECTORS)) {
-    console.log("skipped: ../shared not found");
-    return;
-  }
-  if (!(await msgcatAvailable())) {
-    console.log("skipped: msgcat not found");
-    return;
-  }
+Deno.test("formatPo equals a live msgcat on every corpus file and vector (rejects included)", {
+  ignore: lacks(import.meta.url, "shared", "msgcat"),
+}, async () => {
   const files = [
     ...listPo(CORPUS, ".po").map((n) => new URL(n, CORPUS)),
     ...listPo(VECTORS, ".in.po").map((n) => new URL(n, VECTORS)),
@@ -152,11 +131,7 @@ Deno.test("formatPo equals a live msgcat on every corpus file and vector (reject
   assert.ok(files.length >= 100 && rejected >= 9, `${files.length} files, ${rejected} rejected`);
 });
 
-Deno.test("formatting is idempotent on the corpus", () => {
-  if (!exists(CORPUS) || !exists(VECTORS)) {
-    console.log("skipped: ../shared not found");
-    return;
-  }
+Deno.test("formatting is idempotent on the corpus", { ignore: lacks(import.meta.url, "shared") }, () => {
   const files = [
     ...listPo(CORPUS, ".po").map((n) => new URL(n, CORPUS)),
     ...listPo(VECTORS, ".in.po").map((n) => new URL(n, VECTORS)),
@@ -237,11 +212,9 @@ function gettextParserCanRead(s: string): boolean {
   return true;
 }
 
-Deno.test("our parser agrees with gettext-parser on every corpus file", () => {
-  if (!exists(CORPUS)) {
-    console.log("skipped: ../shared not found");
-    return;
-  }
+Deno.test("our parser agrees with gettext-parser on every corpus file", {
+  ignore: lacks(import.meta.url, "shared"),
+}, () => {
   let compared = 0;
   let skipped = 0;
   for (const name of listPo(CORPUS, ".po")) {

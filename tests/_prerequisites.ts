@@ -1,0 +1,61 @@
+/**
+ * What some tests need beyond this repository: `../shared` (the corpus, msgcat vectors, Unicode
+ * data) and GNU gettext's `msgcat`. A test that cannot run without them is registered with
+ * `ignore: lacks(import.meta.url, …)`, so Deno's summary counts it as ignored, not passed, and one
+ * line per test file says what is missing.
+ *
+ * @module
+ */
+
+/** `../shared` beside the repository (present on CI and developer machines, absent on a user's clone). */
+const SHARED_DIR = new URL("../../shared/", import.meta.url);
+
+/** True when `../shared` exists. */
+export const HAS_SHARED: boolean = (() => {
+  try {
+    return Deno.statSync(SHARED_DIR).isDirectory;
+  } catch {
+    return false;
+  }
+})();
+
+/** True when GNU `msgcat` runs (gettext installed). */
+export const HAS_MSGCAT: boolean = (() => {
+  try {
+    return new Deno.Command("msgcat", { args: ["--version"], stdout: "null", stderr: "null" }).outputSync()
+      .success;
+  } catch {
+    return false;
+  }
+})();
+
+/** A prerequisite a test may lack. */
+export type Prerequisite = "shared" | "msgcat";
+
+const DESCRIBED: Record<Prerequisite, [boolean, string]> = {
+  shared: [HAS_SHARED, "../shared (the corpus; absent from a plain clone)"],
+  msgcat: [HAS_MSGCAT, "msgcat (apt-get install gettext)"],
+};
+
+const told = new Set<string>();
+
+/**
+ * True (ignore the test) when any of `needs` is missing; then prints, once per test file and
+ * missing set, `not run in FILE: tests that need X (not found) are ignored`.
+ *
+ * @example
+ * ```ts
+ * Deno.test("output equals msgcat's", { ignore: lacks(import.meta.url, "msgcat") }, () => {});
+ * ```
+ */
+export function lacks(file: string, ...needs: Prerequisite[]): boolean {
+  const missing = needs.filter((n) => !DESCRIBED[n][0]).map((n) => DESCRIBED[n][1]);
+  if (missing.length === 0) return false;
+  const name = file.slice(file.lastIndexOf("/") + 1);
+  const line = `not run in ${name}: tests that need ${missing.join(" and ")} are ignored (not found)`;
+  if (!told.has(line)) {
+    told.add(line);
+    console.log(line);
+  }
+  return true;
+}
