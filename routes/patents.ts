@@ -105,7 +105,9 @@ export const SearchPatentsRequest = z.strictObject({
   }),
   publication_date_from: DateField,
   publication_date_to: DateField,
-  max_results: pyInt({ ge: 1, le: 500 }).default(30).meta({ description: "Records to return, 1–500." }),
+  max_results: pyInt({ ge: 1, le: 500 }).default(30).meta({
+    description: "Records to return, 1–500 (default 30).",
+  }),
 }).superRefine((body, ctx) => {
   const { publication_date_from: from, publication_date_to: to } = body;
   if (from && to && isCalendarDate(from) && isCalendarDate(to) && from > to) {

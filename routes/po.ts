@@ -76,7 +76,9 @@ export const ReadPoContextRequest = z.strictObject({
   msgctxt: z.string().nullable().optional().meta({
     description: "The context; absent or null = no context.",
   }),
-  context_size: pyInt({ ge: 0 }).default(1).meta({ description: "Neighbours to return on each side." }),
+  context_size: pyInt({ ge: 0 }).default(1).meta({
+    description: "Neighbours to return on each side (default 1).",
+  }),
 }).meta({ id: "ReadPOContextRequest" });
 
 const EntriesResponse = z.object({ entries: z.array(PoEntry) });
