@@ -66,20 +66,23 @@ Deno.test("MCP over HTTP answers GET and DELETE with 405 and needs the bearer to
 
 Deno.test("MCP over stdio: the SDK client drives a spawned `main.ts mcp`", async () => {
   const roots = await Deno.makeTempDir();
+  // The cross-process lock files go to a directory of their own (PO_LOCK_DIR), outside the roots.
+  const locks = await Deno.makeTempDir();
   const transport = new StdioClientTransport({
     command: Deno.execPath(),
     args: [
       "run",
       "--quiet",
       "--no-prompt",
-      `--allow-read=${roots}`,
-      `--allow-write=${roots}`,
+      `--allow-read=${roots},${locks}`,
+      `--allow-write=${roots},${locks}`,
+      "--allow-sys=uid",
       "--allow-net=127.0.0.1",
       `--allow-env=${CONFIG_ENV_NAMES.join(",")}`,
       MAIN,
       "mcp",
     ],
-    env: childEnv({ PO_ROOTS: roots }),
+    env: childEnv({ PO_ROOTS: roots, PO_LOCK_DIR: locks }),
     stderr: "pipe",
   });
   const client = new Client({ name: "test", version: "1.0.0" });
@@ -105,23 +108,27 @@ Deno.test("MCP over stdio: the SDK client drives a spawned `main.ts mcp`", async
   } finally {
     await client.close();
     await Deno.remove(roots, { recursive: true });
+    await Deno.remove(locks, { recursive: true });
   }
 });
 
 Deno.test("`main.ts mcp` writes only protocol messages on stdout and exits 0 when stdin closes", async () => {
   const roots = await Deno.makeTempDir();
+  // The cross-process lock files go to a directory of their own (PO_LOCK_DIR), outside the roots.
+  const locks = await Deno.makeTempDir();
   const child = new Deno.Command(Deno.execPath(), {
     args: [
       "run",
       "--quiet",
       "--no-prompt",
-      `--allow-read=${roots}`,
-      `--allow-write=${roots}`,
+      `--allow-read=${roots},${locks}`,
+      `--allow-write=${roots},${locks}`,
+      "--allow-sys=uid",
       "--allow-env",
       MAIN,
       "mcp",
     ],
-    env: childEnv({ PO_ROOTS: roots }),
+    env: childEnv({ PO_ROOTS: roots, PO_LOCK_DIR: locks }),
     stdin: "piped",
     stdout: "piped",
     stderr: "piped",
@@ -137,6 +144,7 @@ Deno.test("`main.ts mcp` writes only protocol messages on stdout and exits 0 whe
   await writer.close();
   const out = await child.output();
   await Deno.remove(roots, { recursive: true });
+  await Deno.remove(locks, { recursive: true });
   assert.equal(out.code, 0);
   const lines = new TextDecoder().decode(out.stdout).split("\n").filter((l) => l !== "");
   assert.ok(lines.length >= 1);
