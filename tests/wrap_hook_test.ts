@@ -45,8 +45,10 @@ async function git(cwd: string, ...args: string[]): Promise<string> {
 }
 
 async function installed(cmd: string): Promise<boolean> {
-  return await new Deno.Command(cmd, { args: ["--version"], stdout: "null", stderr: "null" }).output()
-    .then((o) => o.success).catch(() => false);
+  // In a then: a missing program makes the spawn throw at once, not reject.
+  return await Promise.resolve().then(() =>
+    new Deno.Command(cmd, { args: ["--version"], stdout: "null", stderr: "null" }).output()
+  ).then((o) => o.success).catch(() => false);
 }
 
 /** A committed copy of this checkout's working tree (what pre-commit clones), and its HEAD. */

@@ -41,8 +41,10 @@ async function git(cwd: string, ...args: string[]): Promise<string> {
 }
 
 async function hasGit(): Promise<boolean> {
-  return (await new Deno.Command("git", { args: ["--version"], stdout: "null", stderr: "null" }).output()
-    .then((o) => o.success).catch(() => false));
+  // In a then: a missing program makes the spawn throw at once, not reject.
+  return await Promise.resolve().then(() =>
+    new Deno.Command("git", { args: ["--version"], stdout: "null", stderr: "null" }).output()
+  ).then((o) => o.success).catch(() => false);
 }
 
 /** A temp directory holding `files` (path → content; content null makes a directory). */
@@ -131,8 +133,10 @@ Deno.test("a broken catalogue in a tree is reported as msgcat reports it, and th
     const lines = run.stderr.trimEnd().split("\n");
     assert.equal(lines.length, 5, run.stderr);
     assert.equal(await Deno.readTextFile(`${dir}/ok/good.po`), LAID_OUT, "the good file is still formatted");
-    const msgcat = await new Deno.Command("msgcat", { args: ["--version"], stdout: "null", stderr: "null" })
-      .output().then((o) => o.success).catch(() => false);
+    // In a then: a missing program makes the spawn throw at once, not reject.
+    const msgcat = await Promise.resolve().then(() =>
+      new Deno.Command("msgcat", { args: ["--version"], stdout: "null", stderr: "null" }).output()
+    ).then((o) => o.success).catch(() => false);
     if (!msgcat) {
       console.log("msgcat comparison not run: msgcat is not installed (apt-get install gettext)");
       return;
