@@ -11,6 +11,9 @@ import { encodePo, parsePo, type PoCatalog, type PoMessage } from "../lib/po/mod
 
 const MAIN = new URL("../main.ts", import.meta.url).pathname;
 const ENV_NAMES = CONFIG_ENV_NAMES.join(",");
+/** One lock directory (PO_LOCK_DIR) for every server and wrap of this file, as on one host. */
+const LOCKS = Deno.makeTempDirSync({ prefix: "po-processes-locks-" });
+globalThis.addEventListener("unload", () => Deno.removeSync(LOCKS, { recursive: true }));
 /** Generous bounds for a slow shared machine: they only turn a hang into a clear failure. */
 const START_TIMEOUT_MS = 60_000;
 const REQUEST_TIMEOUT_MS = 60_000;
@@ -61,14 +64,15 @@ async function startServer(root: string) {
       "run",
       "--quiet",
       "--no-prompt",
-      `--allow-read=${root}`,
-      `--allow-write=${root}`,
+      `--allow-read=${root},${LOCKS}`,
+      `--allow-write=${root},${LOCKS}`,
       `--allow-net=127.0.0.1:${port}`,
       `--allow-env=${ENV_NAMES}`,
+      "--allow-sys=uid",
       MAIN,
       "serve",
     ],
-    env: childEnv({ PO_ROOTS: root, PORT: String(port) }),
+    env: childEnv({ PO_ROOTS: root, PORT: String(port), PO_LOCK_DIR: LOCKS }),
     clearEnv: true,
     stdin: "null",
     stdout: "null",
@@ -137,20 +141,22 @@ function write(url: string, file: string, entries: unknown[]) {
   return post(url, "/po/write", { file_path: file, entries });
 }
 
-/** `main.ts wrap ARGS…` in its own process, allowed to read and write `root` only. */
+/** `main.ts wrap ARGS…` in its own process, allowed to read and write `root` (and the locks) only. */
 async function runWrapProcess(root: string, args: string[]) {
   const child = new Deno.Command(Deno.execPath(), {
     args: [
       "run",
       "--quiet",
       "--no-prompt",
-      `--allow-read=${root}`,
-      `--allow-write=${root}`,
+      `--allow-read=${root},${LOCKS}`,
+      `--allow-write=${root},${LOCKS}`,
+      "--allow-env=PO_LOCK_DIR",
+      "--allow-sys=uid",
       MAIN,
       "wrap",
       ...args,
     ],
-    env: childEnv(),
+    env: childEnv({ PO_LOCK_DIR: LOCKS }),
     clearEnv: true,
     stdin: "null",
     stdout: "piped",

@@ -42,7 +42,14 @@ async function startChild(
       "serve",
     ],
     cwd: REPO,
-    env: childEnv({ PORT: String(port), HOST: "127.0.0.1", PO_ROOTS: root, ...options.env }),
+    // Lock files beside the catalogues: the sandbox grants the root only (no lock directory).
+    env: childEnv({
+      PORT: String(port),
+      HOST: "127.0.0.1",
+      PO_ROOTS: root,
+      PO_LOCK_DIR: "beside",
+      ...options.env,
+    }),
     stdin: "null",
     stdout: "null",
     stderr: "piped",
