@@ -87,6 +87,11 @@ const WritePoResponse = z.object({
   message: z.string(),
   created: z.int(),
   updated: z.int(),
+  revived: z.int().meta({
+    description:
+      "Entries that matched only an obsolete (#~) entry, which was revived (without its fuzzy flag " +
+      'unless the request gives flags: ["fuzzy"]).',
+  }),
 }).meta({ id: "WritePOResponse" });
 const ReadPoContextResponse = z.object({
   target_entry: PoEntry.nullable(),
@@ -207,7 +212,9 @@ export const poTools = [
     path: "/po/write",
     summary: "Create or update entries, then lay the file out exactly as msgcat/powrap would",
     description:
-      "Each entry updates the non-obsolete entry with the same msgid and msgctxt, or is appended. " +
+      "Each entry updates the non-obsolete entry with the same msgid and msgctxt, or is appended " +
+      "(or, when only an obsolete #~ entry has that key, revives it: counted in `revived`, its comments and " +
+      "references kept, its fuzzy flag dropped unless the request sets flags). " +
       "Fields left out are kept (references, flags, comments); a field given replaces the old value " +
       "(flags: [] clears fuzzy). A missing file is created with a UTF-8 header. An unknown field is " +
       'refused with a suggestion (e.g. "msgctx": did you mean "msgctxt"?).',
@@ -231,6 +238,7 @@ export const poTools = [
         message: `Successfully wrote to ${file_path} and formatted with powrap${merged}`,
         created: r.created,
         updated: r.updated,
+        revived: r.revived,
       };
     },
   }),

@@ -230,7 +230,7 @@ Deno.test("MCP PO tools: the eight tools are listed, PO tools work on a temp cat
     });
     assert.deepEqual(
       { ...(write.structuredContent as object), message: undefined },
-      { success: true, message: undefined, created: 0, updated: 1 },
+      { success: true, message: undefined, created: 0, updated: 1, revived: 0 },
     );
     const ctx = await client.callTool({
       name: "read_po_context",

@@ -297,8 +297,8 @@ Deno.test("applyWrite appends new entries after the last non-obsolete one", () =
 });
 
 Deno.test("applyWrite revives an obsolete entry instead of duplicating it", () => {
-  const { catalog, created } = applyWrite(sample(), [{ msgid: "Gone", msgstr: "Revenu" }]);
-  assert.equal(created, 1);
+  const { catalog, created, revived } = applyWrite(sample(), [{ msgid: "Gone", msgstr: "Revenu" }]);
+  assert.deepEqual([created, revived], [0, 1]);
   const list = listEntries(catalog);
   assert.deepEqual(list.filter((e) => e.msgid === "Gone"), [entry({ msgid: "Gone", msgstr: "Revenu" })]);
   assert.deepEqual(list.map((e) => e.msgid).slice(-3), ["Untranslated", "Gone", "Old fuzzy"]);
@@ -464,4 +464,28 @@ Deno.test("applyWrite keeps a list known free of duplicates so, and only then", 
   });
   assert.ok(!knownUnique(dup.messages));
   assert.ok(!knownUnique(applyWrite(dup, [entry({ msgid: "Open", msgstr: "y" })]).catalog.messages));
+});
+
+Deno.test("a revived obsolete entry is counted as revived and is not fuzzy unless the request says so", () => {
+  const text = 'msgid ""\nmsgstr "Content-Type: text/plain; charset=UTF-8\\n"\n\n' +
+    'msgid "Open"\nmsgstr "Öffnen"\n\n' +
+    '# kept comment\n#, fuzzy, python-format\n#~| msgid "Quit now"\n#~ msgctxt "menu"\n#~ msgid "Quit"\n#~ msgstr "Beenden"\n';
+  const revive = (flags?: string[]) =>
+    applyWrite(parsePo(new TextEncoder().encode(text)), [{
+      msgid: "Quit",
+      msgctxt: "menu",
+      msgstr: "Schließen",
+      flags,
+    }]);
+  const plain = revive();
+  assert.deepEqual([plain.created, plain.updated, plain.revived], [0, 0, 1]);
+  const quit = listEntries(plain.catalog).find((e) => e.msgid === "Quit")!;
+  assert.equal(quit.obsolete, false);
+  assert.equal(quit.msgstr, "Schließen");
+  assert.deepEqual(quit.flags, ["python-format"], "fuzzy dropped, the format flag kept");
+  assert.equal(quit.previous_msgid, null);
+  assert.equal(quit.tcomment, "kept comment");
+  assertStable(plain.catalog);
+  const fuzzy = listEntries(revive(["fuzzy", "python-format"]).catalog).find((e) => e.msgid === "Quit")!;
+  assert.deepEqual(fuzzy.flags, ["fuzzy", "python-format"]);
 });

@@ -90,6 +90,7 @@ Deno.test("POST /po/write updates in place and keeps what the request omits", as
     message: `Successfully wrote to ${file} and formatted with powrap`,
     created: 1,
     updated: 3,
+    revived: 0,
   });
   const entries = (await f.post("/po/read", { file_path: file })).body.entries;
   const hello = entries[0];

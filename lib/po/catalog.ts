@@ -73,8 +73,15 @@ export interface WriteEntry {
 export interface WriteResult {
   /** The new catalogue (the input is left untouched). */
   catalog: PoCatalog;
-  /** Entries appended (or revived from the obsolete section). */
+  /** Entries appended (new keys). */
   created: number;
+  /**
+   * Entries that matched only an obsolete (`#~`) entry, which was revived: moved among the active
+   * entries, keeping its comments, references and flags except `fuzzy` (and the `#|` previous
+   * msgid that goes with it), since the request's translation is what it now holds; the request's
+   * fields are then applied as for an update (`flags: ["fuzzy"]` keeps it fuzzy).
+   */
+  revived: number;
   /** Existing entries updated. */
   updated: number;
   /** Request entries dropped because a later entry had the same msgctxt and msgid. */
@@ -468,7 +475,8 @@ function applyEntry(
  * `msgctxt ""` in the file cannot be targeted — as with polib). An update replaces the fields the
  * request gives and keeps the others (`flags: []` clears fuzzy; `comment: null` keeps comments).
  * An unmatched entry is appended after the last non-obsolete message; if an obsolete (`#~`)
- * message has the same msgctxt and msgid, that one is revived instead (moved there and updated),
+ * message has the same msgctxt and msgid, that one is revived instead (moved there and updated,
+ * counted in `revived`, without its `fuzzy` flag and `#|` lines unless the request sets them),
  * since msgcat would reject the two as duplicates. When the request repeats a (msgctxt, msgid),
  * the last one wins. A new catalogue, or one without header (an empty file), gets the header
  * {@link NEW_CATALOG_HEADER}; the result is meant to be written with `forcePo` (as `PO_CODEC`
@@ -538,6 +546,7 @@ export function applyWrite(cat: PoCatalog | null, entries: WriteEntry[]): WriteR
   const appendedObsolete: PoMessage[] = [];
   let created = 0;
   let updated = 0;
+  let revivedCount = 0;
   for (const [k, e] of requested) {
     const msgctxt = e.msgctxt === undefined || e.msgctxt === "" ? null : e.msgctxt;
     if (e.msgid === "" && msgctxt === null) {
@@ -561,11 +570,20 @@ export function applyWrite(cat: PoCatalog | null, entries: WriteEntry[]): WriteR
     let revived: PoMessage | null = null;
     if (twin !== undefined && !removed.has(twin)) {
       removed.add(twin);
-      revived = { ...messages[twin], obsolete: false };
+      const old = messages[twin];
+      revived = {
+        ...old,
+        obsolete: false,
+        flags: old.flags.filter((f) => f !== "fuzzy"),
+        previousMsgid: null,
+        previousMsgidPlural: null,
+        previousMsgctxt: null,
+      };
     }
     const m = applyEntry(revived, e, msgctxt, nplurals);
     (m.obsolete ? appendedObsolete : appended).push(m);
-    created++;
+    if (revived === null) created++;
+    else revivedCount++;
   }
 
   // (Loops, not push(...list): a spread of ~125k messages or more overflows the stack.)
@@ -597,5 +615,11 @@ export function applyWrite(cat: PoCatalog | null, entries: WriteEntry[]): WriteR
     );
   }
   next.charset = after.spelled;
-  return { catalog: next, created, updated, duplicatesDropped: entries.length - requested.size };
+  return {
+    catalog: next,
+    created,
+    updated,
+    revived: revivedCount,
+    duplicatesDropped: entries.length - requested.size,
+  };
 }
