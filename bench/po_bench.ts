@@ -13,33 +13,9 @@
  */
 import { encodePo, formatPo, parsePo } from "../lib/po/mod.ts";
 import type { PoCatalog } from "../lib/po/mod.ts";
+import { generatedCatalogue } from "./_generated_po.ts";
 
 const CORPUS_FILE = new URL("../../shared/corpus/po/zh-cn__whatsnew__changelog.po", import.meta.url);
-
-function generated(n: number): Uint8Array {
-  const words = [
-    "the",
-    "function",
-    "returns",
-    "a",
-    "new",
-    "list",
-    "of",
-    "strings",
-    ":func:`len`",
-    "value",
-    "see",
-  ];
-  let out = 'msgid ""\nmsgstr ""\n"Content-Type: text/plain; charset=UTF-8\\n"\n\n';
-  for (let i = 0; i < n; i++) {
-    const len = 3 + (i * 7) % 40;
-    const text = Array.from({ length: len }, (_, k) => words[(i + k * 3) % words.length]).join(" ");
-    out += `#: ../../library/module${i % 50}.rst:${i}\n`;
-    if (i % 14 === 0) out += "#, fuzzy\n";
-    out += `msgid "${text} ${i}"\nmsgstr "${i % 13 === 0 ? "" : "翻譯 " + text}"\n\n`;
-  }
-  return new TextEncoder().encode(out);
-}
 
 function load(): { name: string; bytes: Uint8Array; path: string | null } {
   try {
@@ -49,7 +25,7 @@ function load(): { name: string; bytes: Uint8Array; path: string | null } {
       path: CORPUS_FILE.pathname,
     };
   } catch {
-    return { name: "generated (10k entries)", bytes: generated(10_000), path: null };
+    return { name: "generated (10k entries)", bytes: generatedCatalogue(10_000), path: null };
   }
 }
 

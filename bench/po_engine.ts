@@ -1,19 +1,41 @@
 /**
  * In-process PO engine benchmark against one `msgcat` run on the same file, in the same run.
  *
- *   deno run --allow-read --allow-run=msgcat bench/po_engine.ts [FILE]
+ *   deno run --allow-read --allow-write --allow-run=msgcat bench/po_engine.ts [FILE]
  *
- * Default FILE: ../shared/corpus/po/zh-cn__whatsnew__changelog.po (2.3 MB, 12k entries).
+ * Default FILE: ../shared/corpus/po/zh-cn__whatsnew__changelog.po (2.3 MB, 12k entries); without
+ * ../shared, a generated catalogue of 12k entries. Without msgcat (gettext), its column is left out.
  * Prints medians of 15 interleaved runs (msgcat, then ours, in each): parse, cold format (no layout
  * cache), parse + cold format, a warm re-format after one message changed (what /po/write pays),
  * and msgcat's wall time (process start included: that is what one `msgcat` run costs).
  */
 import { encodePo, parsePo } from "../lib/po/mod.ts";
+import { generatedCatalogue } from "./_generated_po.ts";
 
-const file = Deno.args[0] ??
-  new URL("../../shared/corpus/po/zh-cn__whatsnew__changelog.po", import.meta.url).pathname;
+const CORPUS_FILE = new URL("../../shared/corpus/po/zh-cn__whatsnew__changelog.po", import.meta.url).pathname;
+/** FILE, else the corpus file, else (no ../shared) a generated catalogue written to a temp file. */
+const file = Deno.args[0] ?? (exists(CORPUS_FILE) ? CORPUS_FILE : generatedFile());
+
+function exists(path: string): boolean {
+  try {
+    return Deno.statSync(path).isFile;
+  } catch {
+    return false;
+  }
+}
+
+function generatedFile(): string {
+  console.log("../shared not found: a generated catalogue of 12,000 entries instead of the corpus file");
+  const path = Deno.makeTempFileSync({ prefix: "po-bench-", suffix: ".po" });
+  Deno.writeFileSync(path, encodePo(parsePo(generatedCatalogue(12_000))));
+  globalThis.addEventListener("unload", () => Deno.removeSync(path));
+  return path;
+}
 const bytes = Deno.readFileSync(file);
 const RUNS = 15;
+const HAS_MSGCAT = await new Deno.Command("msgcat", { args: ["--version"], stdout: "null", stderr: "null" })
+  .output().then((o) => o.success, () => false);
+if (!HAS_MSGCAT) console.log("msgcat not found (apt-get install gettext): its timings are left out");
 
 function median(xs: number[]): number {
   const s = [...xs].sort((a, b) => a - b);
@@ -34,9 +56,11 @@ const msgcat: number[] = [];
 // Interleaved: each run times msgcat once and our steps once, so both see the same machine load.
 for (let i = 0; i < RUNS + 2; i++) {
   const t = performance.now();
-  const out = await new Deno.Command("msgcat", { args: [file], stdout: "null", stderr: "null" }).output();
+  if (HAS_MSGCAT) {
+    const out = await new Deno.Command("msgcat", { args: [file], stdout: "null", stderr: "null" }).output();
+    if (!out.success) throw new Error("msgcat failed");
+  }
   const m = performance.now() - t;
-  if (!out.success) throw new Error("msgcat failed");
 
   let cat = parsePo(bytes, { fileName: file });
   const p = time(() => (cat = parsePo(bytes, { fileName: file })));
@@ -67,5 +91,7 @@ console.log(`parse                         ${f(median(parse))}`);
 console.log(`format, cold (no cache)       ${f(median(cold))}`);
 console.log(`parse + cold format           ${f(median(both))}`);
 console.log(`format after 1 change (warm)  ${f(median(warm))}`);
-console.log(`msgcat (one run, wall)        ${f(median(msgcat))}`);
-console.log(`ratio msgcat / (parse + format) = ${(median(msgcat) / median(both)).toFixed(1)}x`);
+if (HAS_MSGCAT) {
+  console.log(`msgcat (one run, wall)        ${f(median(msgcat))}`);
+  console.log(`ratio msgcat / (parse + format) = ${(median(msgcat) / median(both)).toFixed(1)}x`);
+}

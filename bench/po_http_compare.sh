@@ -5,31 +5,33 @@
 #   bench/po_http_compare.sh [ENTRIES] [RUNS] [DURATION_S]      (defaults: 10000 3 10)
 #
 # Needs: wrk, python3 with the reference's Debian packages (python3-fastapi python3-uvicorn
-# python3-polib python3-httpx), gettext, and ../shared/reference. Loopback only (127.0.0.1).
-# Writes bench/out/po-<N>-{ref,ours}.json and prints a ratio table (bench/compare_po.ts).
+# python3-polib python3-httpx), gettext, and ../shared/reference (the service compared against and
+# its load generator: without ../shared this comparison cannot run; bench/po_soak.sh can).
+# Loopback only (127.0.0.1). Writes bench/out/po-<N>-{ref,ours}.json and prints a ratio table
+# (bench/compare_po.ts). Deno: $DENO, else `deno` on PATH, else `npx -y deno@2.9.6`. Every server
+# it starts is stopped when it ends, Ctrl-C included (bench/_lib.sh).
 set -euo pipefail
 cd "$(dirname "$0")/.."
+. bench/_lib.sh
 N=${1:-10000}
 RUNS=${2:-3}
 DURATION=${3:-10}
 REF=../shared/reference
-DENO=${DENO:-deno}
 command -v wrk >/dev/null || { echo "wrk is missing: apt-get install -y wrk"; exit 1; }
-[ -d "$REF" ] || { echo "$REF is missing"; exit 1; }
+[ -d "$REF" ] || { echo "$REF is missing: this benchmark compares against the reference service in ../shared (not in a plain clone)"; exit 1; }
 
 out=bench/out
 mkdir -p "$out"
-work=$(mktemp -d /tmp/po-bench.XXXXXX)
-trap 'kill $(jobs -p) 2>/dev/null; rm -rf "$work"' EXIT
+make_work po-bench
 mkdir -p "$work/srv"
 "$REF/perf/gen-po" -n "$N" --seed 1 -o "$work/po-$N.po" >/dev/null
 
-"$REF/start" 18080 >/dev/null 2>&1 &
-PO_ROOTS="$work/srv" PORT=18000 $DENO task start >"$work/ours.log" 2>&1 &
-for port in 18080 18000; do
-  for _ in $(seq 1 100); do curl -s -o /dev/null "http://127.0.0.1:$port/openapi.json" && break; sleep 0.2; done
-done
-ours_pid=$(pgrep -f "main.ts serve" | head -1)
+bg "$REF/start" 18080 >/dev/null 2>&1
+bg env PO_ROOTS="$work/srv" PORT=18000 $DENO task start >"$work/ours.log" 2>&1
+ours_group=$BG_PID
+wait_http 18080
+wait_http 18000
+ours_pid=$(server_pid "$ours_group")
 
 for run in $(seq 1 "$RUNS"); do
   # Interleaved: reference, then ours, per run, so both see the same machine state.

@@ -6,28 +6,36 @@
 #
 #   bench/po_soak.sh [ENTRIES] [DURATION_S] [CONNECTIONS]     (defaults: 10000 60 4)
 #
-# Needs: wrk, ../shared/reference/perf/gen-po (catalogue generator), msgcat for the layout check.
+# Needs: wrk, curl; msgcat for the layout check (skipped without it). The catalogue comes from
+# ../shared/reference/perf/gen-po when ../shared exists, else from bench/_generated_po.ts.
+# Deno: $DENO, else `deno` on PATH, else `npx -y deno@2.9.6`. The server it starts is stopped when
+# it ends, Ctrl-C included (bench/_lib.sh).
 set -euo pipefail
 cd "$(dirname "$0")/.."
+. bench/_lib.sh
 N=${1:-10000}
 DURATION=${2:-60}
 CONNS=${3:-4}
-DENO=${DENO:-deno}
 PORT=${PORT:-18002}
 command -v wrk >/dev/null || { echo "wrk is missing: apt-get install -y wrk"; exit 1; }
 
-work=$(mktemp -d /tmp/po-soak.XXXXXX)
-trap 'kill $(jobs -p) 2>/dev/null; rm -rf "$work"' EXIT
+make_work po-soak
 mkdir -p "$work/srv"
-../shared/reference/perf/gen-po -n "$N" --seed 7 -o "$work/srv/soak.po" >/dev/null
-# Formatted first (gen-po's output already is msgcat's layout; this makes sure).
+if [ -x "${SHARED:-/nonexistent}/reference/perf/gen-po" ]; then
+  "$SHARED/reference/perf/gen-po" -n "$N" --seed 7 -o "$work/srv/soak.po" >/dev/null
+else
+  echo "../shared not found: a generated catalogue (bench/_generated_po.ts) instead of gen-po's"
+  $DENO run --quiet --no-prompt --allow-write="$work/srv" bench/_generated_po.ts "$N" "$work/srv/soak.po"
+fi
+# Formatted first (both generators already give msgcat's layout; this makes sure).
 $DENO task wrap "$work/srv/soak.po" >/dev/null
 # msgids to look up (no context, no escapes that need more than the JSON escaping above).
 awk '/^msgid "[^"\\]+"$/ && n++ < 2000 { print substr($0, 8, length($0) - 8) }' "$work/srv/soak.po" >"$work/msgids"
 
-PO_ROOTS="$work/srv" PORT=$PORT $DENO task start >"$work/server.log" 2>&1 &
-for _ in $(seq 1 100); do curl -s -o /dev/null "http://127.0.0.1:$PORT/openapi.json" && break; sleep 0.2; done
-pid=$(pgrep -f "main.ts serve" | tail -1)
+bg env PO_ROOTS="$work/srv" PORT="$PORT" $DENO task start >"$work/server.log" 2>&1
+group=$BG_PID
+wait_http "$PORT" || { cat "$work/server.log"; exit 1; }
+pid=$(server_pid "$group")
 rss() { awk '/VmRSS/ {printf "%d", $2/1024}' "/proc/$pid/status"; }
 echo "server pid $pid, RSS at start $(rss) MiB; $N entries, ${DURATION}s, $CONNS connections"
 
