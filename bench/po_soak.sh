@@ -49,7 +49,7 @@ echo "server pid $pid, RSS at start $(rss) MiB; $N entries, ${DURATION}s, $CONNS
 ) >"$work/rss" &
 sampler=$!
 
-wrk -t2 -c"$CONNS" -d"${DURATION}s" --latency -s bench/po_soak.lua "http://127.0.0.1:$PORT" -- \
+wrk -t"$(( CONNS < 2 ? CONNS : 2 ))" -c"$CONNS" -d"${DURATION}s" --latency -s bench/po_soak.lua "http://127.0.0.1:$PORT" -- \
   "$work/srv/soak.po" "$work/msgids" | tee "$work/wrk.txt"
 kill "$sampler" 2>/dev/null || true
 
@@ -60,6 +60,8 @@ echo "entries written under load found in the file: $found (acknowledged: $acked
 if command -v msgcat >/dev/null; then
   if msgcat "$work/srv/soak.po" | cmp -s - "$work/srv/soak.po"; then echo "file is msgcat's layout: yes"
   else echo "file is msgcat's layout: NO"; fi
+else
+  echo "msgcat not found (apt-get install gettext): the layout is not checked"
 fi
 echo "resident memory (s MiB):"
 tr '\n' ' ' <"$work/rss"; echo
