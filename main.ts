@@ -131,6 +131,14 @@ async function wrapIo(args: string[]): Promise<WrapIo> {
     pathKind: tree.pathKind,
     readDir: tree.readDirEntries,
     modifiedFiles: tree.gitModifiedFiles,
+    // Workers only when asked (--jobs=N): on this project's 2 shared CPUs they did not pay off
+    // (bench/README.md#wrap), and each pays the engine's module load again.
+    layoutPool: async (_files, jobs) => {
+      const size = jobs ?? 1;
+      if (size < 2) return null;
+      const { startLayoutPool } = await import("./lib/po/wrap_pool.ts");
+      return startLayoutPool(size);
+    },
     stdout: (text) => writeAll(Deno.stdout, new TextEncoder().encode(text)),
     stdoutBytes: (bytes) => writeAll(Deno.stdout, bytes),
     stderr: (text) => writeAll(Deno.stderr, new TextEncoder().encode(text)),

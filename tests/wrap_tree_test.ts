@@ -245,3 +245,21 @@ Deno.test("--modified formats only the *.po files git reports as changed, from a
     await Deno.remove(dir, { recursive: true });
   }
 });
+
+Deno.test("--jobs=2 lays out on worker threads with the same reports, order and rewrites as one thread", async () => {
+  const files: Record<string, string> = { "bad.po": 'msgid "a"\nmsgstr "\\q"\n' };
+  for (let i = 0; i < 6; i++) files[`d${i % 2}/f${i}.po`] = i % 3 === 0 ? LAID_OUT : UNWRAPPED;
+  const dir = await tree(files);
+  try {
+    const one = await wrap(dir, ["--check", "--jobs=1", "."], ["--allow-read"]);
+    const two = await wrap(dir, ["--check", "--jobs=2", "."], ["--allow-read"]);
+    assert.deepEqual([two.code, two.stderr], [one.code, one.stderr]);
+    assert.equal(two.code, 2);
+    assert.equal(two.stderr.split("\n")[0], "wrap: bad.po:2:10: invalid control sequence");
+    const fixed = await wrap(dir, ["--jobs=2", "."]);
+    assert.equal(fixed.code, 2);
+    for (let i = 0; i < 6; i++) assert.equal(await Deno.readTextFile(`${dir}/d${i % 2}/f${i}.po`), LAID_OUT);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});

@@ -27,6 +27,7 @@ import { NotRegularFileError } from "../store/path_policy.ts";
 import { parsePo } from "./parse.ts";
 import { encodePo, formatPo } from "./write.ts";
 import { VERSION } from "../version.ts";
+import type { LayoutPool } from "./wrap_pool.ts";
 import { collectWrapTargets, filesUnder, type WrapTreeIo } from "./wrap_tree.ts";
 
 /** What the command may touch. */
@@ -47,6 +48,11 @@ export interface WrapIo extends Partial<WrapTreeIo> {
    * without it that option is refused).
    */
   modifiedFiles?(): Promise<string[]>;
+  /**
+   * Workers to lay out `files` files in parallel, or null to lay them out on this thread (optional;
+   * `jobs` is the `--jobs=N` option, undefined when not given). The pool is closed when the run ends.
+   */
+  layoutPool?(files: number, jobs: number | undefined): Promise<LayoutPool | null>;
 }
 
 /** This command's version, printed by `--version` (po-tools' version). */
@@ -67,6 +73,8 @@ the *.po files under it (hidden entries and symbolic links are skipped).
   --modified, -m   only the *.po files git reports as modified (under the PATHs
                    if any are given); needs --allow-run=git
   --no-wrap        do not wrap long strings (as msgcat --no-wrap / powrap --no-wrap)
+  --jobs=N         lay out files on N worker threads (default 1: none; pays off
+                   only with idle CPUs)
   --quiet, -q      accepted for powrap compatibility (there is no progress bar)
   --version        print the version
   --help, -h       show this help
@@ -82,11 +90,20 @@ interface Options {
   stdout: boolean;
   noWrap: boolean;
   modified: boolean;
+  jobs: number | undefined;
   files: string[];
 }
 
 function parseArgs(args: string[]): Options | string {
-  const o: Options = { check: false, diff: false, stdout: false, noWrap: false, modified: false, files: [] };
+  const o: Options = {
+    check: false,
+    diff: false,
+    stdout: false,
+    noWrap: false,
+    modified: false,
+    jobs: undefined,
+    files: [],
+  };
   let onlyFiles = false;
   for (const a of args) {
     if (onlyFiles || !a.startsWith("-") || a === "-") {
@@ -117,8 +134,11 @@ function parseArgs(args: string[]): Options | string {
       case "--quiet":
       case "-q":
         break;
-      default:
-        return `unknown option ${a}`;
+      default: {
+        const jobs = /^--jobs=([1-9][0-9]?)$/.exec(a);
+        if (!jobs) return `unknown option ${a}`;
+        o.jobs = Number(jobs[1]);
+      }
     }
   }
   if (o.stdout && (o.check || o.diff)) return "--stdout cannot be combined with --check or --diff";
@@ -139,6 +159,11 @@ function bytesEqual(a: Uint8Array, b: Uint8Array): boolean {
   for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
   return true;
 }
+
+/** One file read and laid out, or what stopped it. */
+type Outcome =
+  | { path: string; before: Uint8Array; after: Uint8Array; text: string | null }
+  | { path: string; error: unknown };
 
 /** The files of this run, or an exit status when there is nothing to run. */
 async function targets(options: Options, io: WrapIo): Promise<{ files: string[]; failed: boolean } | number> {
@@ -165,9 +190,10 @@ async function targets(options: Options, io: WrapIo): Promise<{ files: string[];
 
 /**
  * Runs `wrap` with command-line arguments (without the command name) and returns the exit status.
- * Files are handled one at a time, in order (so memory holds one catalogue): a file that cannot be
- * read or is not valid PO is reported and skipped, and every other file is still checked or
- * rewritten; the status is then 2.
+ * Files are reported (and rewritten) in order; they are read and laid out ahead, one at a time or
+ * on the host's worker pool a few at a time, so memory holds a few catalogues, not the tree. A file
+ * that cannot be read or is not valid PO is reported and skipped, and every other file is still
+ * checked or rewritten; the status is then 2.
  *
  * @example
  * ```ts
@@ -208,43 +234,67 @@ export async function runWrap(args: string[], io: WrapIo): Promise<number> {
 
   let changed = 0;
   const decoder = new TextDecoder();
-  for (const path of run.files) {
-    let before: Uint8Array, after: Uint8Array, text: string | null = null;
+  const noWrap = options.noWrap;
+  const pool = options.stdout && !io.stdoutBytes
+    ? null
+    : await io.layoutPool?.(run.files.length, options.jobs);
+  /** Reads one file and lays it out (on a worker when there is a pool). */
+  const layOut = async (path: string): Promise<Outcome> => {
     try {
-      before = await io.readFile(path);
+      const before = await io.readFile(path);
+      if (pool) return { path, before, after: await pool.layOut(path, before, noWrap), text: null };
       const catalog = parsePo(before, { fileName: path });
-      after = encodePo(catalog, { noWrap: options.noWrap });
-      if (options.stdout && !io.stdoutBytes) text = formatPo(catalog, { noWrap: options.noWrap });
-    } catch (e) {
-      io.stderr(errorText(path, e));
-      io.forget?.(path);
-      failed = true;
-      continue;
+      const after = encodePo(catalog, { noWrap });
+      const text = options.stdout && !io.stdoutBytes ? formatPo(catalog, { noWrap }) : null;
+      return { path, before, after, text };
+    } catch (error) {
+      return { path, error };
     }
-    if (options.stdout) {
-      if (io.stdoutBytes) io.stdoutBytes(after);
-      else io.stdout(text!);
-      io.forget?.(path);
-      continue;
+  };
+  // Files are read and laid out ahead, at most `window` at once; reports and writes stay in order.
+  const window = pool?.window ?? 1;
+  const inFlight: Promise<Outcome>[] = [];
+  let next = 0;
+  try {
+    while (next < run.files.length && inFlight.length < window) inFlight.push(layOut(run.files[next++]));
+    while (inFlight.length > 0) {
+      const r = await inFlight.shift()!;
+      if (next < run.files.length) inFlight.push(layOut(run.files[next++]));
+      const path = r.path;
+      if ("error" in r) {
+        io.stderr(errorText(path, r.error));
+        io.forget?.(path);
+        failed = true;
+        continue;
+      }
+      const { before, after } = r;
+      if (options.stdout) {
+        if (io.stdoutBytes) io.stdoutBytes(after);
+        else io.stdout(r.text!);
+        io.forget?.(path);
+        continue;
+      }
+      if (bytesEqual(before, after)) {
+        io.forget?.(path);
+        continue;
+      }
+      changed++;
+      if (options.check || options.diff) {
+        io.stderr(`Would rewrap: ${path}\n`);
+        if (options.diff) io.stdout(unifiedDiff(decoder.decode(before), decoder.decode(after), path));
+        io.forget?.(path);
+        continue;
+      }
+      try {
+        await io.writeFile(path, after);
+      } catch (e) {
+        io.stderr(errorText(path, e).replace(": cannot read: ", ": cannot write: "));
+        io.forget?.(path);
+        failed = true;
+      }
     }
-    if (bytesEqual(before, after)) {
-      io.forget?.(path);
-      continue;
-    }
-    changed++;
-    if (options.check || options.diff) {
-      io.stderr(`Would rewrap: ${path}\n`);
-      if (options.diff) io.stdout(unifiedDiff(decoder.decode(before), decoder.decode(after), path));
-      io.forget?.(path);
-      continue;
-    }
-    try {
-      await io.writeFile(path, after);
-    } catch (e) {
-      io.stderr(errorText(path, e).replace(": cannot read: ", ": cannot write: "));
-      io.forget?.(path);
-      failed = true;
-    }
+  } finally {
+    pool?.close();
   }
   if (failed) return 2;
   return (options.check || options.diff) && changed > 0 ? 1 : 0;

@@ -1,0 +1,84 @@
+/**
+ * A pool of Web Workers (`wrap_worker.ts`) that lay out catalogues in parallel for `wrap` over many
+ * files. The worker module is named with `new URL("./wrap_worker.ts", import.meta.url)`, the form
+ * `deno compile` can follow. Workers get the permissions of the process (they only compute: the
+ * files are read and written by the main thread).
+ *
+ * @module
+ */
+import { DomainError, PoSyntaxError } from "../errors.ts";
+import type { LayoutAnswer, LayoutJob } from "./wrap_worker.ts";
+
+/** Lays out catalogue bytes somewhere else than the calling thread. */
+export interface LayoutPool {
+  /** msgcat's bytes for `bytes`; rejects with a `PoSyntaxError` or `DomainError` as `encodePo(parsePo())` would. */
+  layOut(path: string, bytes: Uint8Array, noWrap: boolean): Promise<Uint8Array>;
+  /** How many files may be in flight at once (memory holds about this many catalogues). */
+  readonly window: number;
+  /** Ends the workers. */
+  close(): void;
+}
+
+/**
+ * Starts `size` workers. Jobs go to the worker with the fewest pending jobs.
+ *
+ * @example
+ * ```ts
+ * const pool = startLayoutPool(2);
+ * const after = await pool.layOut("fr.po", await Deno.readFile("fr.po"), false);
+ * pool.close();
+ * ```
+ */
+export function startLayoutPool(size: number): LayoutPool {
+  const pending = new Map<number, { resolve: (b: Uint8Array) => void; reject: (e: unknown) => void }>();
+  const load: number[] = [];
+  const workers: Worker[] = [];
+  let nextId = 0;
+  const owner = new Map<number, number>();
+  for (let i = 0; i < size; i++) {
+    const worker = new Worker(new URL("./wrap_worker.ts", import.meta.url), { type: "module" });
+    worker.onmessage = (event: MessageEvent<LayoutAnswer>) => {
+      const answer = event.data;
+      const job = pending.get(answer.id);
+      if (!job) return;
+      pending.delete(answer.id);
+      load[owner.get(answer.id)!]--;
+      owner.delete(answer.id);
+      if ("after" in answer) job.resolve(answer.after);
+      else if (answer.error.kind === "syntax") {
+        job.reject(new PoSyntaxError(answer.error.reason, answer.error.line, answer.error.column));
+      } else if (answer.error.kind === "domain") job.reject(new DomainError(answer.error.message));
+      else job.reject(new Error(`${answer.error.name}: ${answer.error.message}`));
+    };
+    worker.onerror = (event) => {
+      event.preventDefault();
+      const error = new Error(`layout worker failed: ${event.message}`);
+      for (const [id, job] of pending) {
+        if (owner.get(id) === i) {
+          pending.delete(id);
+          job.reject(error);
+        }
+      }
+    };
+    workers.push(worker);
+    load.push(0);
+  }
+  return {
+    window: size * 2,
+    layOut(path, bytes, noWrap) {
+      const id = nextId++;
+      let target = 0;
+      for (let i = 1; i < size; i++) if (load[i] < load[target]) target = i;
+      load[target]++;
+      owner.set(id, target);
+      return new Promise((resolve, reject) => {
+        pending.set(id, { resolve, reject });
+        const job: LayoutJob = { id, path, bytes: bytes.slice(), noWrap };
+        workers[target].postMessage(job, [job.bytes.buffer as ArrayBuffer]);
+      });
+    },
+    close() {
+      for (const w of workers) w.terminate();
+    },
+  };
+}

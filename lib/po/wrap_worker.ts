@@ -1,0 +1,46 @@
+/**
+ * A Web Worker that lays out catalogues for `wrap` (see `wrap_pool.ts`): receives
+ * `{ id, path, bytes, noWrap }`, answers `{ id, after }` with msgcat's bytes, or `{ id, error }`
+ * with what the reader or writer refused (a syntax error keeps its reason, line and column).
+ *
+ * @module
+ */
+/// <reference lib="deno.worker" />
+import { DomainError, PoSyntaxError } from "../errors.ts";
+import { parsePo } from "./parse.ts";
+import { encodePo } from "./write.ts";
+
+/** A job for the worker. */
+export interface LayoutJob {
+  id: number;
+  path: string;
+  bytes: Uint8Array;
+  noWrap: boolean;
+}
+
+/** Its answer: the laid-out bytes, or the refusal. */
+export type LayoutAnswer =
+  | { id: number; after: Uint8Array }
+  | { id: number; error: { kind: "syntax"; reason: string; line: number; column: number } }
+  | { id: number; error: { kind: "domain" | "other"; name: string; message: string } };
+
+self.onmessage = (event: MessageEvent<LayoutJob>) => {
+  const { id, path, bytes, noWrap } = event.data;
+  let answer: LayoutAnswer;
+  try {
+    const after = encodePo(parsePo(bytes, { fileName: path }), { noWrap });
+    answer = { id, after };
+  } catch (e) {
+    if (e instanceof PoSyntaxError) {
+      answer = { id, error: { kind: "syntax", reason: e.reason, line: e.line, column: e.column } };
+    } else {
+      const err = e instanceof Error ? e : new Error(String(e));
+      answer = {
+        id,
+        error: { kind: e instanceof DomainError ? "domain" : "other", name: err.name, message: err.message },
+      };
+    }
+  }
+  const transfer = "after" in answer ? [answer.after.buffer as ArrayBuffer] : [];
+  self.postMessage(answer, transfer);
+};
