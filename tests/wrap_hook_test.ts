@@ -23,10 +23,15 @@ const GIT_IDENTITY = {
 /** Runs a command with `deno` on PATH; a hang fails (after 120 s) instead of hanging. */
 async function run(cmd: string, args: string[], cwd: string, env: Record<string, string> = {}) {
   const path = `${dirname(Deno.execPath())}:${Deno.env.get("PATH") ?? "/usr/bin:/bin"}`;
+  // As from a user's shell: no INIT_CWD (`deno task test` sets one, and deno task keeps an inherited
+  // INIT_CWD, as npm does, so the nested `deno task --cwd` below would report the test runner's).
+  const inherited = Deno.env.toObject();
+  delete inherited.INIT_CWD;
   const child = new Deno.Command(cmd, {
     args,
     cwd,
-    env: { ...GIT_IDENTITY, NO_COLOR: "1", PATH: path, ...env },
+    clearEnv: true,
+    env: { ...inherited, ...GIT_IDENTITY, NO_COLOR: "1", PATH: path, ...env },
     stdin: "null",
     stdout: "piped",
     stderr: "piped",
