@@ -13,12 +13,14 @@ import { createMcpHandler, McpServer } from "@modelcontextprotocol/server";
 import type { z } from "zod";
 import type { AppDeps } from "./deps.ts";
 import { INTERNAL_ERROR_DETAIL, toErrorAnswer } from "./errors.ts";
-import { TooLargeError } from "../lib/errors.ts";
+import { BusyError, TooLargeError } from "../lib/errors.ts";
 import { BodyParseError, readBodyBytes } from "./json_body.ts";
+import { DEFAULT_REQUEST_TIMEOUT_MS } from "./timeout.ts";
 import {
   answerTooLarge,
   DEFAULT_MAX_RESPONSE_BYTES,
   describeTool,
+  inflightBudget,
   JsonAnswer,
   jsonWithin,
   type Tool,
@@ -99,10 +101,12 @@ const SMALLER_READ_HINT = "Read a part: read_po_context gives one entry and its 
  * structured content. It is therefore about twice the JSON, and that whole is held to the answer
  * limit, checked before anything large is built.
  */
-function toolResult(answer: unknown, call: ToolCall): ToolResult {
+function toolResult(answer: unknown, call: ToolCall, hold: Hold | undefined): ToolResult {
   const max = call.maxAnswerBytes;
   if (answer instanceof JsonAnswer) {
     if (2 * answer.length > max) throw answerTooLarge(2 * answer.length, max, SMALLER_READ_HINT);
+    // Text, structured content and the SDK's serialisation of both: about three times the JSON.
+    hold?.(3 * answer.length);
     const text = answer.chunks.length === 1
       ? utf8.decode(answer.chunks[0])
       : answer.chunks.map((chunk) => utf8.decode(chunk, { stream: true })).join("") + utf8.decode();
@@ -113,14 +117,27 @@ function toolResult(answer: unknown, call: ToolCall): ToolResult {
   }
   const text = jsonWithin(answer, max, "Ask for fewer results.");
   if (2 * text.length > max) throw answerTooLarge(2 * text.length, max, "Ask for fewer results.");
+  hold?.(3 * text.length);
   return { content: [{ type: "text", text }], structuredContent: answer as Record<string, unknown> };
 }
 
-async function callTool(tool: Tool, args: unknown, deps: AppDeps, signal: AbortSignal): Promise<ToolResult> {
+/**
+ * Takes a large result's size from the shared allowance (MAX_INFLIGHT_BYTES) until the HTTP answer
+ * carrying it has been sent; throws BusyError when it does not fit.
+ */
+type Hold = (bytes: number) => void;
+
+async function callTool(
+  tool: Tool,
+  args: unknown,
+  deps: AppDeps,
+  signal: AbortSignal,
+  hold: Hold | undefined,
+): Promise<ToolResult> {
   try {
     const input = tool.input ? validateJson(tool.input, args ?? {}) : undefined;
     const call = { signal, maxAnswerBytes: deps.config.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES };
-    return toolResult(await tool.handle(input as never, deps, call), call);
+    return toolResult(await tool.handle(input as never, deps, call), call, hold);
   } catch (error) {
     const answer = toErrorAnswer(error);
     if (!answer) deps.log(`unexpected error in MCP tool ${tool.name}: ${(error as Error)?.stack ?? error}`);
@@ -141,6 +158,7 @@ export function buildMcpServer(
   tools: readonly Tool[],
   deps: AppDeps,
   signal: AbortSignal = new AbortController().signal,
+  hold?: Hold,
 ): McpServer {
   const examples = toolExamples(deps);
   const server = new McpServer(MCP_SERVER_INFO, {
@@ -165,14 +183,25 @@ export function buildMcpServer(
       server.registerTool(
         tool.name,
         { ...config, inputSchema: advertisedSchema(tool.input, tool.example?.(examples)) },
-        (args: unknown) => callTool(tool, args, deps, signal),
+        (args: unknown) => callTool(tool, args, deps, signal, hold),
       );
     } else {
-      server.registerTool(tool.name, config, () => callTool(tool, undefined, deps, signal));
+      server.registerTool(tool.name, config, () => callTool(tool, undefined, deps, signal, hold));
     }
   }
   return server;
 }
+
+/** A result at least this large (three times its JSON) counts against {@link MAX_LARGE_RESULTS}. */
+const LARGE_RESULT_BYTES = 3 * 1024 * 1024;
+
+/** Large MCP results being built or sent at once over HTTP; past it a call is busy (isError, 503's text). */
+export const MAX_LARGE_RESULTS = 2;
+
+const LARGE_RESULTS = new WeakMap<AppDeps, { count: number }>();
+
+/** The header that ties the SDK's copy of a request to its call (see {@link mcpHttpHandler}). */
+const CALL_ID_HEADER = "x-po-tools-call-id";
 
 /** A JSON-RPC error as an HTTP answer (no id: it concerns the whole request). */
 function jsonRpcError(status: number, code: number, message: string): Response {
@@ -199,10 +228,15 @@ export function mcpHttpHandler(
   tools: readonly Tool[],
   deps: AppDeps,
 ): (request: Request, signal: AbortSignal) => Promise<Response> {
-  const signals = new WeakMap<Request, AbortSignal>();
+  // The SDK hands the server factory a copy of the request for 2025-era clients, so a call's
+  // signal and allowance are found by an id header this handler sets (and strips from clients).
+  const calls = new Map<string, { signal: AbortSignal; hold: Hold }>();
   const handler = createMcpHandler(
-    (context: { requestInfo?: Request }) =>
-      buildMcpServer(tools, deps, context.requestInfo && signals.get(context.requestInfo)),
+    (context: { requestInfo?: Request }) => {
+      const id = context.requestInfo?.headers.get(CALL_ID_HEADER);
+      const call = id ? calls.get(id) : undefined;
+      return buildMcpServer(tools, deps, call?.signal, call?.hold);
+    },
     {
       responseMode: "auto",
       maxRequestBodySize: deps.config.maxBodyBytes,
@@ -232,10 +266,68 @@ export function mcpHttpHandler(
         headers: request.headers,
         body: bytes as Uint8Array<ArrayBuffer>,
       });
+    } else {
+      request = new Request(request.url, { method: request.method, headers: request.headers });
     }
-    signals.set(request, signal);
-    return await handler.fetch(request);
+    const id = crypto.randomUUID();
+    request.headers.set(CALL_ID_HEADER, id);
+    const held: (() => void)[] = [];
+    const hold: Hold = (bytes) => {
+      const give = inflightBudget(deps).take(bytes, "answers");
+      held.push(give);
+      if (bytes < LARGE_RESULT_BYTES) return;
+      // Building and serialising a result of megabytes holds the event loop for a while each time:
+      // a few at once, so a flood of them cannot keep small requests waiting.
+      const large = LARGE_RESULTS.get(deps) ?? { count: 0 };
+      LARGE_RESULTS.set(deps, large);
+      if (large.count >= MAX_LARGE_RESULTS) {
+        throw new BusyError(
+          `The server is busy sending ${large.count} other large MCP results; try again in a few seconds`,
+        );
+      }
+      large.count++;
+      let counted = true;
+      held.push(() => {
+        if (counted) large.count--;
+        counted = false;
+      });
+    };
+    calls.set(id, { signal, hold });
+    let response: Response;
+    try {
+      response = await handler.fetch(request);
+    } finally {
+      calls.delete(id);
+    }
+    // Always wrapped: with a streamed (SSE) answer the tool runs after this returns.
+    return request.method === "POST" ? releasedWhenSent(response, held, deps) : response;
   };
+}
+
+/**
+ * The answer, giving back what its results held once its body has been sent or abandoned (or, for
+ * a reader that never takes it, once REQUEST_TIMEOUT_S has passed).
+ */
+function releasedWhenSent(response: Response, held: (() => void)[], deps: AppDeps): Response {
+  const release = () => {
+    clearTimeout(timer);
+    for (const give of held.splice(0)) give();
+  };
+  const timer = setTimeout(release, deps.config.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS);
+  if (response.body === null) {
+    release();
+    return response;
+  }
+  const body = response.body.pipeThrough(
+    new TransformStream<Uint8Array, Uint8Array>(
+      { flush: release, cancel: release } as Transformer<Uint8Array, Uint8Array>,
+    ),
+  );
+  return new Response(body, {
+    status: response.status,
+    statusText: response.statusText,
+    headers: response.headers,
+  });
 }
 
 /** An error as one short log line (the SDK's validation messages span many lines and echo input). */

@@ -255,3 +255,19 @@ Deno.test("concurrent loads of large catalogues share the allowance: past it a l
     await Deno.remove(root, { recursive: true });
   }
 });
+
+Deno.test("MCP: large results are built a few at a time; past that a call is told the server is busy", async () => {
+  await using fx = await fixture({ "a.po": tinyEntries(20_000) }); // a ~4 MB result: a large one
+  const responses = await Promise.all(
+    [1, 2, 3, 4].map((id) => mcp(fx.app, call(id, "read_po", { file_path: fx.path("a.po") }))),
+  );
+  // Bodies read only now: until then every result holds its place.
+  const results = await Promise.all(responses.map(rpcResult));
+  const texts = results.map((r) => (r.result as { isError?: boolean; content: { text: string }[] }));
+  const busy = texts.filter((r) => r.isError === true);
+  assert.equal(busy.length, 2, JSON.stringify(texts.map((t) => [t.isError, t.content[0].text.slice(0, 80)])));
+  for (const r of busy) assert.match(r.content[0].text, /busy/);
+  // Once sent, their places are free again.
+  const again = await rpcResult(await mcp(fx.app, call(5, "read_po", { file_path: fx.path("a.po") })));
+  assert.equal((again.result as { isError?: boolean }).isError, undefined, JSON.stringify(again).slice(0, 300));
+});
