@@ -1,6 +1,6 @@
 /**
- * Floods against the real server (`main.ts serve`, least-privilege flags, a fresh process per
- * flood), each bounded in time, loopback only. While a flood runs, a prober sends one small request
+ * Floods against the real server (`main.ts serve` with the flags `deno task start` uses, under
+ * `ulimit -n 1024`, a fresh process per flood), each bounded in time, loopback only. While a flood runs, a prober sends one small request
  * (`POST /new/endpoint/`) every 100 ms on a new connection; afterwards the process must still be
  * alive and answer. Prints, per flood: probes answered within 1 s, the longest probe, the server's
  * peak RSS (VmHWM), whether it survived, and what the flood's own requests got.
@@ -58,30 +58,35 @@ function freePort(): number {
   return port;
 }
 
-async function startServer(root: string, env: Record<string, string> = {}): Promise<Server> {
+async function startServer(root: string, extraEnv: Record<string, string> = {}): Promise<Server> {
   const port = freePort();
+  const env = {
+    PORT: String(port),
+    HOST: "127.0.0.1",
+    PO_ROOTS: root,
+    PO_LOCK_DIR: `${root}.locks`,
+    GPSS_API_URL: "http://127.0.0.1:9/gpss",
+    USER_CODE: "abuse-bench-code",
+    NO_COLOR: "1",
+    ...extraEnv,
+  };
+  // The least-privilege flags `deno task start` uses, from the same configuration.
+  const permissions = await new Deno.Command(Deno.execPath(), {
+    args: ["run", "--quiet", "--no-prompt", "--allow-env", "--allow-sys=uid", MAIN, "permissions", "serve"],
+    env,
+    stdout: "piped",
+  }).output();
   const flags = [
-    `--allow-read=${root}`,
-    `--allow-write=${root}`,
-    `--allow-net=127.0.0.1:${port},127.0.0.1:9`,
-    "--allow-env",
+    ...new TextDecoder().decode(permissions.stdout).trim().split(" "),
     "--v8-flags=--no-memory-reducer",
   ];
   // exec keeps the pid: the lowered descriptor limit is the server's own.
-  const command = `ulimit -Sn ${FD_LIMIT}; exec "${Deno.execPath()}" run --quiet --no-prompt ${
+  const command = `ulimit -n ${FD_LIMIT}; exec "${Deno.execPath()}" run --quiet --no-prompt ${
     flags.join(" ")
   } ${MAIN} serve`;
   const child = new Deno.Command("bash", {
     args: ["-c", command],
-    env: {
-      PORT: String(port),
-      HOST: "127.0.0.1",
-      PO_ROOTS: root,
-      GPSS_API_URL: "http://127.0.0.1:9/gpss",
-      USER_CODE: "abuse-bench-code",
-      NO_COLOR: "1",
-      ...env,
-    },
+    env,
     stdout: "null",
     stderr: "null",
   }).spawn();
@@ -255,12 +260,12 @@ const floods: Flood[] = [
     },
   },
   {
-    name: "60 slow readers of 62 MB catalogues (6 files)",
+    name: "60 slow readers of 15 MB catalogues (6 files)",
     prepare: async (root) => {
       for (let f = 0; f < 6; f++) {
         await writeCatalogue(
           `${root}/big${f}.po`,
-          600_000,
+          250_000,
           (i) => `msgid "Entry ${f} ${i} with some text"\nmsgstr "Eintrag ${i}"\n\n`,
         );
       }
@@ -327,13 +332,17 @@ const floods: Flood[] = [
       statuses([await post(port, "/po/read", JSON.stringify({ file_path: `${root}/shared.po` }))]),
   },
   {
-    name: "read of a 27 MB catalogue of tiny entries",
-    prepare: (root) =>
-      writeCatalogue(`${root}/tiny.po`, 1_300_000, (i) => `msgid "${i.toString(36)}"\nmsgstr ""\n\n`),
+    name: "reads of a 15 MB catalogue of tiny entries (×2) and of a 27 MB one",
+    prepare: async (root) => {
+      await writeCatalogue(`${root}/tiny.po`, 700_000, (i) => `msgid "${i.toString(36)}"\nmsgstr ""\n\n`);
+      await writeCatalogue(`${root}/tiny27.po`, 1_300_000, (i) => `msgid "${i.toString(36)}"\nmsgstr ""\n\n`);
+    },
     run: async ({ port, root }) =>
       statuses(
         await Promise.all(
-          [0, 1, 2].map(() => post(port, "/po/read", JSON.stringify({ file_path: `${root}/tiny.po` }))),
+          ["tiny", "tiny", "tiny27"].map((f) =>
+            post(port, "/po/read", JSON.stringify({ file_path: `${root}/${f}.po` }))
+          ),
         ),
       ),
   },
@@ -383,6 +392,7 @@ try {
   }
 } finally {
   await Deno.remove(root, { recursive: true });
+  await Deno.remove(`${root}.locks`, { recursive: true }).catch(() => {});
 }
 console.log(
   "| flood | probes answered ≤ 1 s | longest probe | peak RSS | alive (probe after) | the flood's requests got |",

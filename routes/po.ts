@@ -127,6 +127,14 @@ function entriesAnswer(
   }
   if (chunks === undefined) {
     const messages = select(catalog);
+    // A lower bound first, in one cheap pass: every entry's JSON has its twelve keys and at least
+    // its msgid and msgstr. A catalogue of many tiny entries is refused without serialising any.
+    let bound = 0;
+    for (const m of messages) bound += MIN_ENTRY_JSON + m.msgid.length + m.msgstr.length;
+    if (bound > maxBytes) {
+      cache.set(catalog, new TooLarge(maxBytes));
+      throw answerTooLarge(null, maxBytes, SMALLER_READ_HINT);
+    }
     const fresh = messages.filter((m) => !entryJson.has(m));
     // Counted while serialising, so a catalogue of many tiny entries is refused before its whole
     // answer exists (a string of n UTF-16 units is at least n bytes of UTF-8).
@@ -161,6 +169,22 @@ function entriesAnswer(
   }
   return new JsonAnswer(chunks, () => ({ entries: select(catalog).map(toApiEntry) }));
 }
+
+/** The shortest JSON an entry can have (every field empty), with the comma after it. */
+const MIN_ENTRY_JSON = JSON.stringify({
+  msgid: "",
+  msgstr: "",
+  msgctxt: "",
+  comment: "",
+  tcomment: "",
+  occurrences: [],
+  flags: [],
+  msgid_plural: "",
+  msgstr_plural: {},
+  previous_msgid: "",
+  previous_msgctxt: "",
+  obsolete: false,
+}).length + 1;
 
 /** A catalogue whose answer was found larger than `limit` bytes. */
 class TooLarge {

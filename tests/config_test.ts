@@ -14,7 +14,7 @@ Deno.test("parseConfig applies the documented defaults", () => {
   assert.equal(c.apiToken, undefined);
   assert.equal(c.gpssTimeoutMs, 30000);
   assert.equal(c.gpssCacheTtlS, 300);
-  assert.equal(c.poMaxFileBytes, 64 * 1024 * 1024);
+  assert.equal(c.poMaxFileBytes, 16 * 1024 * 1024);
   assert.equal(c.maxBodyBytes, 16 * 1024 * 1024);
 });
 

@@ -195,6 +195,8 @@ export class CatalogueStore<D> {
   readonly #now: () => number;
   readonly #writeOptions: AtomicUpdateOptions;
   readonly #loadAllowance: LoadAllowance | undefined;
+  /** Settles when the last large parse queued so far is done (see {@link CatalogueStore.#turnToParse}). */
+  #parsing: Promise<void> = Promise.resolve();
   readonly #cache = new Map<string, CacheEntry<D>>();
   readonly #loading = new Map<string, Loading<D>>();
   /** Where recently read paths resolved to, oldest first (see {@link CatalogueStore.#resolveForRead}). */
@@ -416,6 +418,27 @@ export class CatalogueStore<D> {
     this.#cachedBytes = 0;
   }
 
+  /**
+   * A parse holds the event loop (~30 ms per MiB). Reads of large files parse one at a time, each
+   * after a turn of the event loop, so requests that arrived meanwhile are served between two
+   * large parses instead of after all of them. Small files go straight through.
+   */
+  async #turnToParse(size: number, signal: AbortSignal): Promise<() => void> {
+    if (size < LARGE_PARSE_BYTES) return NOTHING_HELD;
+    const previous = this.#parsing;
+    let done!: () => void;
+    this.#parsing = new Promise<void>((resolve) => done = resolve);
+    try {
+      await previous;
+      await new Promise((resolve) => setTimeout(resolve, 0));
+      signal.throwIfAborted();
+    } catch (error) {
+      done();
+      throw error;
+    }
+    return done;
+  }
+
   #parse(bytes: Uint8Array, userPath: string): D {
     this.#stats.parses++;
     return this.#codec.parse(bytes, userPath);
@@ -488,7 +511,13 @@ export class CatalogueStore<D> {
       this.#stats.revalidations++;
       doc = cached.doc;
     } else {
-      doc = this.#parse(flatBytes(current.bytes), path.userPath);
+      const bytes = flatBytes(current.bytes);
+      const done = await this.#turnToParse(bytes.length, signal);
+      try {
+        doc = this.#parse(bytes, path.userPath);
+      } finally {
+        done();
+      }
     }
     // An update that cached its document while this read waited knows better: what this read
     // saw may be the file from before that update's rename.
@@ -530,6 +559,9 @@ export class CatalogueStore<D> {
 }
 
 const NOTHING_HELD = () => {};
+
+/** Files from this size on are parsed one at a time, after a turn of the event loop. */
+const LARGE_PARSE_BYTES = 1024 * 1024;
 
 /** How long a read reuses where a path resolved to. */
 const RESOLVED_TTL_MS = 1000;
