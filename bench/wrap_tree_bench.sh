@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# `wrap --check` over a python-docs-sized tree in one process (with its worker threads, and with
-# --jobs=1: none), against msgcat once per file (what powrap does), with the verdict of every file
+# `wrap --check` over a python-docs-sized tree in one process (with one worker thread per CPU, and
+# with --jobs=1, the default: none), against msgcat once per file (what powrap does), with the verdict of every file
 # compared. Usage: bench/wrap_tree_bench.sh [RUNS]
 #
 # The tree (/tmp/wrap_tree_bench, built once): the 42 catalogues of ../shared/corpus/po (9.4 MB,
@@ -52,7 +52,7 @@ median() { sort -n | awk '{a[NR]=$1} END{print (NR%2)?a[(NR+1)/2]:(a[NR/2]+a[NR/
 now() { date +%s.%N; }
 ours_t=() one_t=() msgcat_t=()
 for r in $(seq 1 "$RUNS"); do
-  t0=$(now); deno task -q wrap --check "$TREE" 2>/dev/null || true; t1=$(now)
+  t0=$(now); deno task -q wrap --check --jobs="$(nproc)" "$TREE" 2>/dev/null || true; t1=$(now)
   ours_t+=("$(echo "$t1 - $t0" | bc)")
   t0=$(now); deno task -q wrap --check --jobs=1 "$TREE" 2>/dev/null || true; t1=$(now)
   one_t+=("$(echo "$t1 - $t0" | bc)")
@@ -60,10 +60,10 @@ for r in $(seq 1 "$RUNS"); do
   find "$TREE" -name '*.po' -print0 | while IFS= read -r -d '' f; do msgcat "$f" | cmp -s - "$f" || true; done
   t1=$(now)
   msgcat_t+=("$(echo "$t1 - $t0" | bc)")
-  echo "run $r: wrap --check ${ours_t[-1]} s, --jobs=1 ${one_t[-1]} s, msgcat per file ${msgcat_t[-1]} s"
+  echo "run $r: wrap --check --jobs=$(nproc) ${ours_t[-1]} s, --jobs=1 ${one_t[-1]} s, msgcat per file ${msgcat_t[-1]} s"
 done
 o=$(printf '%s\n' "${ours_t[@]}" | median) m=$(printf '%s\n' "${msgcat_t[@]}" | median)
 j=$(printf '%s\n' "${one_t[@]}" | median)
-echo "median of $RUNS: deno task wrap --check $o s (workers: $(nproc) CPUs); --jobs=1 $j s; msgcat once per file $m s"
+echo "median of $RUNS: deno task wrap --check --jobs=$(nproc) $o s; --jobs=1 (the default) $j s; msgcat once per file $m s"
 echo "ratios: msgcat / wrap $(echo "scale=1; $m / $o" | bc)x; msgcat / wrap --jobs=1 $(echo "scale=1; $m / $j" | bc)x"
 echo "load after: $(uptime | sed 's/.*load average: //')"
