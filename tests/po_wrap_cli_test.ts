@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { runWrap, unifiedDiff, WRAP_USAGE } from "../lib/po/mod.ts";
 import type { WrapIo } from "../lib/po/mod.ts";
 import { NotRegularFileError } from "../lib/store/mod.ts";
+import { MAX_WRAP_FILES } from "../lib/po/wrap_tree.ts";
 
 const FIXTURES = new URL("./fixtures/po/", import.meta.url);
 
@@ -230,4 +231,15 @@ Deno.test("main.ts wrap refuses a FIFO and /dev/zero, walks past a FIFO inside a
   } finally {
     await Deno.remove(dir, { recursive: true });
   }
+});
+
+Deno.test("wrap stops with one line when a walk finds more files than one run takes", async () => {
+  const f = fakeIo({});
+  f.io.pathKind = (path) => Promise.resolve(path === "big" ? "directory" : "other");
+  f.io.readDir = () =>
+    Promise.resolve(
+      Array.from({ length: MAX_WRAP_FILES + 1 }, (_, i) => ({ name: `${i}.po`, kind: "file" as const })),
+    );
+  assert.equal(await runWrap(["--check", "big"], f.io), 2);
+  assert.deepEqual(f.err, [`wrap: more than ${MAX_WRAP_FILES} files in one run\n`]);
 });

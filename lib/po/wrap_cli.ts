@@ -183,7 +183,15 @@ async function targets(options: Options, io: WrapIo): Promise<{ files: string[];
     paths = filesUnder(modified, options.files);
   }
   if (!io.pathKind || !io.readDir) return { files: [...paths], failed: false };
-  const { files, failures } = await collectWrapTargets(paths, { pathKind: io.pathKind, readDir: io.readDir });
+  let walked;
+  try {
+    walked = await collectWrapTargets(paths, { pathKind: io.pathKind, readDir: io.readDir });
+  } catch (e) {
+    if (!(e instanceof RangeError)) throw e;
+    io.stderr(`wrap: ${e.message}\n`);
+    return 2;
+  }
+  const { files, failures } = walked;
   for (const { path, error } of failures) io.stderr(errorText(path, error));
   return { files, failed: failures.length > 0 };
 }
