@@ -75,7 +75,7 @@ export interface ToolCall {
 export const DEFAULT_MAX_RESPONSE_BYTES = 32 * 1024 * 1024;
 
 /** Default of the shared allowance for large answers and loads (MAX_INFLIGHT_BYTES). */
-export const DEFAULT_MAX_INFLIGHT_BYTES = 256 * 1024 * 1024;
+export const DEFAULT_MAX_INFLIGHT_BYTES = 128 * 1024 * 1024;
 
 /** The message of an answer over the limit: what it would have been, and how to ask for less. */
 export function answerTooLarge(bytes: number | null, limit: number, hint: string): AnswerTooLargeError {
