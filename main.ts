@@ -229,23 +229,92 @@ function serve(config: Config, modules: ServerModules, isLoopbackHost: (host: st
     );
   }
   const app = createApp(buildDeps(config, modules));
-  startServer(serverFetch(app, log), {
-    hostname: config.host,
-    port: config.port,
-    limits: {
-      maxConnections: config.maxConnections,
-      headerTimeoutMs: config.headerTimeoutMs,
-      keepAliveTimeoutMs: config.keepAliveTimeoutMs,
-      sendTimeoutMs: config.sendTimeoutMs,
-    },
-    log,
-    onListen: ({ hostname, port }) =>
-      log(`listening on http://${hostname}:${port} (catalogue roots: ${config.poRoots.join(", ")})`),
-  });
+  try {
+    startServer(serverFetch(app, log), {
+      hostname: config.host,
+      port: config.port,
+      limits: {
+        maxConnections: config.maxConnections,
+        headerTimeoutMs: config.headerTimeoutMs,
+        keepAliveTimeoutMs: config.keepAliveTimeoutMs,
+        sendTimeoutMs: config.sendTimeoutMs,
+      },
+      log,
+      onListen: ({ hostname, port }) =>
+        log(`listening on http://${hostname}:${port} (catalogue roots: ${config.poRoots.join(", ")})`),
+    });
+  } catch (error) {
+    if (error instanceof Deno.errors.AddrInUse) {
+      fail(
+        `cannot listen on ${config.host}:${config.port}: the address is already in use (set PORT to another port)`,
+      );
+    }
+    if (error instanceof Deno.errors.AddrNotAvailable) {
+      fail(`cannot listen on ${config.host}:${config.port}: no such address on this machine (check HOST)`);
+    }
+    throw error;
+  }
+}
+
+/** One line on stderr, exit status 2: how a start-up that cannot go on ends. */
+function fail(line: string): never {
+  flushLog();
+  console.error(line);
+  Deno.exit(2);
+}
+
+const USAGE = `po-tools: PO catalogues, greeting and patent search, over HTTP and MCP
+
+Usage: main.ts [MODE] [OPTIONS]
+
+Modes:
+  serve              the HTTP server (default); configured by environment variables (README)
+  mcp                the MCP server over stdio
+  wrap [OPTS] PATH…  lay PO files out as msgcat does (powrap-compatible); main.ts wrap --help
+  permissions MODE   print the least-privilege deno flags for serve or mcp (used by deno.json tasks)
+
+Options:
+  --help, -h         this help (main.ts MODE --help: that mode's)
+  --version, -V      the version
+
+Run it with the tasks: deno task start | deno task mcp | deno task wrap (they grant exactly what the
+mode needs). Docs: README.md; the running server's API: /docs.
+`;
+
+const MODE_USAGE: Record<string, string> = {
+  serve:
+    "Usage: main.ts serve\n\nThe HTTP server (and MCP over HTTP at /mcp). Configured by environment variables\n" +
+    "(PORT, HOST, PO_ROOTS, API_TOKEN, …: see README.md, Configuration). Run it as `deno task start`.\n",
+  mcp:
+    "Usage: main.ts mcp\n\nThe MCP server over stdio (newline-delimited JSON-RPC on stdin/stdout; logs on stderr).\n" +
+    "Configured like serve. Run it as `deno task mcp`.\n",
+  permissions:
+    "Usage: main.ts permissions serve|mcp\n\nPrints the least-privilege deno flags the tasks use for that mode.\n",
+};
+
+/** A missing permission, said in one line with what to do (Deno's message names what was refused). */
+function permissionFailure(error: Deno.errors.NotCapable): never {
+  const what = String(error.message).split("\n", 1)[0].replace(/, run again with.*$/, "");
+  fail(
+    `missing permission: ${what}; run it through its task (deno task start | mcp | wrap), which grants what it needs`,
+  );
 }
 
 async function main(args: string[]): Promise<void> {
   const [mode = "serve", ...rest] = args;
+  if (mode === "--help" || mode === "-h" || mode === "help") {
+    console.log(USAGE);
+    return;
+  }
+  if (mode === "--version" || mode === "-V") {
+    const { VERSION } = await import("./lib/version.ts");
+    console.log(`po-tools ${VERSION}`);
+    return;
+  }
+  if (mode in MODE_USAGE && (rest.includes("--help") || rest.includes("-h"))) {
+    console.log(MODE_USAGE[mode]);
+    return;
+  }
   switch (mode) {
     case "serve": {
       const [cfg, modules] = await Promise.all([import("./lib/config.ts"), loadServerModules()]);
@@ -281,7 +350,9 @@ async function main(args: string[]): Promise<void> {
       return;
     }
     default:
-      console.error(`unknown mode ${JSON.stringify(mode)}; usage: main.ts [serve|mcp|wrap|permissions]`);
+      console.error(
+        `unknown mode ${JSON.stringify(mode)}; usage: main.ts [serve|mcp|wrap|permissions] (main.ts --help)`,
+      );
       Deno.exit(2);
   }
 }
@@ -303,4 +374,11 @@ function enterCallersDirectory(): void {
   }
 }
 
-if (import.meta.main) await main(Deno.args);
+if (import.meta.main) {
+  try {
+    await main(Deno.args);
+  } catch (error) {
+    if (error instanceof Deno.errors.NotCapable) permissionFailure(error);
+    throw error;
+  }
+}

@@ -57,6 +57,9 @@ export const PERMISSION_ENV_NAMES = [
   "PO_LOCK_DIR",
 ] as const;
 
+/** Variables whose values are secrets: never echoed in a message. */
+const SECRET_ENV_NAMES: ReadonlySet<string> = new Set(["API_TOKEN", "USER_CODE"]);
+
 /** The parsed configuration. */
 export interface Config {
   port: number;
@@ -222,7 +225,12 @@ export function parseConfig(
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
     const variable = String(issue.path[0] ?? "environment");
-    const shown = present[variable] === undefined ? "" : ` (got ${JSON.stringify(present[variable])})`;
+    // A secret is never echoed, not even when it is refused: only its length is.
+    const shown = present[variable] === undefined
+      ? ""
+      : SECRET_ENV_NAMES.has(variable)
+      ? ` (got ${present[variable].length} characters)`
+      : ` (got ${JSON.stringify(present[variable])})`;
     throw new ConfigError(variable, `${issue.message}${shown}`);
   }
   const e = parsed.data;
