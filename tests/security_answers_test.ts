@@ -269,5 +269,9 @@ Deno.test("MCP: large results are built a few at a time; past that a call is tol
   for (const r of busy) assert.match(r.content[0].text, /busy/);
   // Once sent, their places are free again.
   const again = await rpcResult(await mcp(fx.app, call(5, "read_po", { file_path: fx.path("a.po") })));
-  assert.equal((again.result as { isError?: boolean }).isError, undefined, JSON.stringify(again).slice(0, 300));
+  assert.equal(
+    (again.result as { isError?: boolean }).isError,
+    undefined,
+    JSON.stringify(again).slice(0, 300),
+  );
 });
