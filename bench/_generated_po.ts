@@ -44,3 +44,23 @@ if (import.meta.main) {
   }
   Deno.writeFileSync(out, encodePo(parsePo(generatedCatalogue(n), { fileName: out })));
 }
+
+const CORPUS_FILE = new URL("../../shared/corpus/po/zh-cn__whatsnew__changelog.po", import.meta.url).pathname;
+
+/**
+ * The engine benchmarks' catalogue: the largest corpus file (../shared), or else a generated
+ * catalogue of 12,000 entries in msgcat's layout, written to a temp file removed at exit.
+ */
+export async function benchCatalogueFile(): Promise<string> {
+  try {
+    if (Deno.statSync(CORPUS_FILE).isFile) return CORPUS_FILE;
+  } catch {
+    // no ../shared
+  }
+  const { encodePo, parsePo } = await import("../lib/po/mod.ts");
+  console.log("../shared not found: a generated catalogue of 12,000 entries instead of the corpus file");
+  const path = Deno.makeTempFileSync({ prefix: "po-bench-", suffix: ".po" });
+  Deno.writeFileSync(path, encodePo(parsePo(generatedCatalogue(12_000))));
+  globalThis.addEventListener("unload", () => Deno.removeSync(path));
+  return path;
+}

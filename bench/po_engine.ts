@@ -10,27 +10,10 @@
  * and msgcat's wall time (process start included: that is what one `msgcat` run costs).
  */
 import { encodePo, parsePo } from "../lib/po/mod.ts";
-import { generatedCatalogue } from "./_generated_po.ts";
+import { benchCatalogueFile } from "./_generated_po.ts";
 
-const CORPUS_FILE = new URL("../../shared/corpus/po/zh-cn__whatsnew__changelog.po", import.meta.url).pathname;
 /** FILE, else the corpus file, else (no ../shared) a generated catalogue written to a temp file. */
-const file = Deno.args[0] ?? (exists(CORPUS_FILE) ? CORPUS_FILE : generatedFile());
-
-function exists(path: string): boolean {
-  try {
-    return Deno.statSync(path).isFile;
-  } catch {
-    return false;
-  }
-}
-
-function generatedFile(): string {
-  console.log("../shared not found: a generated catalogue of 12,000 entries instead of the corpus file");
-  const path = Deno.makeTempFileSync({ prefix: "po-bench-", suffix: ".po" });
-  Deno.writeFileSync(path, encodePo(parsePo(generatedCatalogue(12_000))));
-  globalThis.addEventListener("unload", () => Deno.removeSync(path));
-  return path;
-}
+const file = Deno.args[0] ?? await benchCatalogueFile();
 const bytes = Deno.readFileSync(file);
 const RUNS = 15;
 // In a then: a missing program makes the spawn throw at once, not reject.

@@ -356,11 +356,16 @@ function newCatalog(): PoCatalog {
 }
 
 function newHeader(): PoMessage {
+  return newMessage(null, "", NEW_CATALOG_HEADER);
+}
+
+/** A message with these keys and translation, and nothing else. */
+function newMessage(msgctxt: string | null, msgid: string, msgstr: string): PoMessage {
   return {
-    msgctxt: null,
-    msgid: "",
+    msgctxt,
+    msgid,
     msgidPlural: null,
-    msgstr: NEW_CATALOG_HEADER,
+    msgstr,
     msgstrPlural: null,
     translatorComments: [],
     extractedComments: [],
@@ -408,21 +413,7 @@ function applyEntry(
   checkText(e, "msgctxt", msgctxt);
   e.occurrences?.forEach((o, i) => checkWellFormed(e, `occurrences[${i}]`, o));
   e.flags?.forEach((f, i) => checkWellFormed(e, `flags[${i}]`, f));
-  const m: PoMessage = base ? { ...base } : {
-    msgctxt,
-    msgid: e.msgid,
-    msgidPlural: null,
-    msgstr: "",
-    msgstrPlural: null,
-    translatorComments: [],
-    extractedComments: [],
-    references: [],
-    flags: [],
-    previousMsgctxt: null,
-    previousMsgid: null,
-    previousMsgidPlural: null,
-    obsolete: false,
-  };
+  const m: PoMessage = base ? { ...base } : newMessage(msgctxt, e.msgid, "");
   if (e.msgid_plural !== undefined) {
     if (e.msgid_plural === null) {
       if (m.msgidPlural !== null) m.msgstr = m.msgstrPlural?.[0] ?? "";
