@@ -318,11 +318,23 @@ function releasedWhenSent(response: Response, held: (() => void)[], deps: AppDep
     release();
     return response;
   }
-  const body = response.body.pipeThrough(
-    new TransformStream<Uint8Array, Uint8Array>(
-      { flush: release, cancel: release } as Transformer<Uint8Array, Uint8Array>,
-    ),
-  );
+  // Pulled only as the client takes it (no read-ahead), so "sent" means taken, not buffered here.
+  const reader = response.body.getReader();
+  const body = new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      const { done, value } = await reader.read();
+      if (done) {
+        release();
+        controller.close();
+      } else {
+        controller.enqueue(value);
+      }
+    },
+    cancel(reason) {
+      release();
+      return reader.cancel(reason);
+    },
+  }, { highWaterMark: 0 });
   return new Response(body, {
     status: response.status,
     statusText: response.statusText,
