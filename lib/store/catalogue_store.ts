@@ -49,6 +49,7 @@ import {
   updateFileUnderLock,
 } from "./atomic_write.ts";
 import { lstatOrNull } from "./_verified_path.ts";
+import { revisionOf } from "./revision.ts";
 import type { LockPlacement } from "./lock_dir.ts";
 import {
   DEFAULT_MAX_FILE_BYTES,
@@ -133,6 +134,24 @@ export interface CatalogueRead<D> {
   path: ResolvedCataloguePath;
   /** True when the document came from the cache (no parse). */
   fromCache: boolean;
+  /** The revision of the bytes the document was read from (see `revision.ts`). */
+  revision: string;
+}
+
+/** What an update's callback is told of the file as it is under the lock. */
+export interface CurrentRevision {
+  /** The file's revision now, or null when it does not exist yet. */
+  revision: string | null;
+}
+
+/** The result of {@link CatalogueStore.updateWithRevision}. */
+export interface UpdateOutcome<R> {
+  /** What the callback returned as `result`. */
+  result: R;
+  /** The file's revision after the update (unchanged when nothing was written; null: still no file). */
+  revision: string | null;
+  /** False when the new bytes equalled the old ones, so the file was not touched. */
+  written: boolean;
 }
 
 /** Counters of the parse cache since the store was made. */
@@ -154,10 +173,16 @@ export interface CatalogueCacheStats {
 /** A read and parse of one file that readers share. */
 interface Loading<D> {
   key: string;
-  promise: Promise<D>;
+  promise: Promise<Loaded<D>>;
   /** Readers waiting for it; when the last one gives up, `controller` stops the load. */
   waiters: number;
   controller: AbortController;
+}
+
+/** A loaded document and the bytes it was read from. */
+interface Loaded<D> {
+  doc: D;
+  bytes: Bytes;
 }
 
 interface CacheEntry<D> {
@@ -268,7 +293,7 @@ export class CatalogueStore<D> {
       if (entry && entry.key === key && !entry.racy) {
         entry.used = ++this.#tick;
         this.#stats.hits++;
-        return { doc: entry.doc, path, fromCache: true };
+        return { doc: entry.doc, path, fromCache: true, revision: revisionOf(entry.bytes) };
       }
       const loadKey = `${path.realPath}\0${key}`;
       let loading = this.#loading.get(loadKey);
@@ -286,7 +311,8 @@ export class CatalogueStore<D> {
         }).catch(() => {});
         loading = started;
       }
-      return { doc: await this.#wait(loading, signal), path, fromCache: false };
+      const loaded = await this.#wait(loading, signal);
+      return { doc: loaded.doc, path, fromCache: false, revision: revisionOf(loaded.bytes) };
     } catch (error) {
       throw mapSandboxError(error, userPath, this.roots);
     }
@@ -313,9 +339,22 @@ export class CatalogueStore<D> {
    */
   async update<R>(
     userPath: string,
-    fn: (doc: D | null) => { doc: D; result: R } | Promise<{ doc: D; result: R }>,
+    fn: (doc: D | null, current: CurrentRevision) => { doc: D; result: R } | Promise<{ doc: D; result: R }>,
     options: CatalogueCallOptions = {},
   ): Promise<R> {
+    return (await this.updateWithRevision(userPath, fn, options)).result;
+  }
+
+  /**
+   * {@link CatalogueStore.update}, telling also the file's revision after it and whether it was written.
+   * `fn` is told the file's revision under the lock, so a compare-and-swap decided there cannot race
+   * another writer.
+   */
+  async updateWithRevision<R>(
+    userPath: string,
+    fn: (doc: D | null, current: CurrentRevision) => { doc: D; result: R } | Promise<{ doc: D; result: R }>,
+    options: CatalogueCallOptions = {},
+  ): Promise<UpdateOutcome<R>> {
     const { signal } = options;
     let release = NOTHING_HELD;
     try {
@@ -326,6 +365,8 @@ export class CatalogueStore<D> {
         release = this.#take(path.stat.size);
       }
       let next: { doc: D; result: R; bytes: Bytes } | undefined;
+      let written = false;
+      let revision: string | null = null;
       try {
         const outcome = await updateFileUnderLock(
           {
@@ -346,7 +387,7 @@ export class CatalogueStore<D> {
               : cached && bytesEqual(cached.bytes, current.bytes)
               ? cached.doc
               : this.#parse(flatBytes(current.bytes), userPath);
-            const out = await fn(doc);
+            const out = await fn(doc, { revision: current === null ? null : revisionOf(current.bytes) });
             next = { ...out, bytes: this.#codec.encode(out.doc) };
             // A read that sees the new file before this update has cached it reuses this document.
             this.#writing.set(path.realPath, next);
@@ -356,11 +397,14 @@ export class CatalogueStore<D> {
         );
         const stat = outcome.written ?? outcome.previous?.stat;
         if (stat) this.#remember(path.realPath, next!.doc, stat, next!.bytes, this.#now());
+        written = outcome.written !== null;
+        const bytesNow = written ? next!.bytes : outcome.previous?.bytes;
+        revision = bytesNow === undefined ? null : revisionOf(bytesNow);
       } finally {
         // Only once the document is cached (or the update failed): no read falls between the two.
         if (next && this.#writing.get(path.realPath) === next) this.#writing.delete(path.realPath);
       }
-      return next!.result;
+      return { result: next!.result, revision, written };
     } catch (error) {
       throw mapSandboxError(error, userPath, this.roots);
     } finally {
@@ -445,10 +489,10 @@ export class CatalogueStore<D> {
   }
 
   /** Waits for a shared load; giving up (abort) leaves it, and the last one to leave stops it. */
-  #wait(loading: Loading<D>, signal: AbortSignal | undefined): Promise<D> {
+  #wait(loading: Loading<D>, signal: AbortSignal | undefined): Promise<Loaded<D>> {
     loading.waiters++;
     if (!signal) return loading.promise;
-    return new Promise<D>((resolve, reject) => {
+    return new Promise<Loaded<D>>((resolve, reject) => {
       const leave = () => {
         if (--loading.waiters === 0) {
           if (this.#loading.get(loading.key) === loading) this.#loading.delete(loading.key);
@@ -464,7 +508,11 @@ export class CatalogueStore<D> {
 
   /** Reads the file; reuses `racy`'s document when the bytes are the ones it was parsed from. Stops
    * (throws the abort reason) between chunks and before the parse once `signal` is aborted. */
-  async #load(path: ResolvedCataloguePath, racy: CacheEntry<D> | undefined, signal: AbortSignal): Promise<D> {
+  async #load(
+    path: ResolvedCataloguePath,
+    racy: CacheEntry<D> | undefined,
+    signal: AbortSignal,
+  ): Promise<Loaded<D>> {
     const release = this.#take(path.stat?.size ?? 0);
     try {
       return await this.#loadHeld(path, racy, signal);
@@ -477,7 +525,7 @@ export class CatalogueStore<D> {
     path: ResolvedCataloguePath,
     racy: CacheEntry<D> | undefined,
     signal: AbortSignal,
-  ): Promise<D> {
+  ): Promise<Loaded<D>> {
     const startedAt = this.#now();
     const writing = this.#writing.get(path.realPath);
     const entryBefore = this.#cache.get(path.realPath);
@@ -524,7 +572,7 @@ export class CatalogueStore<D> {
     if (this.#cache.get(path.realPath) === entryBefore) {
       this.#remember(path.realPath, doc, current.stat, current.bytes, startedAt);
     }
-    return doc;
+    return { doc, bytes: current.bytes };
   }
 
   /** Caches `doc` as the parse of `bytes`, whose file had `stat` when read at `readAt`. */

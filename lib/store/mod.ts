@@ -11,10 +11,13 @@ export {
   type CatalogueRead,
   CatalogueStore,
   type CatalogueStoreOptions,
+  type CurrentRevision,
   DEFAULT_CACHE_MAX_BYTES,
   DEFAULT_RACY_WINDOW_MS,
   type DocumentCodec,
+  type UpdateOutcome,
 } from "./catalogue_store.ts";
+export { isRevision, revisionOf } from "./revision.ts";
 export {
   CATALOGUE_EXTENSIONS,
   checkCataloguePathSyntax,
