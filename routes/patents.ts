@@ -10,31 +10,24 @@ import { InvalidInputError } from "../lib/errors.ts";
 import {
   APPLICATION_TYPE_CODES,
   DATABASE_CODES,
+  dateRangeProblem,
   getAvailableDatabases,
+  isCalendarDate,
   MAX_KEYWORDS_LENGTH,
   MAX_QUERY_LENGTH,
   PATENT_TYPE_CODES,
   QueryTooLongError,
   requestParams,
-  SEARCH_EXAMPLES,
   SEARCH_FIELDS,
-  type SearchBody,
   type SearchField,
-  searchRequestFromBody,
+  type SearchRequest,
 } from "../lib/gpss/mod.ts";
 import type { AppDeps } from "./deps.ts";
+import { SEARCH_EXAMPLES } from "./patent_examples.ts";
 import { defineTool, type ToolAnnotations } from "./tool.ts";
 import { pyInt } from "./validation.ts";
 
 const FieldName = z.enum(SEARCH_FIELDS as [SearchField, ...SearchField[]]);
-
-function isCalendarDate(value: string): boolean {
-  const m = /^(\d{4})(\d{2})(\d{2})$/.exec(value);
-  if (!m) return false;
-  const [y, mo, d] = [Number(m[1]), Number(m[2]), Number(m[3])];
-  const date = new Date(Date.UTC(y, mo - 1, d));
-  return date.getUTCFullYear() === y && date.getUTCMonth() === mo - 1 && date.getUTCDate() === d;
-}
 
 /** pydantic reports a ValueError raised by a validator as `value_error` ("Value error, …"). */
 function valueError(message: string) {
@@ -79,7 +72,8 @@ const DateField = z.string().nullable().optional().superRefine((value, ctx) => {
   }
 }).meta({ description: "Publication date bound, YYYYMMDD (a real calendar date).", example: "20200101" });
 
-export const SearchPatentsRequest = z.strictObject({
+/** The fields of a search body; {@link SearchPatentsRequest} adds the rules across fields. */
+const SearchPatentsFields = z.strictObject({
   keywords: z.string().min(1).max(MAX_KEYWORDS_LENGTH).meta({
     description: "Search expression; GPSS boolean syntax (and, or, not, parentheses) is passed through. " +
       `At most ${MAX_KEYWORDS_LENGTH} characters (GPSS refuses longer search conditions), and the query ` +
@@ -108,15 +102,22 @@ export const SearchPatentsRequest = z.strictObject({
   max_results: pyInt({ ge: 1, le: 500 }).default(30).meta({
     description: "Records to return, 1–500 (default 30).",
   }),
-}).superRefine((body, ctx) => {
-  const { publication_date_from: from, publication_date_to: to } = body;
-  if (from && to && isCalendarDate(from) && isCalendarDate(to) && from > to) {
-    ctx.addIssue({
-      code: "custom",
-      path: [],
-      message: "range",
-      params: valueError(`publication_date_from (${from}) is after publication_date_to (${to})`),
-    });
+});
+
+/** A validated search body (the wire contract's type, inferred from its schema). */
+export type SearchPatentsBody = z.output<typeof SearchPatentsFields>;
+
+/**
+ * The HTTP/MCP search body: the one definition of its wire contract. The date rules are the
+ * library's own ({@link isCalendarDate}, {@link dateRangeProblem}), reported here in pydantic's shape.
+ */
+export const SearchPatentsRequest = SearchPatentsFields.superRefine((body, ctx) => {
+  const range = dateRangeProblem(
+    body.publication_date_from ?? undefined,
+    body.publication_date_to ?? undefined,
+  );
+  if (range !== null) {
+    ctx.addIssue({ code: "custom", path: [], message: "range", params: valueError(range) });
   }
   const tooLong = queryTooLong(body);
   if (tooLong !== null) {
@@ -134,7 +135,7 @@ export const SearchPatentsRequest = z.strictObject({
  * 422 item like every other rule of the schema. Other refusals are the fields' own issues (or, for
  * the date-range-as-first-field case, the handler's), so they are left out here.
  */
-function queryTooLong(body: SearchBody): QueryTooLongError | null {
+function queryTooLong(body: SearchPatentsBody): QueryTooLongError | null {
   try {
     requestParams(searchRequestFromBody(body));
     return null;
@@ -143,6 +144,30 @@ function queryTooLong(body: SearchBody): QueryTooLongError | null {
     if (err instanceof InvalidInputError) return null;
     throw err;
   }
+}
+
+/**
+ * Maps a validated search body (snake_case, `search_field` one name or a list) onto the library's
+ * {@link SearchRequest}. Nothing is checked here: the schema did, and the library's one validator
+ * (`normalizeSearchRequest`) applies the same rules to every caller.
+ *
+ * @example
+ * ```ts
+ * searchRequestFromBody({ keywords: "x", search_field: "abstract", max_results: 30 }).searchFields; // ["abstract"]
+ * ```
+ */
+export function searchRequestFromBody(body: SearchPatentsBody): SearchRequest {
+  const field = body.search_field;
+  return {
+    keywords: body.keywords,
+    searchFields: typeof field === "string" ? [field] : [...field],
+    databases: body.databases ?? undefined,
+    applicationTypes: body.application_types ?? undefined,
+    patentTypes: body.patent_types ?? undefined,
+    publicationDateFrom: body.publication_date_from ?? undefined,
+    publicationDateTo: body.publication_date_to ?? undefined,
+    maxResults: body.max_results,
+  };
 }
 
 const Party = z.object({

@@ -110,11 +110,11 @@ Deno.test("each search option reaches the upstream and filters the results", asy
         { keywords: "charging", publicationDateFrom: "20230101", publicationDateTo: "20230131" },
         ["TW202300001A", "US20230012345A1", "KR20230001234A"],
       ],
-      ["date from only", { keywords: "radar", publicationDateFrom: "2023" }, ["TWI800001B"]],
+      ["date from only", { keywords: "radar", publicationDateFrom: "20230101" }, ["TWI800001B"]],
       ["date to only", { keywords: "radar", publicationDateTo: "20221231" }, ["CN115000001A"]],
       [
         "+FIELD is an OR across fields, ID still restricts both",
-        { keywords: "fibrosis", searchFields: ["title", "abstract"], publicationDateTo: "2016" },
+        { keywords: "fibrosis", searchFields: ["title", "abstract"], publicationDateTo: "20161231" },
         ["US09415051B1"],
       ],
       ["claims", { keywords: "pemirolast", searchFields: ["claims"] }, ["US09415051B1"]],

@@ -11,13 +11,12 @@ import {
   PATENT_TYPE_CODES,
   REGIONS,
   requestParams,
-  SEARCH_EXAMPLE_DESCRIPTIONS,
-  SEARCH_EXAMPLES,
   SEARCH_FIELD_ALIASES,
   SEARCH_FIELDS,
   type SearchRequest,
-  searchRequestFromBody,
 } from "../lib/gpss/mod.ts";
+import { SEARCH_EXAMPLE_DESCRIPTIONS, SEARCH_EXAMPLES } from "../routes/patent_examples.ts";
+import { SearchPatentsRequest, searchRequestFromBody } from "../routes/patents.ts";
 
 const CODE = "9fA3c27BdE41b6C0";
 const TAIL = "expFld=PN,ID,AN,AD,TI,AB,PA,IN,IC,CS&expFmt=json&expQty=30&expSkip=0";
@@ -58,8 +57,8 @@ Deno.test("buildQuery writes the exact query string for each option", async (t) 
     ],
     [
       "date to only (open start)",
-      { keywords: "x", publicationDateTo: "201710" },
-      `userCode=${CODE}&TI=x&ID=:201710&${TAIL}`,
+      { keywords: "x", publicationDateTo: "20171031" },
+      `userCode=${CODE}&TI=x&ID=:20171031&${TAIL}`,
     ],
     [
       "databases, comma literal",
@@ -94,14 +93,14 @@ Deno.test("buildQuery writes the exact query string for each option", async (t) 
         databases: ["TWB", "TWA"],
         applicationTypes: ["B"],
         patentTypes: ["I", "M"],
-        publicationDateFrom: "2020",
+        publicationDateFrom: "20200101",
         publicationDateTo: "20231231",
         maxResults: 1,
       },
       `userCode=${CODE}&TI=(%E9%9B%B7%E9%81%94%20or%20%E6%AF%AB%E7%B1%B3%E6%B3%A2)%20and%20%E8%B7%8C%E5%80%92` +
       `&+AB=(%E9%9B%B7%E9%81%94%20or%20%E6%AF%AB%E7%B1%B3%E6%B3%A2)%20and%20%E8%B7%8C%E5%80%92` +
       `&+CL=(%E9%9B%B7%E9%81%94%20or%20%E6%AF%AB%E7%B1%B3%E6%B3%A2)%20and%20%E8%B7%8C%E5%80%92` +
-      `&ID=2020:20231231&patDB=TWB,TWA&patAG=B&patTY=I,M&${TAIL.replace("expQty=30", "expQty=1")}`,
+      `&ID=20200101:20231231&patDB=TWB,TWA&patAG=B&patTY=I,M&${TAIL.replace("expQty=30", "expQty=1")}`,
     ],
   ];
   for (const [name, req, expected] of cases) {
@@ -251,7 +250,7 @@ Deno.test("invalid requests throw InvalidInputError naming the value", async (t)
     ["max results 1.5", { keywords: "x", maxResults: 1.5 }, /Invalid max_results: 1.5/],
     [
       "publication_date as first field and as range",
-      { keywords: "2020:2021", searchFields: ["publication_date"], publicationDateFrom: "2020" },
+      { keywords: "2020:2021", searchFields: ["publication_date"], publicationDateFrom: "20200101" },
       /publication_date cannot be both the first search field and a publication date range/,
     ],
     ["keywords not a string", { keywords: 5 as unknown as string }, /keywords must be a string/],
@@ -268,10 +267,56 @@ Deno.test("invalid requests throw InvalidInputError naming the value", async (t)
   await t.step("publication_date as a further field with a range is fine (+ID and ID differ)", () => {
     assert.equal(
       buildQuery(
-        { keywords: "2020", searchFields: ["title", "publication_date"], publicationDateTo: "2021" },
+        { keywords: "2020", searchFields: ["title", "publication_date"], publicationDateTo: "20211231" },
         CODE,
       ),
-      `userCode=${CODE}&TI=2020&+ID=2020&ID=:2021&${TAIL}`,
+      `userCode=${CODE}&TI=2020&+ID=2020&ID=:20211231&${TAIL}`,
+    );
+  });
+});
+
+Deno.test("a search's dates follow one rule, the library's, whether it comes over HTTP or from a caller of lib/gpss", async (t) => {
+  // Before: the route's schema wanted a real YYYYMMDD date with from <= to, while lib/gpss had its
+  // own check (YYYY, YYYYMM or YYYYMMDD, no calendar, no order), so "20230230" or a reversed range
+  // went upstream from any caller but HTTP.
+  const cases: [string, string | undefined, string | undefined, boolean][] = [
+    ["a real date", "20240229", undefined, true],
+    ["both ends in order", "20200101", "20231231", true],
+    ["the same day at both ends", "20230101", "20230101", true],
+    ["February 30th", "20230230", undefined, false],
+    ["February 29th of a common year", undefined, "20230229", false],
+    ["month 13", "20231301", undefined, false],
+    ["a year alone", "2023", undefined, false],
+    ["a year and month", undefined, "202301", false],
+    ["from after to", "20240101", "20230101", false],
+  ];
+  for (const [name, from, to, valid] of cases) {
+    await t.step(`${name}: ${valid ? "accepted" : "refused"} by both`, () => {
+      const lib = () =>
+        normalizeSearchRequest({ keywords: "x", publicationDateFrom: from, publicationDateTo: to });
+      if (valid) assert.doesNotThrow(lib);
+      else assert.throws(lib, InvalidInputError);
+      const http = SearchPatentsRequest.safeParse({
+        keywords: "x",
+        publication_date_from: from,
+        publication_date_to: to,
+      });
+      assert.equal(http.success, valid, JSON.stringify(http.error?.issues));
+    });
+  }
+  await t.step("the library names the rule", () => {
+    assert.throws(
+      () => normalizeSearchRequest({ keywords: "x", publicationDateFrom: "20230230" }),
+      { message: 'Invalid publication_date_from: "20230230" is not a real date written YYYYMMDD' },
+    );
+    assert.throws(
+      () =>
+        normalizeSearchRequest({
+          keywords: "x",
+          publicationDateFrom: "20240101",
+          publicationDateTo: "20230101",
+        }),
+      { message: "publication_date_from (20240101) is after publication_date_to (20230101)" },
     );
   });
 });
@@ -330,13 +375,16 @@ Deno.test("every search example is a valid request body", async (t) => {
   for (const [name, body] of Object.entries(SEARCH_EXAMPLES)) {
     await t.step(name, () => {
       for (const key of Object.keys(body)) assert.ok(allowed.has(key), `unexpected key ${key}`);
-      const query = buildQuery(searchRequestFromBody(body), CODE);
+      const query = buildQuery(searchRequestFromBody(SearchPatentsRequest.parse(body)), CODE);
       assert.ok(query.startsWith(`userCode=${CODE}&`));
     });
   }
   await t.step("the advanced example's query", () => {
     assert.equal(
-      buildQuery(searchRequestFromBody(SEARCH_EXAMPLES.advanced_technical_search), CODE),
+      buildQuery(
+        searchRequestFromBody(SearchPatentsRequest.parse(SEARCH_EXAMPLES.advanced_technical_search)),
+        CODE,
+      ),
       `userCode=${CODE}&TI=lithium%20battery%20AND%20fast%20charging&+AB=lithium%20battery%20AND%20fast%20charging` +
         `&+CL=lithium%20battery%20AND%20fast%20charging&ID=20200101:20231231&patDB=TWA,USA,EPA,CNA&${TAIL}`,
     );

@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
-import { GpssClient, SEARCH_EXAMPLES } from "../lib/gpss/mod.ts";
+import { GpssClient } from "../lib/gpss/mod.ts";
+import { SEARCH_EXAMPLES } from "../routes/patent_examples.ts";
 import { FAKE_USER_CODE, startFakeGpss } from "./_fake_gpss.ts";
 import { postJson, testApp } from "./_helpers.ts";
 

@@ -15,4 +15,3 @@ export * from "./codes.ts";
 export * from "./query.ts";
 export * from "./response.ts";
 export * from "./client.ts";
-export * from "./examples.ts";

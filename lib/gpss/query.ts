@@ -32,9 +32,9 @@ export interface SearchRequest {
   applicationTypes?: readonly string[];
   /** `patTY` codes (`I`, `M`, `D`); omitted or empty = all. */
   patentTypes?: readonly string[];
-  /** Earliest publication date, `YYYYMMDD` (GPSS also accepts `YYYY` and `YYYYMM`). */
+  /** Earliest publication date: a real calendar date written `YYYYMMDD` (see {@link isCalendarDate}). */
   publicationDateFrom?: string;
-  /** Latest publication date, `YYYYMMDD` (GPSS also accepts `YYYY` and `YYYYMM`). */
+  /** Latest publication date, `YYYYMMDD`; not before `publicationDateFrom`. */
   publicationDateTo?: string;
   /** Records to return, 1–500; default 30. */
   maxResults?: number;
@@ -123,8 +123,6 @@ export interface NormalizedSearchRequest {
  */
 export type RequestParams = Record<string, string | number>;
 
-const DATE_RE = /^\d{4}(?:\d{2}(?:\d{2})?)?$/;
-
 /** Refuses a list longer than the number of distinct values it may hold. */
 function checkCount(label: string, values: readonly unknown[] | undefined, allowed: number): void {
   if (values !== undefined && values.length > allowed) {
@@ -150,12 +148,47 @@ function checkCodes(
   return out;
 }
 
+/**
+ * The one date rule of a search: a date bound is a real calendar date written `YYYYMMDD`.
+ *
+ * GPSS itself also reads `YYYY` and `YYYYMM` (§2.4), but the HTTP contract (the original service's)
+ * has always promised `YYYYMMDD`, and a date GPSS cannot have (`20230230`) is refused here rather
+ * than sent. The route's schema reports this rule in pydantic's shape by calling this function,
+ * so both edges apply the same one.
+ *
+ * @example
+ * ```ts
+ * isCalendarDate("20240229"); // true
+ * isCalendarDate("20230229"); // false
+ * isCalendarDate("2023"); // false
+ * ```
+ */
+export function isCalendarDate(value: string): boolean {
+  const m = /^(\d{4})(\d{2})(\d{2})$/.exec(value);
+  if (!m) return false;
+  const [y, mo, d] = [Number(m[1]), Number(m[2]), Number(m[3])];
+  const date = new Date(Date.UTC(y, mo - 1, d));
+  return date.getUTCFullYear() === y && date.getUTCMonth() === mo - 1 && date.getUTCDate() === d;
+}
+
+/**
+ * Why two date bounds cannot go together (`from` after `to`), or null when they can. Bounds that
+ * are not calendar dates are {@link isCalendarDate}'s concern, not this one's.
+ *
+ * @example
+ * ```ts
+ * dateRangeProblem("20240101", "20230101"); // "publication_date_from (20240101) is after publication_date_to (20230101)"
+ * ```
+ */
+export function dateRangeProblem(from: string | undefined, to: string | undefined): string | null {
+  if (from === undefined || to === undefined || !isCalendarDate(from) || !isCalendarDate(to)) return null;
+  return from > to ? `publication_date_from (${from}) is after publication_date_to (${to})` : null;
+}
+
 function checkDate(label: string, value: string | undefined): string | undefined {
   if (value === undefined || value === "") return undefined;
-  if (!DATE_RE.test(value)) {
-    throw new InvalidInputError(
-      `Invalid ${label}: ${quoted(value)} is not a date of the form YYYYMMDD (or YYYY, YYYYMM)`,
-    );
+  if (!isCalendarDate(value)) {
+    throw new InvalidInputError(`Invalid ${label}: ${quoted(value)} is not a real date written YYYYMMDD`);
   }
   return value;
 }
@@ -166,7 +199,8 @@ function checkDate(label: string, value: string | undefined): string | undefined
  *
  * @throws {InvalidInputError} for `keywords` longer than {@link MAX_KEYWORDS_LENGTH}, a list with
  * more values than it has distinct allowed ones, an unknown search field / database / application
- * type / patent type, an empty `searchFields`, a malformed date, `maxResults` outside 1–500, or
+ * type / patent type, an empty `searchFields`, a date that is not a real `YYYYMMDD` one, a `from`
+ * after `to`, `maxResults` outside 1–500, or
  * `publication_date` used both as a search field and as the date range (GPSS would get two `ID`
  * conditions).
  * @example
@@ -201,6 +235,8 @@ export function normalizeSearchRequest(req: SearchRequest): NormalizedSearchRequ
   }
   const from = checkDate("publication_date_from", req.publicationDateFrom);
   const to = checkDate("publication_date_to", req.publicationDateTo);
+  const range = dateRangeProblem(from, to);
+  if (range !== null) throw new InvalidInputError(range);
   if (fields[0] === "publication_date" && (from !== undefined || to !== undefined)) {
     throw new InvalidInputError(
       "publication_date cannot be both the first search field and a publication date range: " +
@@ -318,41 +354,4 @@ export function buildQueryFromParams(params: RequestParams, userCode: string): s
   const parts = [`userCode=${encodeGpssValue(userCode)}`];
   for (const [key, value] of Object.entries(params)) parts.push(`${key}=${encodeGpssValue(String(value))}`);
   return parts.join("&");
-}
-
-/**
- * A search request in the HTTP JSON shape (snake_case, as the original service's
- * `SearchPatentsRequest`): `search_field` is one field name or a list of them.
- */
-export interface SearchBody {
-  keywords: string;
-  search_field?: SearchField | readonly SearchField[];
-  databases?: readonly string[] | null;
-  application_types?: readonly string[] | null;
-  patent_types?: readonly string[] | null;
-  publication_date_from?: string | null;
-  publication_date_to?: string | null;
-  max_results?: number;
-}
-
-/**
- * Maps an HTTP-shaped body onto a {@link SearchRequest} (no checks: {@link requestParams} makes them).
- *
- * @example
- * ```ts
- * searchRequestFromBody({ keywords: "x", search_field: "abstract" }).searchFields; // ["abstract"]
- * ```
- */
-export function searchRequestFromBody(body: SearchBody): SearchRequest {
-  const field = body.search_field ?? "title";
-  return {
-    keywords: body.keywords,
-    searchFields: typeof field === "string" ? [field as SearchField] : [...field],
-    databases: body.databases ?? undefined,
-    applicationTypes: body.application_types ?? undefined,
-    patentTypes: body.patent_types ?? undefined,
-    publicationDateFrom: body.publication_date_from ?? undefined,
-    publicationDateTo: body.publication_date_to ?? undefined,
-    maxResults: body.max_results,
-  };
 }

@@ -4,11 +4,15 @@
  *
  * @module
  */
-import type { SearchBody } from "./query.ts";
+import type { z } from "zod";
+import type { SearchPatentsRequest } from "./patents.ts";
+
+/** A search body as a caller writes it (defaults may be left out). */
+type SearchBody = z.input<typeof SearchPatentsRequest>;
 
 /**
  * Example search bodies by name. Every body is a valid search request: its fields, databases and
- * dates pass `requestParams(searchRequestFromBody(body))`.
+ * dates pass the request schema and `requestParams(searchRequestFromBody(body))`.
  *
  * @example
  * ```ts
