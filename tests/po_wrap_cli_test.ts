@@ -243,3 +243,34 @@ Deno.test("wrap stops with one line when a walk finds more files than one run ta
   assert.equal(await runWrap(["--check", "big"], f.io), 2);
   assert.deepEqual(f.err, [`wrap: more than ${MAX_WRAP_FILES} files in one run\n`]);
 });
+
+Deno.test("wrap over several files reports progress per file, clears it before a message, and not when quiet", async () => {
+  const f = fakeIo({ "a.po": UNWRAPPED, "b.po": LAID_OUT, "c.po": UNWRAPPED });
+  const events: string[] = [];
+  f.io.progress = (files) => {
+    events.push(`start ${files}`);
+    return {
+      tick: () => events.push("tick"),
+      clear: () => events.push("clear"),
+      done: () => events.push("done"),
+    };
+  };
+  const stderr = f.io.stderr;
+  f.io.stderr = (t) => (events.push(`stderr ${t.trim()}`), stderr(t));
+  assert.equal(await runWrap(["--check", "a.po", "b.po", "c.po"], f.io), 1);
+  assert.deepEqual(events, [
+    "start 3",
+    "tick",
+    "clear",
+    "stderr Would rewrap: a.po",
+    "tick",
+    "tick",
+    "clear",
+    "stderr Would rewrap: c.po",
+    "done",
+  ]);
+  events.length = 0;
+  assert.equal(await runWrap(["--quiet", "a.po", "b.po"], f.io), 0);
+  assert.equal(await runWrap(["--stdout", "b.po", "c.po"], f.io), 0);
+  assert.deepEqual(events, [], "no progress with --quiet or --stdout");
+});

@@ -27,6 +27,7 @@ import { NotRegularFileError } from "../store/path_policy.ts";
 import { parsePo } from "./parse.ts";
 import { encodePo, formatPo } from "./write.ts";
 import { VERSION } from "../version.ts";
+import { type Progress, SILENT_PROGRESS } from "../cli/progress.ts";
 import type { LayoutPool } from "./wrap_pool.ts";
 import { collectWrapTargets, filesUnder, type WrapTreeIo } from "./wrap_tree.ts";
 
@@ -53,6 +54,11 @@ export interface WrapIo extends Partial<WrapTreeIo> {
    * `jobs` is the `--jobs=N` option, undefined when not given). The pool is closed when the run ends.
    */
   layoutPool?(files: number, jobs: number | undefined): Promise<LayoutPool | null>;
+  /**
+   * A progress bar over `files` files (optional): the host draws it on a terminal and keeps it silent
+   * in pipes and CI. Not asked for with `--quiet` or `--stdout`.
+   */
+  progress?(files: number): Progress;
 }
 
 /** This command's version, printed by `--version` (po-tools' version). */
@@ -75,7 +81,7 @@ the *.po files under it (hidden entries and symbolic links are skipped).
   --no-wrap        do not wrap long strings (as msgcat --no-wrap / powrap --no-wrap)
   --jobs=N         lay out files on N worker threads (default 1: none; pays off
                    only with idle CPUs)
-  --quiet, -q      accepted for powrap compatibility (there is no progress bar)
+  --quiet, -q      no progress bar (shown on a terminal only)
   --version        print the version
   --help, -h       show this help
 
@@ -89,6 +95,7 @@ interface Options {
   diff: boolean;
   stdout: boolean;
   noWrap: boolean;
+  quiet: boolean;
   modified: boolean;
   jobs: number | undefined;
   files: string[];
@@ -100,6 +107,7 @@ function parseArgs(args: string[]): Options | string {
     diff: false,
     stdout: false,
     noWrap: false,
+    quiet: false,
     modified: false,
     jobs: undefined,
     files: [],
@@ -133,6 +141,7 @@ function parseArgs(args: string[]): Options | string {
         break;
       case "--quiet":
       case "-q":
+        o.quiet = true;
         break;
       default: {
         const jobs = /^--jobs=([1-9][0-9]?)$/.exec(a);
@@ -263,14 +272,23 @@ export async function runWrap(args: string[], io: WrapIo): Promise<number> {
   const window = pool?.window ?? 1;
   const inFlight: Promise<Outcome>[] = [];
   let next = 0;
+  const progress = options.quiet || options.stdout
+    ? SILENT_PROGRESS
+    : io.progress?.(run.files.length) ?? SILENT_PROGRESS;
+  /** Standard error, with the progress bar's line cleared first. */
+  const report = (text: string) => {
+    progress.clear();
+    io.stderr(text);
+  };
   try {
     while (next < run.files.length && inFlight.length < window) inFlight.push(layOut(run.files[next++]));
     while (inFlight.length > 0) {
       const r = await inFlight.shift()!;
       if (next < run.files.length) inFlight.push(layOut(run.files[next++]));
+      progress.tick();
       const path = r.path;
       if ("error" in r) {
-        io.stderr(errorText(path, r.error));
+        report(errorText(path, r.error));
         io.forget?.(path);
         failed = true;
         continue;
@@ -288,7 +306,7 @@ export async function runWrap(args: string[], io: WrapIo): Promise<number> {
       }
       changed++;
       if (options.check || options.diff) {
-        io.stderr(`Would rewrap: ${path}\n`);
+        report(`Would rewrap: ${path}\n`);
         if (options.diff) io.stdout(unifiedDiff(decoder.decode(before), decoder.decode(after), path));
         io.forget?.(path);
         continue;
@@ -296,12 +314,13 @@ export async function runWrap(args: string[], io: WrapIo): Promise<number> {
       try {
         await io.writeFile(path, after);
       } catch (e) {
-        io.stderr(errorText(path, e).replace(": cannot read: ", ": cannot write: "));
+        report(errorText(path, e).replace(": cannot read: ", ": cannot write: "));
         io.forget?.(path);
         failed = true;
       }
     }
   } finally {
+    progress.done();
     pool?.close();
   }
   if (failed) return 2;
