@@ -5,7 +5,8 @@
  * @module
  */
 import { z } from "zod";
-import { applyWrite, entryMessages, fuzzyMessages, readContext, toApiEntry } from "../lib/po/catalog.ts";
+import { applyWrite } from "../lib/po/apply_write.ts";
+import { entryMessages, fuzzyMessages, readContext, toApiEntry } from "../lib/po/catalog.ts";
 import type { PoCatalog, PoMessage } from "../lib/po/types.ts";
 import { type ByteItem, type BytePiece, compactRuns, encodePieces } from "../lib/byte_runs.ts";
 import type { AppDeps } from "./deps.ts";

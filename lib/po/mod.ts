@@ -31,14 +31,11 @@ export {
 export { escapeString, type WrapOptions, wrapString } from "./wrap.ts";
 export {
   type ApiEntry,
-  applyWrite,
   type ContextWindow,
   findFuzzy,
   listEntries,
-  NEW_CATALOG_HEADER,
   readContext,
   toApiEntry,
-  type WriteEntry,
-  type WriteResult,
 } from "./catalog.ts";
+export { applyWrite, NEW_CATALOG_HEADER, type WriteEntry, type WriteResult } from "./apply_write.ts";
 export { runWrap, unifiedDiff, WRAP_USAGE, type WrapIo } from "./wrap_cli.ts";

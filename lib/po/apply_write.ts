@@ -1,0 +1,464 @@
+/**
+ * Applying a batch of writes to a catalogue: matching each request entry to its message, checking
+ * every field reads back as given, and building the new catalogue. No HTTP here.
+ *
+ * Messages are never mutated: a write builds new message objects and a new catalogue, so the
+ * writer's per-message layout cache stays valid and a catalogue shared with a cache is safe.
+ *
+ * @module
+ */
+import { InvalidInputError, UnwritableCatalogError } from "../errors.ts";
+import { knownUnique, markUnique, parseReferences, tokenizeFlags } from "./parse.ts";
+import {
+  commentLineProblem,
+  flagProblem,
+  occurrenceProblem,
+  REFERENCE_WHITE_SPACE,
+  referenceProblem,
+  unreadableReference,
+} from "./_read_back.ts";
+import type { PoCatalog, PoMessage, PoReference } from "./types.ts";
+import { canonicalCatalog, canonicalCatalogFrom, catalogCharset } from "./write.ts";
+
+/**
+ * One entry of a write request. Only `msgid` is required. A field left out (undefined) keeps the
+ * existing value; a field given replaces it, except that `null` for `comment`/`tcomment` also
+ * keeps it (as the Python service did).
+ */
+export interface WriteEntry {
+  msgid: string;
+  /** The translation (default "" for a new entry). Ignored for plural entries: use `msgstr_plural`. */
+  msgstr?: string;
+  /** Context; null, absent and "" all mean "no context". */
+  msgctxt?: string | null;
+  /** Extracted comments, lines separated by "\n" ("" clears them). */
+  comment?: string | null;
+  /** Translator comments, lines separated by "\n" ("" clears them). */
+  tcomment?: string | null;
+  /** References, `file:line` or `file` (a trailing `:` is ignored). */
+  occurrences?: string[];
+  /** Flag tokens, e.g. ["fuzzy", "python-format"]; [] clears them. */
+  flags?: string[];
+  /** Makes the entry plural (a string) or not plural (null). */
+  msgid_plural?: string | null;
+  /** Plural forms by index ("0", "1", …). */
+  msgstr_plural?: Record<string, string>;
+  previous_msgid?: string | null;
+  previous_msgctxt?: string | null;
+  obsolete?: boolean;
+}
+
+/** What {@link applyWrite} did. */
+export interface WriteResult {
+  /** The new catalogue (the input is left untouched). */
+  catalog: PoCatalog;
+  /** Entries appended (new keys). */
+  created: number;
+  /**
+   * Entries that matched only an obsolete (`#~`) entry, which was revived: moved among the active
+   * entries, keeping its comments, references and flags except `fuzzy` (and the `#|` previous
+   * msgid that goes with it), since the request's translation is what it now holds; the request's
+   * fields are then applied as for an update (`flags: ["fuzzy"]` keeps it fuzzy).
+   */
+  revived: number;
+  /** Existing entries updated. */
+  updated: number;
+  /** Request entries dropped because a later entry had the same msgctxt and msgid. */
+  duplicatesDropped: number;
+}
+
+/** The header msgstr of a catalogue {@link applyWrite} creates. */
+export const NEW_CATALOG_HEADER = "Content-Type: text/plain; charset=UTF-8\nMIME-Version: 1.0\n" +
+  "Content-Transfer-Encoding: 8bit\n";
+
+function isHeader(m: PoMessage): boolean {
+  return m.msgid === "" && m.msgctxt === null && !m.obsolete;
+}
+
+function key(msgctxt: string | null, msgid: string): string {
+  return `${msgctxt === null ? "\u0001" : "\u0002" + msgctxt}\u0000${msgid}`;
+}
+
+function label(e: WriteEntry): string {
+  return `entry with msgid ${JSON.stringify(e.msgid.length > 60 ? e.msgid.slice(0, 60) + "…" : e.msgid)}`;
+}
+
+function checkText(e: WriteEntry, field: string, value: string | null | undefined): void {
+  if (typeof value !== "string") return;
+  for (let i = 0; i < value.length; i++) {
+    const c = value.charCodeAt(i);
+    if (c === 0 || c === 4) {
+      throw new InvalidInputError(
+        `Invalid ${field} of the ${label(e)}: it contains ${c === 0 ? "a NUL character" : "U+0004 (EOT)"}, ` +
+          "which a PO file cannot hold",
+      );
+    }
+  }
+  checkWellFormed(e, field, value);
+}
+
+/** UTF-8 cannot hold a lone surrogate: the file would get U+FFFD, and no longer match the request
+ * (or the cached document). */
+function checkWellFormed(e: WriteEntry, field: string, value: string): void {
+  if (!value.isWellFormed()) {
+    throw new InvalidInputError(
+      `Invalid ${field} of the ${label(e)}: it contains a lone UTF-16 surrogate, which UTF-8 cannot encode`,
+    );
+  }
+}
+
+/** Comment lines of a `comment`/`tcomment` field, each checked to read back as written. */
+function commentList(e: WriteEntry, field: "comment" | "tcomment", text: string): string[] {
+  if (text === "") return [];
+  const lines = text.split("\n");
+  for (let i = 0; i < lines.length; i++) {
+    const problem = commentLineProblem(lines[i], field === "tcomment");
+    if (problem !== null) {
+      throw new InvalidInputError(
+        `Invalid ${field} of the ${label(e)}: ${lines.length > 1 ? `its line ${i + 1}` : "it"} ` +
+          `(${excerpt(lines[i])}) cannot be written: ${problem}`,
+      );
+    }
+  }
+  return lines;
+}
+
+/** A value for an error message: JSON-quoted, its end shown when it is long (where the trouble is). */
+function excerpt(s: string): string {
+  return JSON.stringify(s.length > 60 ? "…" + s.slice(-60) : s);
+}
+
+/** References from API occurrences (`file:line` or `file`), exact duplicates removed. */
+function referencesOf(e: WriteEntry, occurrences: string[]): PoReference[] {
+  const out: PoReference[] = [];
+  const origin: number[] = []; // the occurrence of each reference in `out`
+  for (let i = 0; i < occurrences.length; i++) {
+    const raw = occurrences[i];
+    const problem = occurrenceProblem(raw);
+    if (problem === REFERENCE_WHITE_SPACE) {
+      throw new InvalidInputError(`Invalid occurrence ${excerpt(raw)} of the ${label(e)}: ${problem}`);
+    }
+    // "file:" (how the old API showed a reference without line) means "file".
+    const text = raw.endsWith(":") && raw.length > 1 ? raw.slice(0, -1) : raw;
+    const before = out.length;
+    parseReferences(text, out);
+    const refProblem = problem ?? (out.length > before ? referenceProblem(out[out.length - 1]) : null);
+    if (refProblem !== null) {
+      throw new InvalidInputError(
+        `Invalid occurrences[${i}] of the ${label(e)}: ${excerpt(raw)} cannot be written: ${refProblem}`,
+      );
+    }
+    if (out.length > before) origin.push(i);
+  }
+  const bad = unreadableReference(out);
+  if (bad >= 0) {
+    const i = origin[bad];
+    throw new InvalidInputError(
+      `Invalid occurrences[${i}] of the ${label(e)}: ${excerpt(occurrences[i])} cannot be written: ` +
+        "gettext would read it together with the reference before or after it (as in `a :12` or `a: 12`)",
+    );
+  }
+  return out;
+}
+
+/** Flag tokens of a `flags` field, each checked to be one gettext keeps. */
+function flagList(e: WriteEntry, flags: string[]): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < flags.length; i++) {
+    const problem = flagProblem(flags[i]);
+    if (problem !== null) {
+      throw new InvalidInputError(
+        `Invalid flags[${i}] of the ${label(e)}: ${excerpt(flags[i])} cannot be written: ${problem}`,
+      );
+    }
+    for (const t of tokenizeFlags(flags[i])) out.push(t);
+  }
+  return out;
+}
+
+function pluralForms(e: WriteEntry, forms: Record<string, string>): string[] {
+  const out: string[] = [];
+  for (const [k, v] of Object.entries(forms)) {
+    if (!/^(0|[1-9][0-9]{0,2})$/.test(k)) {
+      throw new InvalidInputError(
+        `Invalid msgstr_plural key ${JSON.stringify(k)} of the ${label(e)}: expected "0", "1", …`,
+      );
+    }
+    checkText(e, `msgstr_plural[${k}]`, v);
+    out[Number(k)] = v;
+  }
+  for (let i = 0; i < out.length; i++) out[i] ??= "";
+  return out;
+}
+
+/** nplurals of the header's Plural-Forms, or 2. */
+function pluralCount(cat: PoCatalog): number {
+  const header = cat.messages.find(isHeader);
+  const match = header?.msgstr.match(/nplurals\s*=\s*(\d+)/);
+  const n = match ? Number(match[1]) : 2;
+  return n >= 1 && n <= 100 ? n : 2;
+}
+
+function newCatalog(): PoCatalog {
+  return { messages: [newHeader()], charset: "UTF-8" };
+}
+
+function newHeader(): PoMessage {
+  return newMessage(null, "", NEW_CATALOG_HEADER);
+}
+
+/** A message with these keys and translation, and nothing else. */
+function newMessage(msgctxt: string | null, msgid: string, msgstr: string): PoMessage {
+  return {
+    msgctxt,
+    msgid,
+    msgidPlural: null,
+    msgstr,
+    msgstrPlural: null,
+    translatorComments: [],
+    extractedComments: [],
+    references: [],
+    flags: [],
+    previousMsgctxt: null,
+    previousMsgid: null,
+    previousMsgidPlural: null,
+    obsolete: false,
+  };
+}
+
+/**
+ * `cat` with the header {@link NEW_CATALOG_HEADER} first when it has none (a file written empty,
+ * or without one): a catalogue written without a header has no charset, and could then hold
+ * ASCII text only. An obsolete header-like message counts as one (a second would be a duplicate).
+ */
+function withHeader(cat: PoCatalog): PoCatalog {
+  for (const m of cat.messages) {
+    if (m.msgid === "" && m.msgctxt === null && m.domain === undefined) return cat;
+  }
+  return { ...cat, messages: [newHeader(), ...cat.messages], charset: "UTF-8" };
+}
+
+/** A new message: `base` (or an empty one) with the request's given fields applied. */
+function applyEntry(
+  base: PoMessage | null,
+  e: WriteEntry,
+  msgctxt: string | null,
+  nplurals: number,
+): PoMessage {
+  for (
+    const f of [
+      "msgid",
+      "msgstr",
+      "comment",
+      "tcomment",
+      "msgid_plural",
+      "previous_msgid",
+      "previous_msgctxt",
+    ]
+  ) {
+    checkText(e, f, (e as unknown as Record<string, string | null | undefined>)[f]);
+  }
+  checkText(e, "msgctxt", msgctxt);
+  e.occurrences?.forEach((o, i) => checkWellFormed(e, `occurrences[${i}]`, o));
+  e.flags?.forEach((f, i) => checkWellFormed(e, `flags[${i}]`, f));
+  const m: PoMessage = base ? { ...base } : newMessage(msgctxt, e.msgid, "");
+  if (e.msgid_plural !== undefined) {
+    if (e.msgid_plural === null) {
+      if (m.msgidPlural !== null) m.msgstr = m.msgstrPlural?.[0] ?? "";
+      m.msgidPlural = null;
+      m.msgstrPlural = null;
+    } else {
+      if (m.msgidPlural === null) {
+        const forms = new Array<string>(nplurals).fill("");
+        forms[0] = e.msgstr ?? m.msgstr;
+        m.msgstrPlural = forms;
+        m.msgstr = "";
+      }
+      m.msgidPlural = e.msgid_plural;
+    }
+  }
+  if (m.msgidPlural === null) {
+    if (e.msgstr !== undefined) m.msgstr = e.msgstr;
+    if (e.msgstr_plural !== undefined && Object.keys(e.msgstr_plural).length > 0) {
+      throw new InvalidInputError(
+        `Invalid ${label(e)}: msgstr_plural is given but the entry has no msgid_plural`,
+      );
+    }
+  } else if (e.msgstr_plural !== undefined) {
+    const forms = pluralForms(e, e.msgstr_plural);
+    m.msgstrPlural = forms.length > 0 ? forms : new Array<string>(nplurals).fill("");
+  }
+  if (typeof e.comment === "string") m.extractedComments = commentList(e, "comment", e.comment);
+  if (typeof e.tcomment === "string") m.translatorComments = commentList(e, "tcomment", e.tcomment);
+  if (e.occurrences !== undefined) m.references = referencesOf(e, e.occurrences);
+  if (e.flags !== undefined) m.flags = flagList(e, e.flags);
+  if (e.previous_msgid !== undefined) {
+    m.previousMsgid = e.previous_msgid;
+    if (e.previous_msgid === null) m.previousMsgidPlural = null;
+  }
+  if (e.previous_msgctxt !== undefined) m.previousMsgctxt = e.previous_msgctxt;
+  if (m.previousMsgid === null && m.previousMsgctxt !== null) {
+    if (e.previous_msgctxt === undefined) m.previousMsgctxt = null;
+    else throw new InvalidInputError(`Invalid ${label(e)}: previous_msgctxt needs a previous_msgid`);
+  }
+  if (e.obsolete !== undefined) m.obsolete = e.obsolete;
+  return m;
+}
+
+/**
+ * Applies a batch of writes to a catalogue (or to a new one when `cat` is null) and returns the
+ * new catalogue; the input is not modified.
+ *
+ * Matching: an entry updates the first non-obsolete message with the same msgid and the same
+ * context, where null, absent and "" in the request all mean "no context" (so a message that has
+ * `msgctxt ""` in the file cannot be targeted — as with polib). An update replaces the fields the
+ * request gives and keeps the others (`flags: []` clears fuzzy; `comment: null` keeps comments).
+ * An unmatched entry is appended after the last non-obsolete message; if an obsolete (`#~`)
+ * message has the same msgctxt and msgid, that one is revived instead (moved there and updated,
+ * counted in `revived`, without its `fuzzy` flag and `#|` lines unless the request sets them),
+ * since msgcat would reject the two as duplicates. When the request repeats a (msgctxt, msgid),
+ * the last one wins. A new catalogue, or one without header (an empty file), gets the header
+ * {@link NEW_CATALOG_HEADER}; the result is meant to be written with `forcePo` (as `PO_CODEC`
+ * does), so that a catalogue left with its header alone keeps it.
+ *
+ * The result is canonical ({@link canonicalCatalog}): it equals what reading the written file
+ * back gives. Every comment, occurrence and flag of the request is checked to read back as given
+ * (`_read_back.ts`), except where gettext normalises it the same way every time: an occurrence's
+ * `./` prefix and trailing `:`, duplicate occurrences, the order of flags and the flags gettext
+ * folds (`possible-X-format` → `X-format`; `wrap`, `impossible-X-format`, `fuzzy` without
+ * translation and `range` on an obsolete entry dropped); an obsolete entry without translation
+ * is dropped.
+ *
+ * @throws {UnwritableCatalogError} the catalogue's charset is not UTF-8 (or ASCII/absent).
+ * @throws {InvalidInputError} msgid "" without context (the header), a field holds NUL or U+0004 or a
+ *   lone surrogate, a comment line ends with a backslash (gettext would join the next line to it)
+ *   or reads as a Solaris reference, an occurrence holds a space, tab, newline or NUL, ends with a
+ *   backslash, has a line number past 2^53 or would be read together with its neighbour, a flag
+ *   holds a comma or white space or is not one gettext keeps, `msgstr_plural` has a bad key or no
+ *   `msgid_plural`, `previous_msgctxt` without `previous_msgid`. The message names the field.
+ * @example
+ * ```ts
+ * const { catalog, created } = applyWrite(null, [{ msgid: "Hello", msgstr: "Bonjour" }]);
+ * // created === 1; formatPo(catalog) starts with 'msgid ""\nmsgstr ""\n"Content-Type: …'
+ * ```
+ */
+export function applyWrite(cat: PoCatalog | null, entries: WriteEntry[]): WriteResult {
+  const base = cat === null ? newCatalog() : withHeader(cat);
+  const charset = catalogCharset(base);
+  if (charset.canonical !== "UTF-8" && charset.canonical !== "ASCII") {
+    throw new UnwritableCatalogError(
+      `Cannot write to a catalogue in charset "${charset.spelled}": only UTF-8 catalogues can be updated ` +
+        "(convert it with msgconv --to-code=UTF-8 first)",
+    );
+  }
+
+  // The last request entry of each (msgctxt, msgid) wins, in the order of those last entries.
+  const requested = new Map<string, WriteEntry>();
+  for (const e of entries) {
+    const k = key(e.msgctxt === undefined || e.msgctxt === "" ? null : e.msgctxt, e.msgid);
+    requested.delete(k);
+    requested.set(k, e);
+  }
+
+  const messages = base.messages.slice();
+  const active = new Map<string, number>();
+  const obsolete = new Map<string, number>();
+  let lastActive = -1;
+  // Only messages whose msgid is requested need a key (the Set lookup reuses the strings' hashes).
+  const requestedIds = new Set<string>();
+  for (const e of requested.values()) requestedIds.add(e.msgid);
+  messages.forEach((m, i) => {
+    if (!m.obsolete) lastActive = i;
+    if (!requestedIds.has(m.msgid)) return;
+    const k = key(m.msgctxt, m.msgid);
+    if (m.obsolete) {
+      if (!obsolete.has(k)) obsolete.set(k, i);
+    } else {
+      if (!active.has(k)) active.set(k, i);
+      lastActive = i;
+    }
+  });
+
+  const nplurals = pluralCount(base);
+  const removed = new Set<number>();
+  const appended: PoMessage[] = [];
+  const appendedObsolete: PoMessage[] = [];
+  let created = 0;
+  let updated = 0;
+  let revivedCount = 0;
+  for (const [k, e] of requested) {
+    const msgctxt = e.msgctxt === undefined || e.msgctxt === "" ? null : e.msgctxt;
+    if (e.msgid === "" && msgctxt === null) {
+      throw new InvalidInputError(
+        'Invalid entry: msgid "" without msgctxt is the catalogue header, which cannot be written as an entry',
+      );
+    }
+    const at = active.get(k);
+    if (at !== undefined) {
+      const m = applyEntry(messages[at], e, msgctxt, nplurals);
+      messages[at] = m;
+      if (m.obsolete) {
+        // Now obsolete: an older obsolete twin would make a duplicate.
+        const twin = obsolete.get(k);
+        if (twin !== undefined) removed.add(twin);
+      }
+      updated++;
+      continue;
+    }
+    const twin = obsolete.get(k);
+    let revived: PoMessage | null = null;
+    if (twin !== undefined && !removed.has(twin)) {
+      removed.add(twin);
+      const old = messages[twin];
+      revived = {
+        ...old,
+        obsolete: false,
+        flags: old.flags.filter((f) => f !== "fuzzy"),
+        previousMsgid: null,
+        previousMsgidPlural: null,
+        previousMsgctxt: null,
+      };
+    }
+    const m = applyEntry(revived, e, msgctxt, nplurals);
+    (m.obsolete ? appendedObsolete : appended).push(m);
+    if (revived === null) created++;
+    else revivedCount++;
+  }
+
+  // (Loops, not push(...list): a spread of ~125k messages or more overflows the stack.)
+  const out: PoMessage[] = [];
+  if (lastActive < 0) { for (const m of appended) out.push(m); }
+  messages.forEach((m, i) => {
+    if (!removed.has(i)) out.push(m);
+    if (i === lastActive) { for (const a of appended) out.push(a); }
+  });
+  for (const m of appendedObsolete) out.push(m);
+
+  // What the file will read back as (obsolete entries with an empty msgstr gone, flags and
+  // references as printed…), so a cache of this document agrees with the file.
+  // Written as `msgcat --force-po` does (PO_CODEC): a catalogue left with nothing but its header
+  // keeps it.
+  const next = cat === null || base !== cat
+    ? canonicalCatalog({ ...base, messages: out }, { forcePo: true })
+    : canonicalCatalogFrom(base, { ...base, messages: out }, { forcePo: true });
+  // Every request entry updated its message or was added as a key the list did not have (or
+  // revived its obsolete twin), so a list without duplicates still has none (one domain only:
+  // keys are matched across domains).
+  if (knownUnique(base.messages) && next.messages.every((m) => m.domain === undefined)) {
+    markUnique(next.messages);
+  }
+  const after = catalogCharset(next);
+  if (after.canonical !== "UTF-8" && after.canonical !== "ASCII") {
+    throw new UnwritableCatalogError(
+      `Cannot write the header: it would change the charset to "${after.spelled}"; only UTF-8 catalogues can be updated`,
+    );
+  }
+  next.charset = after.spelled;
+  return {
+    catalog: next,
+    created,
+    updated,
+    revived: revivedCount,
+    duplicatesDropped: entries.length - requested.size,
+  };
+}
