@@ -12,12 +12,14 @@
  */
 import { createHash, timingSafeEqual } from "node:crypto";
 import type { Context, MiddlewareHandler } from "hono";
+import { UI_PATHS } from "./ui.ts";
 
 /**
  * Paths reachable without the token: the API description, the docs page with its assets, and the
  * liveness probe (no catalogue data). The Host and Origin checks still apply to them.
  */
 export const PUBLIC_PATHS: ReadonlySet<string> = new Set([
+  ...UI_PATHS,
   "/health",
   "/docs",
   "/docs/assets/swagger-ui.css",

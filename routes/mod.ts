@@ -22,6 +22,7 @@ import { patentTools } from "./patents.ts";
 import { poTools } from "./po.ts";
 import { requestLog } from "./request_log.ts";
 import { securityHeaders } from "./security_headers.ts";
+import { mountUi } from "./ui.ts";
 import { DEFAULT_REQUEST_TIMEOUT_MS, requestSignal, requestTimeout } from "./timeout.ts";
 import { mountTools, type Tool } from "./tool.ts";
 
@@ -98,6 +99,7 @@ export function createApp(deps: AppDeps, tools: readonly Tool[] = allTools()): O
   app.get("/health", (c) => c.json(HEALTH_ANSWER));
   mountOpenApi(app, deps.config.apiToken !== undefined);
   mountDocs(app);
+  mountUi(app);
 
   app.notFound(notFound(app));
   app.onError((error, c) => handleError(error, c, deps.log));

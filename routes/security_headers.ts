@@ -7,6 +7,7 @@
  * @module
  */
 import type { MiddlewareHandler } from "hono";
+import { UI_CSP, UI_PAGES } from "./ui.ts";
 
 /** The policy of every answer but the docs page: load nothing, run nothing, be framed by no one. */
 export const API_CSP = "default-src 'none'; frame-ancestors 'none'; base-uri 'none'; form-action 'none'";
@@ -27,6 +28,10 @@ export function securityHeaders(): MiddlewareHandler {
     headers.set("X-Content-Type-Options", "nosniff");
     headers.set("X-Frame-Options", "DENY");
     headers.set("Referrer-Policy", "no-referrer");
-    headers.set("Content-Security-Policy", c.req.path === "/docs" ? DOCS_CSP : API_CSP);
+    const path = c.req.path;
+    headers.set(
+      "Content-Security-Policy",
+      path === "/docs" ? DOCS_CSP : UI_PAGES.includes(path) && c.req.method !== "POST" ? UI_CSP : API_CSP,
+    );
   };
 }
