@@ -20,6 +20,7 @@ import { mcpHttpHandler } from "./mcp.ts";
 import { HEALTH_ANSWER, mountOpenApi } from "./openapi.ts";
 import { patentTools } from "./patents.ts";
 import { poTools } from "./po.ts";
+import { poMaintainTools } from "./po_maintain.ts";
 import { requestLog } from "./request_log.ts";
 import { securityHeaders } from "./security_headers.ts";
 import { mountUi } from "./ui.ts";
@@ -30,7 +31,7 @@ export type { AppDeps } from "./deps.ts";
 
 /** Every tool the service offers, over HTTP and MCP. */
 export function allTools(): Tool[] {
-  return [...poTools, ...greetingTools, ...patentTools] as Tool[];
+  return [...poTools, ...poMaintainTools, ...greetingTools, ...patentTools] as Tool[];
 }
 
 /** FastAPI's answer when no route matched: 405 for a known path, 307 for the other slash form, else 404. */

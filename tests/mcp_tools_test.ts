@@ -11,6 +11,7 @@ import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
 import { GpssClient } from "../lib/gpss/mod.ts";
 import { VERSION } from "../lib/version.ts";
 import { FAKE_USER_CODE, startFakeGpss } from "./_fake_gpss.ts";
+import { allTools } from "../routes/mod.ts";
 import { childEnv, poFixture, REPO_ROOT, testApp } from "./_helpers.ts";
 
 const HEADER = 'msgid ""\nmsgstr ""\n"Content-Type: text/plain; charset=UTF-8\\n"\n\n';
@@ -164,7 +165,7 @@ Deno.test("the README's HTTP configuration, with its token header, drives the SD
   const client = new Client({ name: "readme", version: "1.0.0" });
   await client.connect(new StreamableHTTPClientTransport(url, { requestInit: { headers } }));
   try {
-    assert.equal((await client.listTools()).tools.length, 8);
+    assert.equal((await client.listTools()).tools.length, allTools().length);
     const hi = await client.callTool({ name: "new_endpoint", arguments: { name: "README" } });
     assert.deepEqual(hi.structuredContent, { message: "Hello, README!" });
   } finally {

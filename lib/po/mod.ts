@@ -39,3 +39,13 @@ export {
 } from "./catalog.ts";
 export { applyWrite, NEW_CATALOG_HEADER, type WriteEntry, type WriteResult } from "./apply_write.ts";
 export { runWrap, unifiedDiff, WRAP_USAGE, type WrapIo } from "./wrap_cli.ts";
+export {
+  checkPluralForms,
+  type HeaderField,
+  type HeaderInfo,
+  type HeaderUpdate,
+  parseHeaderFields,
+  readHeader,
+  revisionDate,
+  updateHeader,
+} from "./header.ts";
