@@ -11,7 +11,7 @@
  */
 import { InvalidInputError } from "../errors.ts";
 import { evaluatePlural, parsePluralExpression, type PluralExpression } from "./_plural_forms.ts";
-import { NEW_CATALOG_HEADER } from "./catalog.ts";
+import { NEW_CATALOG_HEADER } from "./apply_write.ts";
 import type { PoCatalog, PoMessage } from "./types.ts";
 import { canonicalCatalog, catalogCharset } from "./write.ts";
 
