@@ -163,7 +163,8 @@ async function loadServerModules() {
     ByteBudget: budget.ByteBudget,
     CatalogueStore: store.CatalogueStore,
     PO_CODEC: codec.PO_CODEC,
-    allTools: routes.allTools,
+    TOOL_GROUPS: routes.TOOL_GROUPS,
+    serveTools: routes.serveTools,
     createApp: routes.createApp,
     serverFetch: routes.serverFetch,
     buildMcpServer: mcp.buildMcpServer,
@@ -197,16 +198,17 @@ function buildDeps(
 }
 
 function mcpStdio(config: Config, modules: ServerModules): void {
-  const { LineTransport, serveStdio, buildMcpServer, allTools, logLine } = modules;
+  const { LineTransport, serveStdio, buildMcpServer, TOOL_GROUPS, serveTools, logLine } = modules;
   // stdout carries protocol messages only; every log line goes to stderr.
   const deps = buildDeps(config, modules);
+  const tools = serveTools(TOOL_GROUPS, deps);
   const transport = new LineTransport(
     Deno.stdin.readable,
     (bytes) => writeAll(Deno.stdout, bytes),
     log,
     config.maxBodyBytes,
   );
-  serveStdio(() => buildMcpServer(allTools(), deps), {
+  serveStdio(() => buildMcpServer(tools, deps), {
     transport,
     onerror: (error) => log(`MCP: ${logLine(error)}`),
   });

@@ -20,6 +20,8 @@ const app = createApp({
   config: { apiToken: undefined, maxBodyBytes: 64 << 20, maxResponseBytes: 256 << 20 },
   log: () => {},
   catalogues,
+  // Every search sent here is refused by validation: GPSS is never asked.
+  gpss: { search: () => Promise.reject(new Error("the benchmark reaches no GPSS")) },
 });
 
 /** Sizes of the last answer of each section: [request bytes, answer bytes] per size. */

@@ -3,13 +3,17 @@
  *
  * @module
  */
-import type { ByteBudget } from "../lib/byte_budget.ts";
+import { ByteBudget } from "../lib/byte_budget.ts";
 import type { Config } from "../lib/config.ts";
+import { DEFAULT_MAX_INFLIGHT_BYTES } from "../lib/json_answer.ts";
 import type { SearchOutcome, SearchRequest } from "../lib/gpss/mod.ts";
 import type { PoCatalog } from "../lib/po/types.ts";
 import type { CatalogueStore } from "../lib/store/mod.ts";
 
-/** Everything a handler may use. The PO and patent tools need `catalogues` and `gpss`. */
+/**
+ * Everything the app's parts may use. A tool group takes what it needs when the app is built, and
+ * an app built without it fails then (the PO tools need `catalogues`, the patent tools `gpss`).
+ */
 export interface AppDeps {
   config:
     & Pick<Config, "apiToken" | "maxBodyBytes">
@@ -27,4 +31,17 @@ export interface AppDeps {
   budget?: ByteBudget;
   /** The GPSS client (cache, coalescing, timeout, in-band errors). */
   gpss?: { search(request: SearchRequest): Promise<SearchOutcome> };
+}
+
+/** The shared allowance of an app's deps, made once per deps object. */
+const BUDGETS = new WeakMap<AppDeps, ByteBudget>();
+
+/** The allowance that large loads and large answers of these deps share. */
+export function inflightBudget(deps: AppDeps): ByteBudget {
+  let budget = deps.budget ?? BUDGETS.get(deps);
+  if (budget === undefined) {
+    budget = new ByteBudget(deps.config.maxInflightBytes ?? DEFAULT_MAX_INFLIGHT_BYTES);
+    BUDGETS.set(deps, budget);
+  }
+  return budget;
 }

@@ -5,7 +5,7 @@
  */
 import { z } from "zod";
 import { greet } from "../lib/greeting.ts";
-import { defineTool } from "./tool.ts";
+import { defineTool, independentTools } from "./tool.ts";
 
 export const NewEndpointRequest = z.object({
   name: z.string().meta({ description: "The name to include in the message.", example: "Ada" }),
@@ -15,7 +15,8 @@ export const NewEndpointResponse = z.object({
   message: z.string().meta({ description: "A welcome message.", example: "Hello, Ada!" }),
 }).meta({ id: "NewEndpointResponse" });
 
-export const greetingTools = [
+/** `/new/endpoint/`: it needs nothing but its input. */
+export const greetingTools = independentTools("the greeting tool", [
   defineTool({
     name: "new_endpoint",
     path: "/new/endpoint/",
@@ -27,4 +28,4 @@ export const greetingTools = [
     output: NewEndpointResponse,
     handle: ({ name }) => ({ message: greet(name) }),
   }),
-];
+]);

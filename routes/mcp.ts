@@ -11,21 +11,13 @@
  */
 import { createMcpHandler, McpServer } from "@modelcontextprotocol/server";
 import type { z } from "zod";
-import type { AppDeps } from "./deps.ts";
+import { type AppDeps, inflightBudget } from "./deps.ts";
 import { INTERNAL_ERROR_DETAIL, toErrorAnswer } from "./errors.ts";
 import { BusyError, TooLargeError } from "../lib/errors.ts";
 import { BodyParseError, readBodyBytes } from "./json_body.ts";
 import { DEFAULT_REQUEST_TIMEOUT_MS } from "./timeout.ts";
-import {
-  answerTooLarge,
-  DEFAULT_MAX_RESPONSE_BYTES,
-  describeTool,
-  inflightBudget,
-  JsonAnswer,
-  jsonWithin,
-  type Tool,
-  type ToolCall,
-} from "./tool.ts";
+import { answerTooLarge, GENERIC_HINT, JsonAnswer, jsonWithin } from "../lib/json_answer.ts";
+import { describeTool, maxAnswerBytes, type ServedTool, type ToolCall } from "./tool.ts";
 import { validateJson } from "./validation.ts";
 import { withoutMachineLimits } from "./openapi.ts";
 import { type ToolExamples, toolExamples } from "./tool_examples.ts";
@@ -92,8 +84,6 @@ type ToolResult = {
   isError?: boolean;
 };
 
-const utf8 = new TextDecoder();
-
 const SMALLER_READ_HINT = "Read a part: read_po_context gives one entry and its neighbours.";
 
 /**
@@ -107,16 +97,13 @@ function toolResult(answer: unknown, call: ToolCall, hold: Hold | undefined): To
     if (2 * answer.length > max) throw answerTooLarge(2 * answer.length, max, SMALLER_READ_HINT);
     // Text, structured content and the SDK's serialisation of both: about three times the JSON.
     hold?.(3 * answer.length);
-    const text = answer.chunks.length === 1
-      ? utf8.decode(answer.chunks[0])
-      : answer.chunks.map((chunk) => utf8.decode(chunk, { stream: true })).join("") + utf8.decode();
     return {
-      content: [{ type: "text", text }],
+      content: [{ type: "text", text: answer.text() }],
       structuredContent: answer.value() as Record<string, unknown>,
     };
   }
-  const text = jsonWithin(answer, max, "Ask for fewer results.");
-  if (2 * text.length > max) throw answerTooLarge(2 * text.length, max, "Ask for fewer results.");
+  const text = jsonWithin(answer, max, GENERIC_HINT);
+  if (2 * text.length > max) throw answerTooLarge(2 * text.length, max, GENERIC_HINT);
   hold?.(3 * text.length);
   return { content: [{ type: "text", text }], structuredContent: answer as Record<string, unknown> };
 }
@@ -128,7 +115,7 @@ function toolResult(answer: unknown, call: ToolCall, hold: Hold | undefined): To
 type Hold = (bytes: number) => void;
 
 async function callTool(
-  tool: Tool,
+  tool: ServedTool,
   args: unknown,
   deps: AppDeps,
   signal: AbortSignal,
@@ -136,8 +123,8 @@ async function callTool(
 ): Promise<ToolResult> {
   try {
     const input = tool.input ? validateJson(tool.input, args ?? {}) : undefined;
-    const call = { signal, maxAnswerBytes: deps.config.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES };
-    return toolResult(await tool.handle(input as never, deps, call), call, hold);
+    const call = { signal, maxAnswerBytes: maxAnswerBytes(deps) };
+    return toolResult(await tool.run(input, call), call, hold);
   } catch (error) {
     const answer = toErrorAnswer(error);
     if (!answer) deps.log(`unexpected error in MCP tool ${tool.name}: ${(error as Error)?.stack ?? error}`);
@@ -152,10 +139,11 @@ async function callTool(
 }
 
 /**
- * A fresh MCP server exposing every tool; `signal` is the request's (HTTP) or never fires (stdio).
+ * A fresh MCP server exposing `tools` (bound to their dependencies by `serveTools`); `signal` is
+ * the request's (HTTP) or never fires (stdio).
  */
 export function buildMcpServer(
-  tools: readonly Tool[],
+  tools: readonly ServedTool[],
   deps: AppDeps,
   signal: AbortSignal = new AbortController().signal,
   hold?: Hold,
@@ -225,7 +213,7 @@ function firstSignificantByte(bytes: Uint8Array): number {
  * the body limit, to see that; the SDK then gets the same bytes.
  */
 export function mcpHttpHandler(
-  tools: readonly Tool[],
+  tools: readonly ServedTool[],
   deps: AppDeps,
 ): (request: Request, signal: AbortSignal) => Promise<Response> {
   // The SDK hands the server factory a copy of the request for 2025-era clients, so a call's

@@ -25,13 +25,22 @@ import { requestLog } from "./request_log.ts";
 import { securityHeaders } from "./security_headers.ts";
 import { mountUi } from "./ui.ts";
 import { DEFAULT_REQUEST_TIMEOUT_MS, requestSignal, requestTimeout } from "./timeout.ts";
-import { mountTools, type Tool } from "./tool.ts";
+import { mountTools, serveTools, type Tool, type ToolGroup } from "./tool.ts";
 
 export type { AppDeps } from "./deps.ts";
+export { MissingDependencyError, serveTools } from "./tool.ts";
 
-/** Every tool the service offers, over HTTP and MCP. */
+/** Every tool group the service offers, over HTTP and MCP. */
+export const TOOL_GROUPS: readonly ToolGroup[] = [
+  poTools,
+  poMaintainTools,
+  greetingTools,
+  patentTools,
+] as ToolGroup[];
+
+/** Every tool the service offers (as defined: for listing; {@link serveTools} binds them). */
 export function allTools(): Tool[] {
-  return [...poTools, ...poMaintainTools, ...greetingTools, ...patentTools] as Tool[];
+  return TOOL_GROUPS.flatMap((group) => group.tools);
 }
 
 /** FastAPI's answer when no route matched: 405 for a known path, 307 for the other slash form, else 404. */
@@ -66,11 +75,14 @@ function notFound(app: OpenAPIHono) {
 }
 
 /**
- * Builds the HTTP app.
+ * Builds the HTTP app serving `groups` (by default every tool group).
+ *
+ * @throws {MissingDependencyError} when a group's dependency is absent from `deps` (an app without
+ *   `catalogues` cannot serve the PO tools): at start-up, not at the first request.
  *
  * @example
  * ```ts
- * const app = createApp({ config: { apiToken: undefined, maxBodyBytes: 1 << 20 }, log: () => {} });
+ * const app = createApp({ config: { apiToken: undefined, maxBodyBytes: 1 << 20 }, log: () => {} }, [greetingTools]);
  * const res = await app.request("/new/endpoint/", {
  *   method: "POST",
  *   headers: { "content-type": "application/json" },
@@ -79,7 +91,8 @@ function notFound(app: OpenAPIHono) {
  * await res.json(); // { message: "Hello, Ada!" }
  * ```
  */
-export function createApp(deps: AppDeps, tools: readonly Tool[] = allTools()): OpenAPIHono {
+export function createApp(deps: AppDeps, groups: readonly ToolGroup[] = TOOL_GROUPS): OpenAPIHono {
+  const tools = serveTools(groups, deps);
   const app = new OpenAPIHono();
   app.use("*", requestLog(deps.log));
   app.use("*", securityHeaders());

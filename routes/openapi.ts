@@ -8,7 +8,7 @@
 import type { OpenAPIHono } from "@hono/zod-openapi";
 import { VERSION } from "../lib/version.ts";
 import { RETRY_AFTER_S } from "./errors.ts";
-import type { Tool } from "./tool.ts";
+import type { ToolInfo } from "./tool.ts";
 
 const JSON_ERROR = { $ref: "#/components/schemas/HTTPError" };
 const VALIDATION_ERROR = { $ref: "#/components/schemas/HTTPValidationError" };
@@ -21,7 +21,7 @@ function answer(description: string, schema: object = JSON_ERROR, headers?: obje
  * The error answers of one tool's operation (200 is the caller's), each with its body schema:
  * FastAPI's `{"detail": "message"}`, or pydantic's items for a 422 on validation.
  */
-export function toolOperationResponses(tool: Tool, tokenConfigured: boolean): Record<string, object> {
+export function toolOperationResponses(tool: ToolInfo, tokenConfigured: boolean): Record<string, object> {
   const catalogue = tool.errors?.includes(404) ?? false;
   const outside = tool.errors?.includes(403) ?? false;
   const responses: Record<string, object> = {};

@@ -24,7 +24,7 @@ import {
 } from "../lib/gpss/mod.ts";
 import type { AppDeps } from "./deps.ts";
 import { SEARCH_EXAMPLES } from "./patent_examples.ts";
-import { defineTool, type ToolAnnotations } from "./tool.ts";
+import { defineTool, defineToolGroup, requireDep, type ToolAnnotations } from "./tool.ts";
 import { pyInt } from "./validation.ts";
 
 const FieldName = z.enum(SEARCH_FIELDS as [SearchField, ...SearchField[]]);
@@ -198,9 +198,9 @@ const SearchPatentsResponse = z.object({
   error: z.string().nullable(),
 }).meta({ id: "SearchPatentsResponse" });
 
-function gpss(deps: AppDeps) {
-  if (!deps.gpss) throw new Error("the patent tools need a GPSS client");
-  return deps.gpss;
+/** What the patent tools use: the GPSS client. */
+export interface PatentToolDeps {
+  gpss: NonNullable<AppDeps["gpss"]>;
 }
 
 /** A search asks TIPO's GPSS (an outside service); it changes nothing. */
@@ -219,53 +219,58 @@ const LOCAL_LIST: ToolAnnotations = {
   openWorldHint: false,
 };
 
-export const patentTools = [
-  defineTool({
-    name: "search_patents",
-    path: "/tools/search_patents",
-    summary: "Search patents in TIPO's GPSS",
-    description: "Searches the GPSS patent databases and returns parsed records (numbers, dates, titles, " +
-      "abstract paragraphs, applicants, inventors, IPC/CPC). Failures (USER_CODE missing or refused, quota " +
-      "used up, upstream down) come back as success=false with an error saying what to do. request_params " +
-      "shows the query sent upstream (without the user code).",
-    input: SearchPatentsRequest,
-    annotations: UPSTREAM,
-    example: () => ({
-      keywords: "wireless charging",
-      search_field: ["title", "abstract"],
-      databases: ["TWA", "USA"],
-      publication_date_from: "20200101",
-      max_results: 10,
+/** `/tools/*`: they need the GPSS client (`deps.gpss`). */
+export const patentTools = defineToolGroup<PatentToolDeps>({
+  name: "the patent tools",
+  deps: (app) => ({ gpss: requireDep(app.gpss, "gpss", "the patent tools") }),
+  tools: [
+    defineTool({
+      name: "search_patents",
+      path: "/tools/search_patents",
+      summary: "Search patents in TIPO's GPSS",
+      description: "Searches the GPSS patent databases and returns parsed records (numbers, dates, titles, " +
+        "abstract paragraphs, applicants, inventors, IPC/CPC). Failures (USER_CODE missing or refused, quota " +
+        "used up, upstream down) come back as success=false with an error saying what to do. request_params " +
+        "shows the query sent upstream (without the user code).",
+      input: SearchPatentsRequest,
+      annotations: UPSTREAM,
+      example: () => ({
+        keywords: "wireless charging",
+        search_field: ["title", "abstract"],
+        databases: ["TWA", "USA"],
+        publication_date_from: "20200101",
+        max_results: 10,
+      }),
+      output: SearchPatentsResponse,
+      handle: (body, { gpss }) => gpss.search(searchRequestFromBody(body)),
     }),
-    output: SearchPatentsResponse,
-    handle: (body, deps) => gpss(deps).search(searchRequestFromBody(body)),
-  }),
-  defineTool({
-    name: "get_available_databases",
-    path: "/tools/get_available_databases",
-    summary: "List the GPSS patent databases",
-    description: "Returns every patDB code usable in search_patents' `databases`, grouped by region " +
-      "(TW, US, JP, EP, KR, CN, International), with a description. Takes no arguments.",
-    input: null,
-    annotations: LOCAL_LIST,
-    output: z.object({
-      success: z.boolean(),
-      databases: z.record(z.string(), z.record(z.string(), z.string())),
+    defineTool({
+      name: "get_available_databases",
+      path: "/tools/get_available_databases",
+      summary: "List the GPSS patent databases",
+      description: "Returns every patDB code usable in search_patents' `databases`, grouped by region " +
+        "(TW, US, JP, EP, KR, CN, International), with a description. Takes no arguments.",
+      input: null,
+      annotations: LOCAL_LIST,
+      output: z.object({
+        success: z.boolean(),
+        databases: z.record(z.string(), z.record(z.string(), z.string())),
+      }),
+      handle: () => ({ success: true, databases: getAvailableDatabases() }),
     }),
-    handle: () => ({ success: true, databases: getAvailableDatabases() }),
-  }),
-  defineTool({
-    name: "get_search_examples",
-    path: "/tools/get_search_examples",
-    summary: "Example search_patents requests",
-    description:
-      "Returns named example bodies for search_patents; each can be sent as is. Takes no arguments.",
-    input: null,
-    annotations: LOCAL_LIST,
-    output: z.object({
-      success: z.boolean(),
-      examples: z.record(z.string(), z.record(z.string(), z.unknown())),
+    defineTool({
+      name: "get_search_examples",
+      path: "/tools/get_search_examples",
+      summary: "Example search_patents requests",
+      description:
+        "Returns named example bodies for search_patents; each can be sent as is. Takes no arguments.",
+      input: null,
+      annotations: LOCAL_LIST,
+      output: z.object({
+        success: z.boolean(),
+        examples: z.record(z.string(), z.record(z.string(), z.unknown())),
+      }),
+      handle: () => ({ success: true, examples: SEARCH_EXAMPLES }),
     }),
-    handle: () => ({ success: true, examples: SEARCH_EXAMPLES }),
-  }),
-];
+  ],
+});

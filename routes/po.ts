@@ -8,9 +8,10 @@ import { z } from "zod";
 import { applyWrite } from "../lib/po/apply_write.ts";
 import { entryMessages, fuzzyMessages, readContext, toApiEntry } from "../lib/po/catalog.ts";
 import type { PoCatalog, PoMessage } from "../lib/po/types.ts";
-import { type ByteItem, type BytePiece, compactRuns, encodePieces } from "../lib/byte_runs.ts";
+import { KeptItemJson, ListAnswers } from "../lib/json_answer.ts";
+import type { CatalogueStore } from "../lib/store/mod.ts";
 import type { AppDeps } from "./deps.ts";
-import { answerTooLarge, defineTool, JsonAnswer, type ToolAnnotations } from "./tool.ts";
+import { defineTool, defineToolGroup, requireDep, type ToolAnnotations } from "./tool.ts";
 import { pyInt } from "./validation.ts";
 
 const FilePath = z.string().meta({
@@ -100,77 +101,6 @@ const ReadPoContextResponse = z.object({
   context_after: z.array(PoEntry),
 }).meta({ id: "ReadPOContextResponse" });
 
-const utf8 = new TextEncoder();
-
-/** Each message's JSON entry as UTF-8, made once per message (messages are immutable, shared by versions). */
-const entryJson = new WeakMap<PoMessage, BytePiece>();
-
-const ENTRIES_OPEN = utf8.encode('{"entries":[');
-const ENTRIES_CLOSE = utf8.encode("]}");
-const COMMA = utf8.encode(",");
-
-/**
- * The JSON answer `{"entries": [...]}` listing `select(catalog)`, assembled once per catalogue
- * document from each message's kept JSON bytes: after a write changed a few messages, only
- * those are serialised, and the answer is a few runs of existing bytes, not a new 5 MB buffer.
- */
-function entriesAnswer(
-  cache: WeakMap<PoCatalog, Uint8Array[] | TooLarge>,
-  catalog: PoCatalog,
-  select: (catalog: PoCatalog) => readonly PoMessage[],
-  keepCompacted: boolean,
-  maxBytes: number,
-): JsonAnswer {
-  let chunks = cache.get(catalog);
-  if (chunks instanceof TooLarge) {
-    if (maxBytes <= chunks.limit) throw answerTooLarge(null, maxBytes, SMALLER_READ_HINT);
-    chunks = undefined;
-  }
-  if (chunks === undefined) {
-    const messages = select(catalog);
-    // A lower bound first, in one cheap pass: every entry's JSON has its twelve keys and at least
-    // its msgid and msgstr. A catalogue of many tiny entries is refused without serialising any.
-    let bound = 0;
-    for (const m of messages) bound += MIN_ENTRY_JSON + m.msgid.length + m.msgstr.length;
-    if (bound > maxBytes) {
-      cache.set(catalog, new TooLarge(maxBytes));
-      throw answerTooLarge(null, maxBytes, SMALLER_READ_HINT);
-    }
-    const fresh = messages.filter((m) => !entryJson.has(m));
-    // Counted while serialising, so a catalogue of many tiny entries is refused before its whole
-    // answer exists (a string of n UTF-16 units is at least n bytes of UTF-8).
-    let size = 0;
-    for (const m of messages) {
-      const kept = entryJson.get(m);
-      if (kept !== undefined) size += kept.end - kept.start + 1;
-    }
-    const texts: string[] = new Array(fresh.length);
-    for (let i = 0; i < fresh.length; i++) {
-      texts[i] = JSON.stringify(toApiEntry(fresh[i]));
-      size += texts[i].length + 1;
-      if (size > maxBytes) {
-        cache.set(catalog, new TooLarge(maxBytes));
-        throw answerTooLarge(null, maxBytes, SMALLER_READ_HINT);
-      }
-    }
-    const pieces = encodePieces(texts, ",");
-    fresh.forEach((m, i) => entryJson.set(m, pieces[i]));
-    const items: ByteItem[] = [ENTRIES_OPEN];
-    for (let i = 0; i < messages.length; i++) {
-      if (i > 0) items.push(COMMA);
-      items.push(entryJson.get(messages[i])!);
-    }
-    items.push(ENTRIES_CLOSE);
-    // Pieces made at different times lie in different buffers: when they make too many runs,
-    // they are copied together once (and, for the full list, kept there for later versions).
-    const { runs, moved } = compactRuns(items, 64);
-    if (moved && keepCompacted) messages.forEach((m, i) => entryJson.set(m, moved[2 * i + 1]!));
-    chunks = runs;
-    cache.set(catalog, chunks);
-  }
-  return new JsonAnswer(chunks, () => ({ entries: select(catalog).map(toApiEntry) }));
-}
-
 /** The shortest JSON an entry can have (every field empty), with the comma after it. */
 const MIN_ENTRY_JSON = JSON.stringify({
   msgid: "",
@@ -187,20 +117,29 @@ const MIN_ENTRY_JSON = JSON.stringify({
   obsolete: false,
 }).length + 1;
 
-/** A catalogue whose answer was found larger than `limit` bytes. */
-class TooLarge {
-  constructor(readonly limit: number) {}
-}
-
 const SMALLER_READ_HINT = "Read a part: read_po_context (POST /po/read_context) gives one entry and its " +
   "neighbours, find_fuzzy (POST /po/find_fuzzy) the entries that need review.";
 
-const readAnswers = new WeakMap<PoCatalog, Uint8Array[] | TooLarge>();
-const fuzzyAnswers = new WeakMap<PoCatalog, Uint8Array[] | TooLarge>();
+/** What the PO tools use: the catalogue store, and the kept answers of read_po and find_fuzzy. */
+export interface PoToolDeps {
+  catalogues: CatalogueStore<PoCatalog>;
+  /** `{"entries": [...]}` of every entry of a catalogue version. */
+  readAnswers: ListAnswers<PoCatalog, PoMessage>;
+  /** `{"entries": [...]}` of the fuzzy entries of a catalogue version. */
+  fuzzyAnswers: ListAnswers<PoCatalog, PoMessage>;
+}
 
-function catalogues(deps: AppDeps) {
-  if (!deps.catalogues) throw new Error("the PO tools need a catalogue store");
-  return deps.catalogues;
+/** The PO tools' dependencies: the app's catalogue store, and answer caches of their own. */
+function poToolDeps(app: AppDeps): PoToolDeps {
+  const catalogues = requireDep(app.catalogues, "catalogues", "the PO tools");
+  // Each message's JSON is kept once, for both lists.
+  const items = new KeptItemJson<PoMessage>(
+    toApiEntry,
+    (m) => MIN_ENTRY_JSON + m.msgid.length + m.msgstr.length,
+  );
+  const list = (select: (catalog: PoCatalog) => readonly PoMessage[], keepCompacted: boolean) =>
+    new ListAnswers({ key: "entries", select, items, keepCompacted, hint: SMALLER_READ_HINT });
+  return { catalogues, readAnswers: list(entryMessages, true), fuzzyAnswers: list(fuzzyMessages, false) };
 }
 
 /** Reading a catalogue changes nothing. */
@@ -211,100 +150,100 @@ const READS: ToolAnnotations = {
   openWorldHint: false,
 };
 
-export const poTools = [
-  defineTool({
-    name: "read_po",
-    path: "/po/read",
-    summary: "Read every entry of a PO file",
-    description: "Returns every entry of the catalogue in file order (header excluded, obsolete #~ entries " +
-      "included). file_path must be absolute and inside one of the catalogue roots (PO_ROOTS).",
-    input: ReadPoRequest,
-    annotations: READS,
-    example: ({ catalogue }) => ({ file_path: catalogue }),
-    errors: [403, 404],
-    output: EntriesResponse.meta({ id: "ReadPOResponse" }),
-    handle: async ({ file_path }, deps, call) =>
-      entriesAnswer(
-        readAnswers,
-        (await catalogues(deps).read(file_path, { signal: call.signal })).doc,
-        entryMessages,
-        true,
-        call.maxAnswerBytes,
-      ),
-  }),
-  defineTool({
-    name: "write_po",
-    path: "/po/write",
-    summary: "Create or update entries, then lay the file out exactly as msgcat/powrap would",
-    description:
-      "Each entry updates the non-obsolete entry with the same msgid and msgctxt, or is appended " +
-      "(or, when only an obsolete #~ entry has that key, revives it: counted in `revived`, its comments and " +
-      "references kept, its fuzzy flag dropped unless the request sets flags). " +
-      "Fields left out are kept (references, flags, comments); a field given replaces the old value " +
-      "(flags: [] clears fuzzy). A missing file is created with a UTF-8 header. An unknown field is " +
-      'refused with a suggestion (e.g. "msgctx": did you mean "msgctxt"?).',
-    input: WritePoRequest,
-    // Replaces translations in place; the same write twice leaves the file as the first left it.
-    annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
-    // The catalogue's own first translation: sent as it is, it changes no translation.
-    example: ({ catalogue, msgid, msgstr }) => ({ file_path: catalogue, entries: [{ msgid, msgstr }] }),
-    errors: [403, 404],
-    output: WritePoResponse,
-    handle: async ({ file_path, entries }, deps, call) => {
-      const r = await catalogues(deps).update(file_path, (catalog) => {
-        const result = applyWrite(catalog, entries);
-        return { doc: result.catalog, result };
-      }, { signal: call.signal });
-      const merged = r.duplicatesDropped > 0
-        ? `; ${r.duplicatesDropped} duplicate (msgctxt, msgid) entries in the request were merged, the last one wins`
-        : "";
-      return {
-        success: true,
-        message: `Successfully wrote to ${file_path} and formatted with powrap${merged}`,
-        created: r.created,
-        updated: r.updated,
-        revived: r.revived,
-      };
-    },
-  }),
-  defineTool({
-    name: "read_po_context",
-    path: "/po/read_context",
-    summary: "Find an entry and its neighbours",
-    description:
-      "Finds the first entry whose msgid matches and whose msgctxt equals the given one (absent or " +
-      "null = no context) and returns up to context_size entries before and after it, in file order. " +
-      "No match gives target_entry null.",
-    input: ReadPoContextRequest,
-    annotations: READS,
-    example: ({ catalogue, msgid }) => ({ file_path: catalogue, msgid, context_size: 2 }),
-    errors: [403, 404],
-    output: ReadPoContextResponse,
-    handle: async ({ file_path, msgid, msgctxt, context_size }, deps, call) =>
-      readContext(
-        (await catalogues(deps).read(file_path, { signal: call.signal })).doc,
-        msgid,
-        msgctxt ?? null,
-        context_size,
-      ),
-  }),
-  defineTool({
-    name: "find_fuzzy",
-    path: "/po/find_fuzzy",
-    summary: "List the fuzzy entries of a PO file",
-    description: 'Returns the entries flagged "fuzzy" (they need review), in file order.',
-    input: FindFuzzyRequest,
-    annotations: READS,
-    example: ({ catalogue }) => ({ file_path: catalogue }),
-    errors: [403, 404],
-    output: EntriesResponse.meta({ id: "FindFuzzyResponse" }),
-    handle: async ({ file_path }, deps, call) =>
-      entriesAnswer(
-        fuzzyAnswers,
-        (await catalogues(deps).read(file_path, { signal: call.signal })).doc,
-        fuzzyMessages,
-        false,
-        call.maxAnswerBytes,
-      ),
-  }),
-];
+/** `/po/*`: they need the catalogue store (`deps.catalogues`). */
+export const poTools = defineToolGroup<PoToolDeps>({
+  name: "the PO tools",
+  deps: poToolDeps,
+  tools: [
+    defineTool({
+      name: "read_po",
+      path: "/po/read",
+      summary: "Read every entry of a PO file",
+      description:
+        "Returns every entry of the catalogue in file order (header excluded, obsolete #~ entries " +
+        "included). file_path must be absolute and inside one of the catalogue roots (PO_ROOTS).",
+      input: ReadPoRequest,
+      annotations: READS,
+      example: ({ catalogue }) => ({ file_path: catalogue }),
+      errors: [403, 404],
+      output: EntriesResponse.meta({ id: "ReadPOResponse" }),
+      handle: async ({ file_path }, { catalogues, readAnswers }, call) =>
+        readAnswers.answer(
+          (await catalogues.read(file_path, { signal: call.signal })).doc,
+          call.maxAnswerBytes,
+        ),
+    }),
+    defineTool({
+      name: "write_po",
+      path: "/po/write",
+      summary: "Create or update entries, then lay the file out exactly as msgcat/powrap would",
+      description:
+        "Each entry updates the non-obsolete entry with the same msgid and msgctxt, or is appended " +
+        "(or, when only an obsolete #~ entry has that key, revives it: counted in `revived`, its comments and " +
+        "references kept, its fuzzy flag dropped unless the request sets flags). " +
+        "Fields left out are kept (references, flags, comments); a field given replaces the old value " +
+        "(flags: [] clears fuzzy). A missing file is created with a UTF-8 header. An unknown field is " +
+        'refused with a suggestion (e.g. "msgctx": did you mean "msgctxt"?).',
+      input: WritePoRequest,
+      // Replaces translations in place; the same write twice leaves the file as the first left it.
+      annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
+      // The catalogue's own first translation: sent as it is, it changes no translation.
+      example: ({ catalogue, msgid, msgstr }) => ({ file_path: catalogue, entries: [{ msgid, msgstr }] }),
+      errors: [403, 404],
+      output: WritePoResponse,
+      handle: async ({ file_path, entries }, { catalogues }, call) => {
+        const r = await catalogues.update(file_path, (catalog) => {
+          const result = applyWrite(catalog, entries);
+          return { doc: result.catalog, result };
+        }, { signal: call.signal });
+        const merged = r.duplicatesDropped > 0
+          ? `; ${r.duplicatesDropped} duplicate (msgctxt, msgid) entries in the request were merged, the last one wins`
+          : "";
+        return {
+          success: true,
+          message: `Successfully wrote to ${file_path} and formatted with powrap${merged}`,
+          created: r.created,
+          updated: r.updated,
+          revived: r.revived,
+        };
+      },
+    }),
+    defineTool({
+      name: "read_po_context",
+      path: "/po/read_context",
+      summary: "Find an entry and its neighbours",
+      description:
+        "Finds the first entry whose msgid matches and whose msgctxt equals the given one (absent or " +
+        "null = no context) and returns up to context_size entries before and after it, in file order. " +
+        "No match gives target_entry null.",
+      input: ReadPoContextRequest,
+      annotations: READS,
+      example: ({ catalogue, msgid }) => ({ file_path: catalogue, msgid, context_size: 2 }),
+      errors: [403, 404],
+      output: ReadPoContextResponse,
+      handle: async ({ file_path, msgid, msgctxt, context_size }, { catalogues }, call) =>
+        readContext(
+          (await catalogues.read(file_path, { signal: call.signal })).doc,
+          msgid,
+          msgctxt ?? null,
+          context_size,
+        ),
+    }),
+    defineTool({
+      name: "find_fuzzy",
+      path: "/po/find_fuzzy",
+      summary: "List the fuzzy entries of a PO file",
+      description: 'Returns the entries flagged "fuzzy" (they need review), in file order.',
+      input: FindFuzzyRequest,
+      annotations: READS,
+      example: ({ catalogue }) => ({ file_path: catalogue }),
+      errors: [403, 404],
+      output: EntriesResponse.meta({ id: "FindFuzzyResponse" }),
+      handle: async ({ file_path }, { catalogues, fuzzyAnswers }, call) =>
+        fuzzyAnswers.answer(
+          (await catalogues.read(file_path, { signal: call.signal })).doc,
+          call.maxAnswerBytes,
+        ),
+    }),
+  ],
+});

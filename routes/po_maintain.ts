@@ -9,7 +9,7 @@ import { z } from "zod";
 import { NotFoundError } from "../lib/errors.ts";
 import { MAX_HEADER_UPDATES, MAX_HEADER_VALUE_CHARS, readHeader, updateHeader } from "../lib/po/header.ts";
 import type { AppDeps } from "./deps.ts";
-import { defineTool, type ToolAnnotations } from "./tool.ts";
+import { defineTool, defineToolGroup, requireDep, type ToolAnnotations } from "./tool.ts";
 
 const FilePath = z.string().meta({
   description: "Absolute path of a .po/.pot file inside one of the configured catalogue roots (PO_ROOTS).",
@@ -57,9 +57,9 @@ const UpdateHeaderResponse = z.object({
   fields: z.array(HeaderFieldSchema).meta({ description: "The header's fields after the update." }),
 }).meta({ id: "UpdateHeaderResponse" });
 
-function catalogues(deps: AppDeps) {
-  if (!deps.catalogues) throw new Error("the PO tools need a catalogue store");
-  return deps.catalogues;
+/** What the header tools use: the catalogue store. */
+interface HeaderToolDeps {
+  catalogues: NonNullable<AppDeps["catalogues"]>;
 }
 
 /** Reading changes nothing. */
@@ -70,64 +70,74 @@ const READS: ToolAnnotations = {
   openWorldHint: false,
 };
 
-export const poMaintainTools = [
-  defineTool({
-    name: "read_header",
-    path: "/po/header",
-    summary: "Read the header of a PO file as fields",
-    description:
-      "Returns the header entry's fields (Project-Id-Version, Language, Plural-Forms, …) in file " +
-      "order and as an object, whether it is fuzzy, and whether its Plural-Forms is valid.",
-    input: ReadHeaderRequest,
-    annotations: READS,
-    example: ({ catalogue }) => ({ file_path: catalogue }),
-    errors: [403, 404],
-    output: ReadHeaderResponse,
-    handle: async ({ file_path }, deps, call) => {
-      const info = readHeader((await catalogues(deps).read(file_path, { signal: call.signal })).doc);
-      const header: Record<string, string> = {};
-      for (const f of info.fields) {
-        if (f.name !== "" && !Object.hasOwn(header, f.name)) header[f.name] = f.value;
-      }
-      return {
-        present: info.present,
-        fields: info.fields,
-        header,
-        fuzzy: info.fuzzy,
-        nplurals: info.nplurals,
-        plural_forms_problem: info.pluralFormsProblem,
-      };
-    },
-  }),
-  defineTool({
-    name: "update_header",
-    path: "/po/header/update",
-    summary: "Set or remove header fields of a PO file",
-    description:
-      "Sets or removes header fields (Language, Plural-Forms, Last-Translator, …) and writes the " +
-      "file with msgcat's layout; lines not named are kept as they are. stamp_revision_date sets " +
-      "PO-Revision-Date to now. The entries are not touched.",
-    input: UpdateHeaderRequest,
-    annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
-    // An empty update: sent as it is, it changes nothing.
-    example: ({ catalogue }) => ({ file_path: catalogue, set: {} }),
-    errors: [403, 404],
-    output: UpdateHeaderResponse,
-    handle: async ({ file_path, set, stamp_revision_date }, deps, call) => {
-      const stamp = stamp_revision_date ? new Date() : undefined;
-      const r = await catalogues(deps).update(file_path, (cat) => {
-        if (cat === null) throw new NotFoundError(`File not found: ${file_path}`);
-        const result = updateHeader(cat, { set, stampRevisionDate: stamp });
-        return { doc: result.catalog, result };
-      }, { signal: call.signal });
-      return {
-        success: true,
-        message: r.changed.length === 0
-          ? `No header field of ${file_path} changed`
-          : `Updated ${r.changed.join(", ")} in ${file_path}`,
-        changed: r.changed,
-        fields: readHeader(r.catalog).fields,
-      };
-    },
-  }),
-];
+/** The header tools: they need the catalogue store (`deps.catalogues`). */
+export const poMaintainTools = defineToolGroup<HeaderToolDeps>({
+  name: "the PO header tools",
+  deps: (app) => ({ catalogues: requireDep(app.catalogues, "catalogues", "the PO header tools") }),
+  tools: [
+    defineTool({
+      name: "read_header",
+      path: "/po/header",
+      summary: "Read the header of a PO file as fields",
+      description:
+        "Returns the header entry's fields (Project-Id-Version, Language, Plural-Forms, …) in file " +
+        "order and as an object, whether it is fuzzy, and whether its Plural-Forms is valid.",
+      input: ReadHeaderRequest,
+      annotations: READS,
+      example: ({ catalogue }) => ({ file_path: catalogue }),
+      errors: [403, 404],
+      output: ReadHeaderResponse,
+      handle: async ({ file_path }, { catalogues }, call) => {
+        const info = readHeader((await catalogues.read(file_path, { signal: call.signal })).doc);
+        const header: Record<string, string> = {};
+        for (const f of info.fields) {
+          if (f.name !== "" && !Object.hasOwn(header, f.name)) header[f.name] = f.value;
+        }
+        return {
+          present: info.present,
+          fields: info.fields,
+          header,
+          fuzzy: info.fuzzy,
+          nplurals: info.nplurals,
+          plural_forms_problem: info.pluralFormsProblem,
+        };
+      },
+    }),
+    defineTool({
+      name: "update_header",
+      path: "/po/header/update",
+      summary: "Set or remove header fields of a PO file",
+      description:
+        "Sets or removes header fields (Language, Plural-Forms, Last-Translator, …) and writes the " +
+        "file with msgcat's layout; lines not named are kept as they are. stamp_revision_date sets " +
+        "PO-Revision-Date to now. The entries are not touched.",
+      input: UpdateHeaderRequest,
+      annotations: {
+        readOnlyHint: false,
+        destructiveHint: true,
+        idempotentHint: false,
+        openWorldHint: false,
+      },
+      // An empty update: sent as it is, it changes nothing.
+      example: ({ catalogue }) => ({ file_path: catalogue, set: {} }),
+      errors: [403, 404],
+      output: UpdateHeaderResponse,
+      handle: async ({ file_path, set, stamp_revision_date }, { catalogues }, call) => {
+        const stamp = stamp_revision_date ? new Date() : undefined;
+        const r = await catalogues.update(file_path, (cat) => {
+          if (cat === null) throw new NotFoundError(`File not found: ${file_path}`);
+          const result = updateHeader(cat, { set, stampRevisionDate: stamp });
+          return { doc: result.catalog, result };
+        }, { signal: call.signal });
+        return {
+          success: true,
+          message: r.changed.length === 0
+            ? `No header field of ${file_path} changed`
+            : `Updated ${r.changed.join(", ")} in ${file_path}`,
+          changed: r.changed,
+          fields: readHeader(r.catalog).fields,
+        };
+      },
+    }),
+  ],
+});

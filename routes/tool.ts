@@ -3,20 +3,32 @@
  * its zod input schema validates HTTP bodies and MCP arguments and documents both, and `handle`
  * calls the domain (`lib/`) and shapes the JSON answer.
  *
+ * Tools come in groups ({@link ToolGroup}); a group names the dependencies its tools use and picks
+ * them out of the app's when the app is built ({@link serveTools}), so a missing one stops the
+ * start-up instead of failing a request.
+ *
  * @module
  */
 import type { z } from "zod";
 import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
-import { ByteBudget } from "../lib/byte_budget.ts";
-import { AnswerTooLargeError, TimeoutError } from "../lib/errors.ts";
-import type { AppDeps } from "./deps.ts";
+import {
+  DEFAULT_MAX_RESPONSE_BYTES,
+  GENERIC_HINT,
+  JsonAnswer,
+  jsonWithin,
+  streamAnswer,
+} from "../lib/json_answer.ts";
+import { type AppDeps, inflightBudget } from "./deps.ts";
 import { toolOperationResponses } from "./openapi.ts";
 import { PLACEHOLDER_EXAMPLES, type ToolExamples, toolExamples } from "./tool_examples.ts";
 import { DEFAULT_REQUEST_TIMEOUT_MS, requestSignal } from "./timeout.ts";
 import { readJsonBody } from "./validation.ts";
 
-/** One tool. `input` is null for tools that take no body (FastAPI ignores any body sent). */
-export interface Tool<I extends z.ZodType | null = z.ZodType | null> {
+/**
+ * One tool. `input` is null for tools that take no body (FastAPI ignores any body sent); `D` is
+ * what its group gives `handle` (see {@link ToolGroup}).
+ */
+export interface Tool<I extends z.ZodType | null = z.ZodType | null, D = unknown> {
   /** MCP tool name and OpenAPI operationId. */
   name: string;
   /** HTTP path (always POST). */
@@ -35,9 +47,13 @@ export interface Tool<I extends z.ZodType | null = z.ZodType | null> {
   example?: (examples: ToolExamples) => Record<string, unknown>;
   /** Statuses this tool answers besides those every tool may (e.g. 404 for a missing catalogue). */
   errors?: readonly ToolErrorStatus[];
+  /**
+   * Does the work: `deps` are its group's dependencies, all present. A large answer may be a
+   * {@link JsonAnswer} (kept bytes); anything else is serialised within the answer limit.
+   */
   handle(
     input: I extends z.ZodType ? z.output<I> : undefined,
-    deps: AppDeps,
+    deps: D,
     call: ToolCall,
   ): Promise<unknown> | unknown;
 }
@@ -57,8 +73,11 @@ export interface ToolAnnotations {
 /** Statuses a tool may declare in {@link Tool.errors}. */
 export type ToolErrorStatus = 403 | 404;
 
+/** A tool as documented: everything but its handler. */
+export type ToolInfo = Omit<Tool, "handle">;
+
 /** A tool's description, ending with a request example that works on this service. */
-export function describeTool(tool: Tool, examples: ToolExamples): string {
+export function describeTool(tool: ToolInfo, examples: ToolExamples): string {
   if (!tool.example) return tool.description;
   return `${tool.description} Example: ${JSON.stringify(tool.example(examples))}.`;
 }
@@ -71,139 +90,103 @@ export interface ToolCall {
   maxAnswerBytes: number;
 }
 
-/** Default of {@link ToolCall.maxAnswerBytes} (MAX_RESPONSE_BYTES). */
-export const DEFAULT_MAX_RESPONSE_BYTES = 32 * 1024 * 1024;
-
-/** Default of the shared allowance for large answers and loads (MAX_INFLIGHT_BYTES). */
-export const DEFAULT_MAX_INFLIGHT_BYTES = 128 * 1024 * 1024;
-
-/** The message of an answer over the limit: what it would have been, and how to ask for less. */
-export function answerTooLarge(bytes: number | null, limit: number, hint: string): AnswerTooLargeError {
-  const size = bytes === null ? "more than" : `${bytes} bytes,`;
-  return new AnswerTooLargeError(
-    `The answer would be ${size} over the limit of ${limit} bytes (MAX_RESPONSE_BYTES). ${hint}`,
-  );
-}
-
-/**
- * A JSON answer's text, refused with {@link AnswerTooLargeError} when it is over `limit` bytes
- * (a string of n UTF-16 units is at least n bytes of UTF-8, so the check needs no encoding).
- */
-export function jsonWithin(value: unknown, limit: number, hint: string): string {
-  let text: string;
-  try {
-    text = JSON.stringify(value);
-  } catch (error) {
-    // V8's "Invalid string length": past half a gigabyte, far over any limit.
-    if (error instanceof RangeError) throw answerTooLarge(null, limit, hint);
-    throw error;
-  }
-  if (text.length > limit) throw answerTooLarge(text.length, limit, hint);
-  return text;
-}
-
-/** The shared allowance of an app's deps, made once per deps object. */
-const BUDGETS = new WeakMap<AppDeps, ByteBudget>();
-
-/** The allowance that large loads and large answers of these deps share. */
-export function inflightBudget(deps: AppDeps): ByteBudget {
-  let budget = deps.budget ?? BUDGETS.get(deps);
-  if (budget === undefined) {
-    budget = new ByteBudget(deps.config.maxInflightBytes ?? DEFAULT_MAX_INFLIGHT_BYTES);
-    BUDGETS.set(deps, budget);
-  }
-  return budget;
-}
-
-/** A hint for answers of tools that have no smaller form to offer. */
-const GENERIC_HINT = "Ask for fewer results.";
-
-/**
- * A tool's answer already serialised, for large answers that many requests share (a catalogue's
- * `/po/read`): HTTP streams `chunks` (views of kept bytes, in order) as they are; MCP, which needs
- * the object, calls `value()`.
- */
-export class JsonAnswer {
-  /** Bytes in all. */
-  readonly length: number;
-  constructor(readonly chunks: readonly Uint8Array[], readonly value: () => unknown) {
-    let length = 0;
-    for (const chunk of chunks) length += chunk.length;
-    this.length = length;
-  }
-}
-
-/**
- * A kept answer as a body: views of the kept bytes (a Uint8Array body would be copied whole per
- * response), at most 64 KiB each, since megabyte-sized buffers in the server's write path are what
- * fragments the allocator and keeps resident memory high under load. A large answer holds its
- * size of the shared allowance until it is sent, so slow readers of many large answers cannot hold
- * more than that between them; and a reader too slow to take it within the request's time limit
- * is cut off.
- */
-function streamAnswer(answer: JsonAnswer, deps: AppDeps, limit: number): ReadableStream<Uint8Array> {
-  if (answer.length > limit) {
-    throw answerTooLarge(
-      answer.length,
-      limit,
-      "Read a part: /po/read_context gives one entry and its neighbours.",
-    );
-  }
-  const release = inflightBudget(deps).take(answer.length, "answers");
-  const chunks = answer.chunks;
-  let k = 0;
-  let at = 0;
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const done = () => {
-    clearTimeout(timer);
-    release();
-  };
-  return new ReadableStream<Uint8Array>({
-    start(controller) {
-      if (answer.length < 1024 * 1024) return;
-      const ms = deps.config.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
-      timer = setTimeout(() => {
-        done();
-        // The runtime logs why a body failed: one line, no stack (this is not a bug).
-        const reason = new TimeoutError(`an answer was not taken within ${ms / 1000} s (REQUEST_TIMEOUT_S)`);
-        reason.stack = `${reason.name}: ${reason.message}`;
-        try {
-          controller.error(reason);
-        } catch {
-          // already closed
-        }
-      }, ms);
-    },
-    pull(controller) {
-      while (k < chunks.length && at >= chunks[k].length) {
-        k++;
-        at = 0;
-      }
-      if (k >= chunks.length) {
-        done();
-        return controller.close();
-      }
-      controller.enqueue(chunks[k].subarray(at, at + RESPONSE_CHUNK_BYTES));
-      at += RESPONSE_CHUNK_BYTES;
-    },
-    cancel: done,
-  });
-}
-
-const RESPONSE_CHUNK_BYTES = 64 * 1024;
-
 /** Declares a tool (an identity function that keeps the input type tied to `handle`). */
-export function defineTool<I extends z.ZodType | null>(tool: Tool<I>): Tool<I> {
+export function defineTool<I extends z.ZodType | null, D = unknown>(tool: Tool<I, D>): Tool<I, D> {
   return tool;
 }
 
 /**
+ * Tools that use the same dependencies: `deps` picks them out of the app's when the app is built,
+ * and throws {@link MissingDependencyError} (through {@link requireDep}) when one is absent.
+ *
+ * @example
+ * ```ts
+ * export const patentTools = defineToolGroup({
+ *   name: "patent tools",
+ *   deps: (app) => ({ gpss: requireDep(app.gpss, "gpss", "the patent tools") }),
+ *   tools: [defineTool({ ..., handle: (body, { gpss }) => gpss.search(...) })],
+ * });
+ * ```
+ */
+export interface ToolGroup<D = unknown> {
+  /** The group's name, as start-up errors say it ("the PO tools"). */
+  name: string;
+  /** The group's dependencies, from the app's. */
+  deps(app: AppDeps): D;
+  // deno-lint-ignore no-explicit-any -- each tool has its own input schema
+  tools: readonly Tool<any, D>[];
+}
+
+/** Declares a tool group (an identity function that ties its tools' `deps` to the group's). */
+export function defineToolGroup<D>(group: ToolGroup<D>): ToolGroup<D> {
+  return group;
+}
+
+/** A group of tools that need nothing but their input. */
+export function independentTools(name: string, tools: readonly Tool[]): ToolGroup<undefined> {
+  return { name, deps: () => undefined, tools };
+}
+
+/** A dependency the app was built without, though a tool group it serves uses it. */
+export class MissingDependencyError extends Error {
+  override name = "MissingDependencyError";
+}
+
+/**
+ * `value`, or a {@link MissingDependencyError} naming what is missing and who needs it.
+ *
+ * @throws {MissingDependencyError} when `value` is undefined.
+ */
+export function requireDep<T>(value: T | undefined, key: keyof AppDeps, who: string): T {
+  if (value === undefined) {
+    throw new MissingDependencyError(`${who} need deps.${key}, and the app was built without it`);
+  }
+  return value;
+}
+
+/** A tool bound to its group's dependencies: what HTTP and MCP serve. */
+export interface ServedTool extends ToolInfo {
+  /** Runs the tool on a validated input. */
+  run(input: unknown, call: ToolCall): Promise<unknown> | unknown;
+}
+
+/**
+ * Binds every group's tools to its dependencies, once, when the app is built.
+ *
+ * @throws {MissingDependencyError} when a group's dependency is absent from `deps`.
+ */
+export function serveTools(groups: readonly ToolGroup[], deps: AppDeps): ServedTool[] {
+  const served: ServedTool[] = [];
+  for (const group of groups) {
+    const groupDeps = group.deps(deps);
+    for (const { handle, ...info } of group.tools) {
+      served.push({ ...info, run: (input, call) => handle.call(info, input as never, groupDeps, call) });
+    }
+  }
+  return served;
+}
+
+/** The answer limit of an app (MAX_RESPONSE_BYTES). */
+export function maxAnswerBytes(deps: AppDeps): number {
+  return deps.config.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
+}
+
+/** What to say when a kept answer (a whole catalogue) is over the limit. */
+const KEPT_ANSWER_HINT = "Read a part: /po/read_context gives one entry and its neighbours.";
+
+/**
  * Mounts tools on the app: one POST route each, documented in `/openapi.json` from the same schemas.
  */
-export function mountTools(app: OpenAPIHono, tools: readonly Tool[], deps: AppDeps): void {
+export function mountTools(app: OpenAPIHono, tools: readonly ServedTool[], deps: AppDeps): void {
   // `/openapi.json` is public: with a token, its examples name neither the roots nor catalogue
   // data (an authorised MCP client gets the real ones).
   const examples = deps.config.apiToken === undefined ? toolExamples(deps) : PLACEHOLDER_EXAMPLES;
+  const streamOptions = {
+    limit: maxAnswerBytes(deps),
+    hint: KEPT_ANSWER_HINT,
+    budget: inflightBudget(deps),
+    timeoutMs: deps.config.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS,
+  };
   for (const tool of tools) {
     const example = tool.example?.(examples);
     app.openAPIRegistry.registerPath(createRoute({
@@ -230,16 +213,14 @@ export function mountTools(app: OpenAPIHono, tools: readonly Tool[], deps: AppDe
     }));
     app.post(tool.path, async function toolHandler(c) {
       const input = tool.input ? await readJsonBody(c, tool.input, deps.config.maxBodyBytes) : undefined;
-      const signal = requestSignal(c);
-      const maxAnswerBytes = deps.config.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
-      const answer = await tool.handle(input as never, deps, { signal, maxAnswerBytes });
+      const answer = await tool.run(input, { signal: requestSignal(c), maxAnswerBytes: streamOptions.limit });
       if (answer instanceof JsonAnswer) {
-        return c.body(streamAnswer(answer, deps, maxAnswerBytes), 200, {
+        return c.body(streamAnswer(answer, streamOptions), 200, {
           "Content-Type": "application/json",
           "Content-Length": String(answer.length),
         });
       }
-      return c.body(jsonWithin(answer, maxAnswerBytes, GENERIC_HINT), 200, {
+      return c.body(jsonWithin(answer, streamOptions.limit, GENERIC_HINT), 200, {
         "Content-Type": "application/json",
       });
     });

@@ -5,7 +5,9 @@
  */
 import { createApp } from "../routes/mod.ts";
 import type { AppDeps } from "../routes/deps.ts";
-import type { Tool } from "../routes/tool.ts";
+import { independentTools, type Tool } from "../routes/tool.ts";
+import { CatalogueStore } from "../lib/store/mod.ts";
+import { PO_CODEC } from "../lib/po/po_codec.ts";
 
 /** The repository root. */
 export const REPO_ROOT = new URL("../", import.meta.url);
@@ -22,15 +24,32 @@ export function sharedAvailable(): boolean {
   }
 }
 
-/** Builds a fresh app with test defaults; `lines` collects what it logs. */
+/** A GPSS client for tests that reach no upstream: a search is a bug (an unexpected 500). */
+export const NO_GPSS: NonNullable<AppDeps["gpss"]> = {
+  search: () => Promise.reject(new Error("this test gave the app no GPSS client")),
+};
+
+/** A catalogue store with no roots: every catalogue path is outside them (403). */
+export const NO_CATALOGUES: NonNullable<AppDeps["catalogues"]> = new CatalogueStore({
+  roots: [],
+  codec: PO_CODEC,
+});
+
+/**
+ * Builds a fresh app with test defaults (a store with no roots, a GPSS client that is not to be
+ * called, unless `overrides` give others); `lines` collects what it logs. Given `tools`, the app
+ * serves those (needing nothing) instead of the service's.
+ */
 export function testApp(overrides: Partial<AppDeps> = {}, tools?: readonly Tool[]) {
   const lines: string[] = [];
   const deps: AppDeps = {
     config: { apiToken: undefined, maxBodyBytes: 1024 * 1024 },
     log: (line) => lines.push(line),
+    catalogues: NO_CATALOGUES,
+    gpss: NO_GPSS,
     ...overrides,
   };
-  return { app: createApp(deps, tools), lines, deps };
+  return { app: createApp(deps, tools ? [independentTools("test tools", tools)] : undefined), lines, deps };
 }
 
 /** POSTs a JSON value (or a raw string body) to an in-process app. */
@@ -50,8 +69,6 @@ export function postJson(
 
 /** A temp catalogue root (real path) and an app whose store serves it; dispose to clean up. */
 export async function poFixture(files: Record<string, string | Uint8Array> = {}) {
-  const { CatalogueStore } = await import("../lib/store/mod.ts");
-  const { PO_CODEC } = await import("../lib/po/po_codec.ts");
   const root = await Deno.realPath(await Deno.makeTempDir({ prefix: "po-root-" }));
   for (const [name, content] of Object.entries(files)) {
     const path = `${root}/${name}`;

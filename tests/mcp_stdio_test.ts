@@ -2,7 +2,8 @@ import assert from "node:assert/strict";
 import { serveStdio } from "@modelcontextprotocol/server/stdio";
 import { buildMcpServer } from "../routes/mcp.ts";
 import { LineTransport } from "../routes/mcp_stdio.ts";
-import { allTools } from "../routes/mod.ts";
+import { serveTools, TOOL_GROUPS } from "../routes/mod.ts";
+import { NO_CATALOGUES, NO_GPSS } from "./_helpers.ts";
 
 /** Runs `main.ts mcp`'s server in-process on the given input lines; returns what it wrote and logged. */
 async function runStdio(lines: string[], maxLineBytes = 1 << 20) {
@@ -22,8 +23,14 @@ async function runStdio(lines: string[], maxLineBytes = 1 << 20) {
     (line) => logged.push(line),
     maxLineBytes,
   );
-  const deps = { config: { apiToken: undefined, maxBodyBytes: 1 << 20 }, log: (l: string) => logged.push(l) };
-  const handle = serveStdio(() => buildMcpServer(allTools(), deps), { transport, onerror: () => {} });
+  const deps = {
+    config: { apiToken: undefined, maxBodyBytes: 1 << 20 },
+    log: (l: string) => logged.push(l),
+    catalogues: NO_CATALOGUES,
+    gpss: NO_GPSS,
+  };
+  const tools = serveTools(TOOL_GROUPS, deps);
+  const handle = serveStdio(() => buildMcpServer(tools, deps), { transport, onerror: () => {} });
   const onclose = transport.onclose;
   transport.onclose = () => {
     onclose?.();
