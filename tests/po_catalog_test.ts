@@ -13,7 +13,7 @@ import {
   toApiEntry,
 } from "../lib/po/mod.ts";
 import type { ApiEntry, PoCatalog } from "../lib/po/mod.ts";
-import { forEachDuplicate, knownUnique } from "../lib/po/parse.ts";
+import { forEachDuplicate, knownUnique } from "../lib/po/_duplicates.ts";
 
 const SAMPLE = `# header comment
 msgid ""

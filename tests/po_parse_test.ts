@@ -1,7 +1,8 @@
 import assert from "node:assert/strict";
 import { PoSyntaxError } from "../lib/errors.ts";
 import { canonicalCharset, formatPo, messageLine, parsePo } from "../lib/po/mod.ts";
-import { forEachDuplicate, readAsBytes, readAsText, type Reading, sampleKey } from "../lib/po/parse.ts";
+import { forEachDuplicate, sampleKey } from "../lib/po/_duplicates.ts";
+import { readAsBytes, readAsText, type Reading } from "../lib/po/parse.ts";
 import { REPO_ROOT, SHARED_DIR, sharedAvailable } from "./_helpers.ts";
 import type { PoMessage } from "../lib/po/mod.ts";
 

@@ -5,7 +5,8 @@ import { po as gettextPo } from "gettext-parser";
 import { Buffer } from "node:buffer";
 import { PoSyntaxError, UnwritableCatalogError } from "../lib/errors.ts";
 import { canonicalCatalog, encodePo, formatPo, interpretFlags, parsePo } from "../lib/po/mod.ts";
-import { canonicalCatalogFrom, type LaidOutList, type Layout, matchLayouts } from "../lib/po/write.ts";
+import { canonicalCatalogFrom } from "../lib/po/canonical.ts";
+import { type LaidOutList, type Layout, matchLayouts } from "../lib/po/_layout_cache.ts";
 import type { PoCatalog, PoMessage } from "../lib/po/mod.ts";
 import { ByteWriter } from "../lib/po/_byte_writer.ts";
 

@@ -17,9 +17,9 @@
  *
  * @module
  */
-import { addReference, parseReferences, solarisReference } from "./parse.ts";
+import { interpretFlags } from "./_flags.ts";
+import { addReference, parseReferences, referenceLines, solarisReference } from "./_references.ts";
 import type { PoReference } from "./types.ts";
-import { interpretFlags, referenceLines } from "./write.ts";
 
 const CONTINUATION =
   "which gettext reads as a line continuation (the next line of the file would be joined to it)";

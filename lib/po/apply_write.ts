@@ -8,7 +8,9 @@
  * @module
  */
 import { InvalidInputError, UnwritableCatalogError } from "../errors.ts";
-import { knownUnique, markUnique, parseReferences, tokenizeFlags } from "./parse.ts";
+import { knownUnique, markUnique } from "./_duplicates.ts";
+import { tokenizeFlags } from "./_flags.ts";
+import { parseReferences } from "./_references.ts";
 import {
   commentLineProblem,
   flagProblem,
@@ -17,8 +19,9 @@ import {
   referenceProblem,
   unreadableReference,
 } from "./_read_back.ts";
-import type { PoCatalog, PoMessage, PoReference } from "./types.ts";
-import { canonicalCatalog, canonicalCatalogFrom, catalogCharset } from "./write.ts";
+import { isHeader, type PoCatalog, type PoMessage, type PoReference } from "./types.ts";
+import { canonicalCatalog, canonicalCatalogFrom } from "./canonical.ts";
+import { catalogCharset } from "./_output_charset.ts";
 
 /**
  * One entry of a write request. Only `msgid` is required. A field left out (undefined) keeps the
@@ -70,10 +73,6 @@ export interface WriteResult {
 /** The header msgstr of a catalogue {@link applyWrite} creates. */
 export const NEW_CATALOG_HEADER = "Content-Type: text/plain; charset=UTF-8\nMIME-Version: 1.0\n" +
   "Content-Transfer-Encoding: 8bit\n";
-
-function isHeader(m: PoMessage): boolean {
-  return m.msgid === "" && m.msgctxt === null && !m.obsolete;
-}
 
 function key(msgctxt: string | null, msgid: string): string {
   return `${msgctxt === null ? "\u0001" : "\u0002" + msgctxt}\u0000${msgid}`;

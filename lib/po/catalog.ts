@@ -4,7 +4,7 @@
  *
  * @module
  */
-import type { PoCatalog, PoMessage, PoReference } from "./types.ts";
+import { isHeader, type PoCatalog, type PoMessage, type PoReference } from "./types.ts";
 
 /** An entry as the JSON API returns it (snake_case, as the Python service did). */
 export interface ApiEntry {
@@ -25,10 +25,6 @@ export interface ApiEntry {
   previous_msgid: string | null;
   previous_msgctxt: string | null;
   obsolete: boolean;
-}
-
-function isHeader(m: PoMessage): boolean {
-  return m.msgid === "" && m.msgctxt === null && !m.obsolete;
 }
 
 function occurrence(r: PoReference): string {

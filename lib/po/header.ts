@@ -13,7 +13,8 @@ import { InvalidInputError } from "../errors.ts";
 import { evaluatePlural, parsePluralExpression, type PluralExpression } from "./_plural_forms.ts";
 import { NEW_CATALOG_HEADER } from "./apply_write.ts";
 import type { PoCatalog, PoMessage } from "./types.ts";
-import { canonicalCatalog, catalogCharset } from "./write.ts";
+import { canonicalCatalog } from "./canonical.ts";
+import { catalogCharset } from "./_output_charset.ts";
 
 /** One line of the header: `Name: value` (name "" for a line without a colon, kept as its value). */
 export interface HeaderField {

@@ -15,19 +15,14 @@
  * @module
  */
 export type { PoCatalog, PoMessage, PoReference } from "./types.ts";
-export { canonicalCharset, DEFAULT_DOMAIN, messageLine, parsePo, type ParsePoOptions } from "./parse.ts";
-export {
-  canonicalCatalog,
-  catalogCharset,
-  encodePo,
-  encodePoRuns,
-  type FlagState,
-  FORMAT_LANGUAGES,
-  formatLanguageOf,
-  type FormatOptions,
-  formatPo,
-  interpretFlags,
-} from "./write.ts";
+export { DEFAULT_DOMAIN } from "./types.ts";
+export { messageLine, parsePo, type ParsePoOptions } from "./parse.ts";
+export { encodePo, encodePoRuns, type FormatOptions, formatPo } from "./write.ts";
+export { canonicalCatalog } from "./canonical.ts";
+// Internal modules, exported on purpose: the charset names and flags the API and the tests use.
+export { canonicalCharset } from "./_charset.ts";
+export { catalogCharset } from "./_output_charset.ts";
+export { type FlagState, FORMAT_LANGUAGES, formatLanguageOf, interpretFlags } from "./_flags.ts";
 export { escapeString, type WrapOptions, wrapString } from "./wrap.ts";
 export {
   type ApiEntry,

@@ -70,3 +70,14 @@ export interface PoCatalog {
    */
   fileName?: string;
 }
+
+/** The name of gettext's default domain (a message in it has no `domain`). */
+export const DEFAULT_DOMAIN = "messages";
+
+/**
+ * Whether `m` is a header entry as msgcat finds one (msgid "", no msgctxt, not obsolete): the one
+ * whose msgstr names the charset.
+ */
+export function isHeader(m: PoMessage): boolean {
+  return m.msgid === "" && m.msgctxt === null && !m.obsolete;
+}
