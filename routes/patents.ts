@@ -14,7 +14,9 @@ import {
   getAvailableDatabases,
   isCalendarDate,
   MAX_KEYWORDS_LENGTH,
+  MAX_OFFSET,
   MAX_QUERY_LENGTH,
+  OUTPUT_SECTIONS,
   PATENT_TYPE_CODES,
   QueryTooLongError,
   requestParams,
@@ -102,6 +104,17 @@ const SearchPatentsFields = z.strictObject({
   max_results: pyInt({ ge: 1, le: 500 }).default(30).meta({
     description: "Records to return, 1–500 (default 30).",
   }),
+  offset: pyInt({ ge: 0, le: MAX_OFFSET }).default(0).meta({
+    description: "Results to skip (sent to GPSS as expSkip), for the next page: pass the answer's " +
+      "data.next_offset. An offset at or past the last result is refused (422) with the total.",
+    example: 30,
+  }),
+  fields: listOf(z.enum(OUTPUT_SECTIONS), OUTPUT_SECTIONS.length).optional().meta({
+    description: "Extra sections of each record: claims (numbered, independent/dependent marked), " +
+      "citations (cited references), classifications (Locarno, USPC, FI, F-term, D-term; IPC and CPC " +
+      "are always given), priority_claims, agents, examiners. Claims are large: ask for them on few records.",
+    example: ["claims", "citations"],
+  }),
 });
 
 /** A validated search body (the wire contract's type, inferred from its schema). */
@@ -167,6 +180,8 @@ export function searchRequestFromBody(body: SearchPatentsBody): SearchRequest {
     publicationDateFrom: body.publication_date_from ?? undefined,
     publicationDateTo: body.publication_date_to ?? undefined,
     maxResults: body.max_results,
+    offset: body.offset,
+    fields: body.fields,
   };
 }
 
@@ -188,12 +203,40 @@ const PatentRecord = z.object({
   ipc: z.array(z.string()),
   cpc: z.array(z.string()),
   database: z.string().nullable(),
+  claims: z.array(z.object({
+    number: z.int(),
+    text: z.string(),
+    independent: z.boolean(),
+    depends_on: z.array(z.int()),
+    canceled: z.boolean(),
+  })).optional(),
+  claims_preamble: z.string().nullable().optional(),
+  citations: z.array(z.string()).optional(),
+  classifications: z.object({
+    loc: z.array(z.string()),
+    uspc: z.array(z.string()),
+    fi: z.array(z.string()),
+    f_term: z.array(z.string()),
+    d_term: z.array(z.string()),
+  }).optional(),
+  priority_claims: z.array(z.object({
+    country: z.string().nullable(),
+    number: z.string().nullable(),
+    date: z.string().nullable(),
+  })).optional(),
+  agents: z.array(z.string()).optional(),
+  examiners: z.array(z.string()).optional(),
 }).meta({ id: "PatentRecord" });
 
 const SearchPatentsResponse = z.object({
   success: z.boolean(),
-  data: z.object({ total_count: z.int(), returned_count: z.int(), records: z.array(PatentRecord) })
-    .nullable(),
+  data: z.object({
+    total_count: z.int(),
+    returned_count: z.int(),
+    records: z.array(PatentRecord),
+    total: z.int(),
+    next_offset: z.int().nullable(),
+  }).nullable(),
   request_params: z.record(z.string(), z.union([z.string(), z.number()])).nullable(),
   error: z.string().nullable(),
 }).meta({ id: "SearchPatentsResponse" });
@@ -229,7 +272,9 @@ export const patentTools = defineToolGroup<PatentToolDeps>({
       path: "/tools/search_patents",
       summary: "Search patents in TIPO's GPSS",
       description: "Searches the GPSS patent databases and returns parsed records (numbers, dates, titles, " +
-        "abstract paragraphs, applicants, inventors, IPC/CPC). Failures (USER_CODE missing or refused, quota " +
+        "abstract paragraphs, applicants, inventors, IPC/CPC), and the extra sections named in `fields`. " +
+        "Pages: data.total is the number of results, data.next_offset the offset of the next page. " +
+        "Failures (USER_CODE missing or refused, quota " +
         "used up, upstream down) come back as success=false with an error saying what to do. request_params " +
         "shows the query sent upstream (without the user code).",
       input: SearchPatentsRequest,

@@ -28,251 +28,14 @@
  * @module
  */
 
-/** A person or organisation on a fake patent. */
-export interface FakeParty {
-  name: string;
-  englishName?: string;
-  country: string;
-}
+import { FAKE_CORPUS, type FakeParty, type FakePatent } from "./_fake_gpss_corpus.ts";
 
-/** One patent of the fake corpus. */
-export interface FakePatent {
-  database: string;
-  /** patAG: A published application, B granted. */
-  ag: "A" | "B";
-  /** patTY: I invention, M utility model, D design. */
-  ty: "I" | "M" | "D";
-  pn: string;
-  pubDate: string;
-  an: string;
-  appDate: string;
-  title: string;
-  englishTitle?: string | string[];
-  abstract?: string[];
-  applicants: FakeParty[];
-  inventors: FakeParty[];
-  agents?: string[];
-  ipc?: string[];
-  cpc?: string[];
-  fterm?: string[];
-  claims?: string[];
-  citations?: string[];
-}
+export { FAKE_CORPUS, type FakeParty, type FakePatent };
 
 /** A valid user code of the fake (16 mixed-case hex characters, like real codes: §1). */
 export const FAKE_USER_CODE = "9fA3c27BdE41b6C0";
 /** An expired user code of the fake. */
 export const FAKE_EXPIRED_CODE = "0aB1c2D3e4F5a6B7";
-
-/** The default corpus: 12 patents across TW/US/JP/CN/EP/KP/WO, A/B, I/M/D, 2012–2024. */
-export const FAKE_CORPUS: readonly FakePatent[] = [
-  {
-    database: "TWA",
-    ag: "A",
-    ty: "I",
-    pn: "TW202300001A",
-    pubDate: "20230101",
-    an: "TW111100001",
-    appDate: "20220103",
-    title: "快速充電方法",
-    englishTitle: "FAST CHARGING METHOD",
-    abstract: [
-      "一種鋰電池快速充電方法，包含定電流與定電壓階段。",
-      "A fast charging method for a lithium battery comprising ...",
-    ],
-    applicants: [
-      { name: "範例電池股份有限公司", englishName: "EXAMPLE BATTERY CO., LTD.", country: "TW" },
-      { name: "範例大學", englishName: "EXAMPLE UNIVERSITY", country: "TW" },
-    ],
-    inventors: [
-      { name: "王小明", englishName: "WANG, HSIAO-MING", country: "TW" },
-      { name: "林大成", englishName: "LIN, TA-CHENG", country: "TW" },
-    ],
-    agents: ["陳代理"],
-    ipc: ["H01M 10/44", "H02J 7/00"],
-    cpc: ["H01M 10/441"],
-    claims: ["一種快速充電方法，包含：……", "如請求項1所述之快速充電方法，其中……"],
-  },
-  {
-    database: "TWB",
-    ag: "B",
-    ty: "I",
-    pn: "TWI800001B",
-    pubDate: "20230611",
-    an: "TW110140001",
-    appDate: "20211027",
-    title: "毫米波雷達跌倒偵測系統",
-    englishTitle: "MILLIMETER WAVE RADAR FALL DETECTION SYSTEM",
-    abstract: [
-      "一種以毫米波雷達偵測長者跌倒與呼吸之系統。",
-      "A system detecting falls and breathing with millimeter wave radar.",
-    ],
-    applicants: [{ name: "範例科技股份有限公司", englishName: "EXAMPLE TECH CORP.", country: "TW" }],
-    inventors: [{ name: "張雅婷", englishName: "CHANG, YA-TING", country: "TW" }],
-    ipc: ["G01S 13/88"],
-  },
-  {
-    database: "TWB",
-    ag: "B",
-    ty: "M",
-    pn: "TWM640001U",
-    pubDate: "20230421",
-    an: "TW112200001",
-    appDate: "20230105",
-    title: "無線充電座",
-    englishTitle: "WIRELESS CHARGING STAND",
-    abstract: ["一種無線充電座，包含線圈與散熱風扇。"],
-    applicants: [{ name: "範例電子有限公司", country: "TW" }],
-    inventors: [{ name: "李志明", country: "TW" }],
-    ipc: ["H02J 50/10"],
-  },
-  {
-    database: "TWD",
-    ag: "B",
-    ty: "D",
-    pn: "TWD220001S",
-    pubDate: "20220901",
-    an: "TW111300001",
-    appDate: "20220110",
-    title: "行動電源",
-    englishTitle: "POWER BANK",
-    applicants: [{ name: "範例設計股份有限公司", country: "TW" }],
-    inventors: [{ name: "陳美玲", country: "TW" }],
-  },
-  {
-    database: "USA",
-    ag: "A",
-    ty: "I",
-    pn: "US20230012345A1",
-    pubDate: "20230112",
-    an: "US17800001",
-    appDate: "20210712",
-    title: "Fast charging of lithium batteries",
-    englishTitle: "Fast charging of lithium batteries",
-    abstract: ["A method for fast charging a lithium battery using pulsed current."],
-    applicants: [{ name: "EXAMPLE ENERGY INC.", englishName: "EXAMPLE ENERGY INC.", country: "US" }],
-    inventors: [
-      { name: "DOE, JANE", englishName: "DOE, JANE", country: "US" },
-      { name: "ROE, JOHN", englishName: "ROE, JOHN", country: "CA" },
-    ],
-    ipc: ["H01M 10/44", "H02J 7/00"],
-    cpc: ["H01M 10/441", "H02J 7/0071"],
-    claims: ["What is claimed is:", "1. A method of fast charging a lithium battery ..."],
-  },
-  {
-    database: "USB",
-    ag: "B",
-    ty: "I",
-    pn: "US09415051B1",
-    pubDate: "20160816",
-    an: "US14000001",
-    appDate: "20140101",
-    title: "Use of pemirolast",
-    englishTitle: "Use of pemirolast",
-    abstract: ["A method of treating idiopathic pulmonary fibrosis and airway hyperresponsiveness ..."],
-    applicants: [{ name: "EXAMPLE PHARMA INC.", englishName: "EXAMPLE PHARMA INC.", country: "US" }],
-    inventors: [{ name: "DOE, JANE", englishName: "DOE, JANE", country: "US" }],
-    ipc: ["A61K 31/519"],
-    claims: [
-      "What is claimed is:",
-      "1. A method of treating idiopathic pulmonary fibrosis comprising administering pemirolast.",
-    ],
-  },
-  {
-    database: "USD",
-    ag: "B",
-    ty: "D",
-    pn: "USD0987654S",
-    pubDate: "20230530",
-    an: "US29800001",
-    appDate: "20210801",
-    title: "Charging stand",
-    englishTitle: "Charging stand",
-    applicants: [{ name: "EXAMPLE DESIGN LLC", country: "US" }],
-    inventors: [{ name: "SMITH, ANN", country: "US" }],
-  },
-  {
-    database: "JPA",
-    ag: "A",
-    ty: "I",
-    pn: "JP2012224629A",
-    pubDate: "20121115",
-    an: "JP2011091234",
-    appDate: "20110415",
-    title: "無線給電装置",
-    englishTitle: "WIRELESS POWER FEEDING DEVICE",
-    abstract: ["無線で電力を供給する装置を提供する。", "To provide a device supplying power wirelessly."],
-    applicants: [{ name: "株式会社見本", englishName: "MIHON KK", country: "JP" }],
-    inventors: [{ name: "山田太郎", englishName: "YAMADA TARO", country: "JP" }],
-    ipc: ["H02J 50/10", "H02J 7/00"],
-    fterm: ["5G503AA01", "5G503BA01"],
-  },
-  {
-    database: "CNA",
-    ag: "A",
-    ty: "I",
-    pn: "CN115000001A",
-    pubDate: "20220902",
-    an: "CN202210000001",
-    appDate: "20220104",
-    // A backslash in the data: with the "backslash" fault GPSS's unescaped form is sent (§3.4).
-    title: "毫米波\\太赫兹雷达",
-    englishTitle: "MILLIMETER WAVE TERAHERTZ RADAR",
-    // A newline in the data: with the "control-char" fault it is sent raw.
-    abstract: ["一种毫米波\n太赫兹雷达。", "A millimeter wave terahertz radar."],
-    applicants: [{ name: "示例大学", englishName: "EXAMPLE UNIV", country: "CN" }],
-    inventors: [{ name: "刘伟", englishName: "LIU WEI", country: "CN" }],
-    ipc: ["G01S 13/89"],
-  },
-  {
-    database: "EPB",
-    ag: "B",
-    ty: "I",
-    pn: "EP3900001B1",
-    pubDate: "20240103",
-    an: "EP20100001",
-    appDate: "20200115",
-    title: "Quantum computing device with error correction",
-    englishTitle: "Quantum computing device with error correction",
-    abstract: ["A quantum computing device with surface-code error correction."],
-    applicants: [{ name: "EXAMPLE QUANTUM AG", englishName: "EXAMPLE QUANTUM AG", country: "DE" }],
-    inventors: [{ name: "MUELLER, KARL", englishName: "MUELLER, KARL", country: "DE" }],
-    ipc: ["G06N 10/70"],
-    cpc: ["G06N 10/70"],
-    citations: ["US20190012345A1"],
-  },
-  {
-    database: "WO",
-    ag: "A",
-    ty: "I",
-    pn: "WO2021190001A1",
-    pubDate: "20210930",
-    an: "PCT/US2021/020001",
-    appDate: "20210301",
-    title: "Neural network image processing",
-    englishTitle: "Neural network image processing",
-    abstract: ["Image processing with a convolutional neural network."],
-    applicants: [{ name: "EXAMPLE AI CORP.", englishName: "EXAMPLE AI CORP.", country: "US" }],
-    inventors: [{ name: "LEE, MIN", englishName: "LEE, MIN", country: "KR" }],
-    ipc: ["G06N 3/08", "G06T 7/00"],
-    cpc: ["G06N 3/08"],
-  },
-  {
-    database: "KPA",
-    ag: "A",
-    ty: "I",
-    pn: "KR20230001234A",
-    pubDate: "20230105",
-    an: "KR1020210090001",
-    appDate: "20210709",
-    title: "무선 충전 장치",
-    englishTitle: "WIRELESS CHARGING DEVICE",
-    abstract: ["무선 충전 장치가 제공된다.", "A wireless charging device is provided."],
-    applicants: [{ name: "예시전자 주식회사", englishName: "EXAMPLE ELECTRONICS CO., LTD.", country: "KR" }],
-    inventors: [{ name: "김철수", englishName: "KIM, CHUL-SOO", country: "KR" }],
-    ipc: ["H02J 50/10"],
-  },
-];
 
 /** A fault the fake injects into its next answers (see {@link FakeGpss.setFault}). */
 export type FakeFault =
@@ -379,6 +142,20 @@ const USAGE_TEXT = "usage: ?userCode=<code>&<field>=<expr>";
 
 type Json = string | number | Json[] | { [k: string]: Json };
 
+/** Every text of a claims value, however nested (§3.4). */
+function textsIn(v: unknown): string[] {
+  if (typeof v === "string") return [v];
+  if (Array.isArray(v)) return v.flatMap(textsIn);
+  if (typeof v === "object" && v !== null) return Object.values(v).flatMap(textsIn);
+  return [];
+}
+
+function claimTexts(p: FakePatent): string[] {
+  return p.claimsRaw
+    ? textsIn(p.claimsRaw.map((c) => (c as Record<string, unknown>)["claim-text"]))
+    : p.claims ?? [];
+}
+
 /** The field text(s) a condition code searches. */
 function fieldTexts(p: FakePatent, code: string): string[] {
   const titles = [p.title, ...[p.englishTitle ?? []].flat()];
@@ -389,11 +166,11 @@ function fieldTexts(p: FakePatent, code: string): string[] {
     case "AB":
       return p.abstract ?? [];
     case "CL":
-      return p.claims ?? [];
+      return claimTexts(p);
     case "TI/AB":
       return [...titles, ...(p.abstract ?? [])];
     case "TI/AB/CL":
-      return [...titles, ...(p.abstract ?? []), ...(p.claims ?? [])];
+      return [...titles, ...(p.abstract ?? []), ...claimTexts(p)];
     case "PN":
       return [p.pn];
     case "AN":
@@ -424,6 +201,18 @@ function fieldTexts(p: FakePatent, code: string): string[] {
       return p.fterm ?? [];
     case "CI":
       return p.citations ?? [];
+    case "EX":
+      return p.examiners ?? [];
+    case "PR":
+      return (p.priority ?? []).map((x) => x.country + x.number);
+    case "IQ":
+      return p.loc ?? [];
+    case "UC":
+      return p.uspc ?? [];
+    case "FI":
+      return p.fi ?? [];
+    case "IR":
+      return p.dterm ?? [];
     default:
       return [];
   }
@@ -535,7 +324,21 @@ function recordJson(p: FakePatent, fields: Set<string>, classShape: "keyValue" |
   if (Object.keys(parties).length) r.parties = parties;
   if (fields.has("IC") && p.ipc) r["classifications-ipc"] = { ipc: cls(p.ipc) };
   if (fields.has("CS") && p.cpc) r["classifications-cpc"] = { cpc: cls(p.cpc) };
-  if (fields.has("FT") && p.fterm) r["classifications-national"] = { fi: [], "f-term": p.fterm };
+  if (fields.has("IQ") && p.loc) r["classifications-loc"] = { loc: cls(p.loc) };
+  const national: Record<string, Json> = {};
+  if (fields.has("UC") && p.uspc) national.uspc = p.uspc;
+  if (fields.has("FI") && p.fi) national.fi = p.fi;
+  // "fi" before "f-term", as in the JP records whose missing comma sits before "f-term" (§3.4).
+  if (fields.has("FT") && p.fterm) national["f-term"] = p.fterm;
+  if (fields.has("IR") && p.dterm) national["d-term"] = p.dterm;
+  if (Object.keys(national).length) r["classifications-national"] = national;
+  if (fields.has("PR") && p.priority) {
+    r["priority-claims"] = {
+      "priority-claim": p.priority.map((x) => ({ country: x.country, date: x.date, "doc-number": x.number })),
+    };
+  }
+  // The inner shape of `examiners` is unknown (§3.3): the fake sends {examiner: [names]}.
+  if (fields.has("EX") && p.examiners) r.examiners = { examiner: p.examiners };
   if (fields.has("TI")) {
     r["patent-title"] = {
       title: p.title,
@@ -543,7 +346,8 @@ function recordJson(p: FakePatent, fields: Set<string>, classShape: "keyValue" |
     };
   }
   if (fields.has("AB") && p.abstract) r.abstract = { p: p.abstract };
-  if (fields.has("CL") && p.claims) {
+  if (fields.has("CL") && p.claimsRaw) r.claims = { claim: p.claimsRaw as Json[] };
+  else if (fields.has("CL") && p.claims) {
     r.claims = { claim: p.claims.map((c, i) => ({ "@num": String(i + 1), "claim-text": c })) };
   }
   if (fields.has("CI") && p.citations) r["references-cited"] = { citation: p.citations };

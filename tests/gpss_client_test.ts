@@ -303,6 +303,8 @@ Deno.test("in-band GPSS messages become outcomes, never retried", async (t) => {
             total_count: 0,
             returned_count: 0,
             records: [],
+            total: 0,
+            next_offset: null,
           });
         } else {
           assert.match(failure(outcome), c.error);

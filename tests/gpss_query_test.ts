@@ -331,6 +331,8 @@ Deno.test("normalizeSearchRequest applies defaults and drops duplicate codes", (
     publicationDateFrom: undefined,
     publicationDateTo: undefined,
     maxResults: 30,
+    offset: 0,
+    fields: [],
   });
 });
 

@@ -9,7 +9,7 @@ import {
   parseXml,
   type PatentRecord,
   xmlToJsonShape,
-} from "../lib/gpss/response.ts";
+} from "../lib/gpss/mod.ts";
 
 const FIXTURES = new URL("./fixtures/gpss/", import.meta.url);
 

@@ -16,14 +16,27 @@
  */
 import { boundedExcerpt, type ExcerptFrom } from "./_excerpt.ts";
 import { secretMasker } from "./_secret.ts";
-import { buildQueryFromParams, type RequestParams, requestParams, type SearchRequest } from "./query.ts";
-import { describeGpssMessage, GpssResponseError, parseGpssResponse, type PatentRecord } from "./response.ts";
+import {
+  buildQueryFromParams,
+  normalizeSearchRequest,
+  OffsetBeyondResultsError,
+  type RequestParams,
+  requestParams,
+  type SearchRequest,
+} from "./query.ts";
+import type { OutputSection } from "./sections.ts";
+import { describeGpssMessage } from "./messages.ts";
+import { GpssResponseError, parseGpssResponse, type PatentRecord } from "./response.ts";
 
 /** The records of a successful search. `returned_count` counts `records` (not GPSS's `qty-rec`). */
 export interface SearchData {
   total_count: number;
   returned_count: number;
   records: PatentRecord[];
+  /** The search's results in all (`total_count`, under the name paging uses). */
+  total: number;
+  /** The `offset` of the next page, or null when this page reaches the last result. */
+  next_offset: number | null;
 }
 
 /** A successful search (zero records included: GPSS's `No record found`). */
@@ -113,6 +126,16 @@ export const MISSING_USER_CODE_ERROR = "GPSS API authentication error: USER_CODE
 interface AttemptFailure {
   error: string;
   retry: boolean;
+  /** Set when GPSS answered `expSkip too much`: the offset is past the last result. */
+  skip?: true;
+}
+
+/** Searches whose totals are remembered (for refusing an offset past the end without a call). */
+const MAX_KNOWN_TOTALS = 1_000;
+
+/** The parameters that name a search, whatever page of it: all but `expQty`, `expSkip`, `expFld`. */
+function searchKeyOf(params: RequestParams): string {
+  return JSON.stringify(Object.entries(params).filter(([k]) => !["expQty", "expSkip", "expFld"].includes(k)));
 }
 
 function isTimeout(err: unknown, signal: AbortSignal): boolean {
@@ -180,6 +203,10 @@ export class GpssClient {
   /** Searches waiting for a turn, in arrival order; each function hands it the turn. */
   readonly #waiting = new Set<() => void>();
   readonly #inFlight = new Map<string, Promise<SearchOutcome>>();
+  /** Totals of searches answered lately, by {@link searchKeyOf} (least recently set dropped first). */
+  readonly #totals = new Map<string, number>();
+  /** Outcomes that were GPSS's `expSkip too much`. */
+  readonly #skipped = new WeakSet<SearchOutcome>();
   #upstreamCalls = 0;
 
   constructor(options: GpssClientOptions) {
@@ -226,6 +253,33 @@ export class GpssClient {
     if (this.#userCode === undefined) {
       return { success: false, data: null, request_params: params, error: MISSING_USER_CODE_ERROR };
     }
+    const offset = Number(params.expSkip);
+    const searchKey = searchKeyOf(params);
+    const known = this.#totals.get(searchKey);
+    if (offset > 0 && known !== undefined && offset >= known) {
+      throw new OffsetBeyondResultsError(offset, known);
+    }
+    const outcome = await this.#searchParams(params, normalizeSearchRequest(req).fields);
+    if (outcome.success) {
+      this.#totals.delete(searchKey);
+      this.#totals.set(searchKey, outcome.data.total);
+      if (this.#totals.size > MAX_KNOWN_TOTALS) this.#totals.delete(this.#totals.keys().next().value!);
+    } else if (offset > 0 && this.#skipped.has(outcome)) {
+      throw new OffsetBeyondResultsError(offset, await this.#totalOf(params));
+    }
+    return outcome;
+  }
+
+  /**
+   * The total of a search GPSS said `expSkip too much` to: asked with one record from offset 0
+   * (GPSS sends no total with that message: §4.1). Unknown (the probe failed too) counts as 0.
+   */
+  async #totalOf(params: RequestParams): Promise<number> {
+    const probe = await this.#searchParams({ ...params, expQty: 1, expSkip: 0 }, []);
+    return probe.success ? probe.data.total : 0;
+  }
+
+  async #searchParams(params: RequestParams, sections: readonly OutputSection[]): Promise<SearchOutcome> {
     const key = JSON.stringify(Object.entries(params));
     const cached = this.#cache.get(key);
     if (cached !== undefined) {
@@ -239,13 +293,16 @@ export class GpssClient {
     }
     let pending = this.#inFlight.get(key);
     if (pending === undefined) {
-      pending = this.#fetchOutcome(params).then((outcome) => {
+      pending = this.#fetchOutcome(params, sections).then((outcome) => {
         if (outcome.success) this.#remember(key, outcome);
         return outcome;
       }).finally(() => this.#inFlight.delete(key));
       this.#inFlight.set(key, pending);
     }
-    return structuredClone(await pending);
+    const outcome = await pending;
+    const copy = structuredClone(outcome);
+    if (this.#skipped.has(outcome)) this.#skipped.add(copy);
+    return copy;
   }
 
   #remember(key: string, outcome: SearchSuccess): void {
@@ -301,7 +358,7 @@ export class GpssClient {
     return boundedExcerpt(text, max, from, this.#mask);
   }
 
-  async #fetchOutcome(params: RequestParams): Promise<SearchOutcome> {
+  async #fetchOutcome(params: RequestParams, sections: readonly OutputSection[]): Promise<SearchOutcome> {
     if (!(await this.#turn())) {
       return this.#finish({
         error: `GPSS API is busy: this service sends it at most ${this.#maxConcurrent} searches at a ` +
@@ -312,9 +369,9 @@ export class GpssClient {
     try {
       const query = buildQueryFromParams(params, this.#userCode!);
       const url = `${this.#baseUrl}${this.#baseUrl.includes("?") ? "&" : "?"}${query}`;
-      const first = await this.#attempt(url, false, params);
+      const first = await this.#attempt(url, false, params, sections);
       if (!("retry" in first) || !first.retry) return this.#finish(first, params);
-      const second = await this.#attempt(url, true, params);
+      const second = await this.#attempt(url, true, params, sections);
       return this.#finish(second, params);
     } finally {
       this.#endTurn();
@@ -323,7 +380,14 @@ export class GpssClient {
 
   #finish(result: SearchOutcome | AttemptFailure, params: RequestParams): SearchOutcome {
     if ("success" in result) return result;
-    return { success: false, data: null, request_params: params, error: result.error };
+    const outcome: SearchFailure = {
+      success: false,
+      data: null,
+      request_params: params,
+      error: result.error,
+    };
+    if (result.skip) this.#skipped.add(outcome);
+    return outcome;
   }
 
   /**
@@ -358,6 +422,7 @@ export class GpssClient {
     url: string,
     fresh: boolean,
     params: RequestParams,
+    sections: readonly OutputSection[],
   ): Promise<SearchOutcome | AttemptFailure> {
     const signal = AbortSignal.timeout(this.#timeoutMs);
     const client = fresh && this.#createHttpClient ? this.#createHttpClient() : undefined;
@@ -410,16 +475,20 @@ export class GpssClient {
           retry: res.status >= 500,
         };
       }
-      return this.#interpret(body, params);
+      return this.#interpret(body, params, sections);
     } finally {
       client?.close();
     }
   }
 
-  #interpret(body: string, params: RequestParams): SearchOutcome | AttemptFailure {
+  #interpret(
+    body: string,
+    params: RequestParams,
+    sections: readonly OutputSection[],
+  ): SearchOutcome | AttemptFailure {
     let parsed;
     try {
-      parsed = parseGpssResponse(body, { maxRecords: Number(params.expQty) });
+      parsed = parseGpssResponse(body, { maxRecords: Number(params.expQty), sections });
     } catch (err) {
       if (!(err instanceof GpssResponseError)) throw err;
       const shown = this.#quote(body);
@@ -452,17 +521,24 @@ export class GpssClient {
       if (info.kind === "no_record") {
         return {
           success: true,
-          data: { total_count: 0, returned_count: 0, records: [] },
+          data: { total_count: 0, returned_count: 0, records: [], total: 0, next_offset: null },
           request_params: params,
           error: null,
         };
       }
-      return { error: info.error!, retry: false };
+      return info.kind === "skip"
+        ? { error: info.error!, retry: false, skip: true }
+        : { error: info.error!, retry: false };
     }
+    const offset = Number(params.expSkip);
+    const total = Math.max(parsed.totalCount, offset + parsed.records.length);
+    const next = offset + parsed.records.length;
     const data: SearchData = {
       total_count: Math.max(parsed.totalCount, parsed.records.length),
       returned_count: parsed.records.length,
       records: parsed.records,
+      total,
+      next_offset: parsed.records.length > 0 && next < total ? next : null,
     };
     // The answer is normally far smaller than the body, but JSON escapes control characters
     // (one raw byte becomes "\u0001", six): it may not outgrow the body limit.

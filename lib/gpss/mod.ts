@@ -14,4 +14,6 @@
 export * from "./codes.ts";
 export * from "./query.ts";
 export * from "./response.ts";
+export * from "./messages.ts";
+export * from "./sections.ts";
 export * from "./client.ts";

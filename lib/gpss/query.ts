@@ -19,6 +19,7 @@ import {
   SEARCH_FIELDS,
   type SearchField,
 } from "./codes.ts";
+import { OUTPUT_SECTIONS, type OutputSection, sectionCodes } from "./sections.ts";
 
 /** A patent search, in the library's terms (the HTTP layer maps its snake_case body onto this). */
 export interface SearchRequest {
@@ -38,6 +39,10 @@ export interface SearchRequest {
   publicationDateTo?: string;
   /** Records to return, 1–500; default 30. */
   maxResults?: number;
+  /** Records to skip (sent as `expSkip`), 0–{@link MAX_OFFSET}; default 0. */
+  offset?: number;
+  /** Extra sections of each record (claims, citations, …); default none. Duplicates are dropped. */
+  fields?: readonly OutputSection[];
 }
 
 /** The output format requested from GPSS (see {@link RESPONSE_FORMAT}). */
@@ -59,6 +64,33 @@ export const RESPONSE_FORMAT: ResponseFormat = "json";
 
 /** Upper bound of `maxResults` (the original service's limit; GPSS itself allows 10,000). */
 export const MAX_RESULTS_LIMIT = 500;
+
+/**
+ * Largest `offset`. GPSS's own ceiling for `expSkip` is unknown (§2.6: beyond the results it says
+ * `expSkip too much`); no search is known to have more hits than this, and a bound keeps the number
+ * sent upstream an ordinary integer.
+ */
+export const MAX_OFFSET = 10_000_000;
+
+/**
+ * An `offset` at or past the last result: `total` is how many results the search has, so the
+ * caller knows the offsets that exist (0 to total − 1).
+ */
+export class OffsetBeyondResultsError extends InvalidInputError {
+  readonly total: number;
+  readonly offset: number;
+  constructor(offset: number, total: number) {
+    super(
+      total === 0
+        ? `offset ${offset} is past the end of the results: the search has no results.`
+        : `offset ${offset} is past the end of the results: the search has ${total} result${
+          total === 1 ? "" : "s"
+        }, so offsets run from 0 to ${total - 1}.`,
+    );
+    this.total = total;
+    this.offset = offset;
+  }
+}
 
 /** Default `maxResults`. */
 export const DEFAULT_MAX_RESULTS = 30;
@@ -115,6 +147,8 @@ export interface NormalizedSearchRequest {
   publicationDateFrom: string | undefined;
   publicationDateTo: string | undefined;
   maxResults: number;
+  offset: number;
+  fields: OutputSection[];
 }
 
 /**
@@ -132,18 +166,18 @@ function checkCount(label: string, values: readonly unknown[] | undefined, allow
   }
 }
 
-function checkCodes(
+function checkCodes<T extends string>(
   label: string,
   values: readonly string[] | undefined,
-  allowed: readonly string[],
-): string[] {
+  allowed: readonly T[],
+): T[] {
   checkCount(label, values, allowed.length);
-  const out: string[] = [];
+  const out: T[] = [];
   for (const v of values ?? []) {
-    if (!allowed.includes(v)) {
+    if (!(allowed as readonly string[]).includes(v)) {
       throw new InvalidInputError(`Invalid ${label}: ${quoted(v)} is not one of ${allowed.join(", ")}`);
     }
-    if (!out.includes(v)) out.push(v);
+    if (!out.includes(v as T)) out.push(v as T);
   }
   return out;
 }
@@ -233,6 +267,12 @@ export function normalizeSearchRequest(req: SearchRequest): NormalizedSearchRequ
       `Invalid max_results: ${maxResults} is not a whole number between 1 and ${MAX_RESULTS_LIMIT}`,
     );
   }
+  const offset = req.offset ?? 0;
+  if (!Number.isInteger(offset) || offset < 0 || offset > MAX_OFFSET) {
+    throw new InvalidInputError(
+      `Invalid offset: ${offset} is not a whole number between 0 and ${MAX_OFFSET}`,
+    );
+  }
   const from = checkDate("publication_date_from", req.publicationDateFrom);
   const to = checkDate("publication_date_to", req.publicationDateTo);
   const range = dateRangeProblem(from, to);
@@ -252,13 +292,16 @@ export function normalizeSearchRequest(req: SearchRequest): NormalizedSearchRequ
     publicationDateFrom: from,
     publicationDateTo: to,
     maxResults,
+    offset,
+    fields: checkCodes("field", req.fields, OUTPUT_SECTIONS),
   };
 }
 
 /**
  * The parameters in sending order, without `userCode`:
  * search conditions (first field = keywords, each further field as `+FIELD` = cross-field OR,
- * then `ID=from:to`), then `patDB`, `patAG`, `patTY`, then `expFld`, `expFmt`, `expQty`, `expSkip`.
+ * then `ID=from:to`), then `patDB`, `patAG`, `patTY`, then `expFld` (the record's fields, then the
+ * codes of the extra sections asked for), `expFmt`, `expQty`, `expSkip` (the offset).
  *
  * The `+` fields come right after the first one because GPSS applies a `+`/`-` prefix to the
  * condition before it (RAW's model, §2.3): `TI=x&+AB=x&ID=…` reads (TI or AB) and ID.
@@ -283,10 +326,10 @@ export function requestParams(req: SearchRequest): RequestParams {
   if (n.databases.length > 0) params.patDB = n.databases.join(",");
   if (n.applicationTypes.length > 0) params.patAG = n.applicationTypes.join(",");
   if (n.patentTypes.length > 0) params.patTY = n.patentTypes.join(",");
-  params.expFld = REQUESTED_OUTPUT_FIELDS.join(",");
+  params.expFld = [...REQUESTED_OUTPUT_FIELDS, ...sectionCodes(n.fields)].join(",");
   params.expFmt = RESPONSE_FORMAT;
   params.expQty = n.maxResults;
-  params.expSkip = 0;
+  params.expSkip = n.offset;
   const length = queryLength(params);
   if (length > MAX_QUERY_LENGTH) throw new QueryTooLongError(length);
   return params;

@@ -16,6 +16,10 @@
  */
 import { DomainError } from "../errors.ts";
 import { boundedExcerpt, type ExcerptFrom } from "./_excerpt.ts";
+import { type OutputSection, type PatentSections, sectionsFromGpss } from "./sections.ts";
+import { asList, collectTexts, get, isObj, MAX_NESTING_DEPTH, type Obj, textOf, textsOf } from "./_shape.ts";
+
+export { MAX_NESTING_DEPTH };
 
 /** A person or organisation named on a patent (applicant or inventor). */
 export interface PatentParty {
@@ -24,8 +28,11 @@ export interface PatentParty {
   country_code: string | null;
 }
 
-/** One patent, as this service reports it. Absent sections are `null` / `[]`; dates as GPSS gives them. */
-export interface PatentRecord {
+/**
+ * One patent, as this service reports it. Absent sections are `null` / `[]`; dates as GPSS gives
+ * them. The extra sections ({@link PatentSections}) are present only when asked for.
+ */
+export interface PatentRecord extends PatentSections {
   /** Publication / announcement number as GPSS stores it (e.g. `US09415051B1`, `JP2003-55224A`). */
   patent_number: string | null;
   publication_date: string | null;
@@ -84,9 +91,6 @@ export class GpssResponseError extends DomainError {
     this.offset = offset;
   }
 }
-
-/** Nesting deeper than this is refused (GPSS records nest about 6 levels). */
-export const MAX_NESTING_DEPTH = 64;
 
 /**
  * Most XML elements, attributes and text nodes accepted in one body. A record has about 100
@@ -577,72 +581,6 @@ function jsonShape(el: XmlElement, texts: Map<XmlElement, string>): unknown {
 // Envelope and records
 // ---------------------------------------------------------------------------------------------
 
-type Obj = Record<string, unknown>;
-
-function isObj(v: unknown): v is Obj {
-  return typeof v === "object" && v !== null && !Array.isArray(v);
-}
-
-/** A member by name: exact first, then ignoring case (GPSS's casing is not documented everywhere). */
-function get(o: unknown, key: string): unknown {
-  if (!isObj(o)) return undefined;
-  if (Object.hasOwn(o, key)) return o[key];
-  const lower = key.toLowerCase();
-  for (const k of Object.keys(o)) if (k.toLowerCase() === lower) return o[k];
-  return undefined;
-}
-
-/** GPSS collapses a one-item list to the item (§3.4): always give a list back. */
-function asList(v: unknown): unknown[] {
-  if (v === undefined || v === null) return [];
-  return Array.isArray(v) ? v : [v];
-}
-
-/**
- * The text of a value that may be a string, a number, `{"#text"}`, `{"keyValue"}` or a list of
- * those. Nesting past {@link MAX_NESTING_DEPTH} is not looked into (`JSON.parse` accepts any depth).
- */
-function textOf(v: unknown, depth = 0): string | null {
-  if (typeof v === "string") {
-    const t = v.trim();
-    return t === "" ? null : t;
-  }
-  if (typeof v === "number" && Number.isFinite(v)) return String(v);
-  if (depth >= MAX_NESTING_DEPTH) return null;
-  if (Array.isArray(v)) {
-    for (const item of v) {
-      const t = textOf(item, depth + 1);
-      if (t !== null) return t;
-    }
-    return null;
-  }
-  if (isObj(v)) {
-    for (const key of ["#text", "keyValue", "text"]) {
-      const t = textOf(get(v, key), depth + 1);
-      if (t !== null) return t;
-    }
-  }
-  return null;
-}
-
-/** Every text in a value that may be a string or a (nested) list of texts, appended to `out`. */
-function collectTexts(v: unknown, out: string[], depth = 0): string[] {
-  for (const item of asList(v)) {
-    if (Array.isArray(item)) {
-      if (depth < MAX_NESTING_DEPTH) collectTexts(item, out, depth + 1);
-    } else {
-      const t = textOf(item, depth + 1);
-      if (t !== null) out.push(t);
-    }
-  }
-  return out;
-}
-
-/** Every text in a value that may be a string or a (nested) list of texts. */
-function textsOf(v: unknown): string[] {
-  return collectTexts(v, []);
-}
-
 function partiesOf(parties: unknown, group: string, item: string): PatentParty[] {
   const out: PatentParty[] = [];
   for (const g of asList(get(parties, group))) {
@@ -679,7 +617,7 @@ function classificationsOf(rec: Obj, section: string, item: string): string[] {
  * recordFromGpss({ "publication-reference": { "doc-number": "TWI1", date: "20230101" } }).patent_number; // "TWI1"
  * ```
  */
-export function recordFromGpss(rec: unknown): PatentRecord {
+export function recordFromGpss(rec: unknown, sections: readonly OutputSection[] = []): PatentRecord {
   const r: Obj = isObj(rec) ? rec : {};
   const pub = get(r, "publication-reference");
   const app = get(r, "application-reference");
@@ -700,6 +638,7 @@ export function recordFromGpss(rec: unknown): PatentRecord {
     ipc: classificationsOf(r, "classifications-ipc", "ipc"),
     cpc: classificationsOf(r, "classifications-cpc", "cpc"),
     database: textOf(get(r, "@database")),
+    ...(sections.length > 0 ? sectionsFromGpss(r, sections) : {}),
   };
 }
 
@@ -738,6 +677,7 @@ export function excerpt(body: string, max = 200, from: ExcerptFrom = "start"): s
  * otherwise the records are normalised with {@link recordFromGpss}. A `status` other than
  * `success` without a message gives a `message` result with an empty message.
  *
+ * `options.sections` are the extra sections read into each record (see `sections.ts`).
  * At most `options.maxRecords` records are read (default: all): GPSS sends no more than `expQty`,
  * and a body that does is not allowed to make the answer grow past what was asked for.
  *
@@ -749,7 +689,10 @@ export function excerpt(body: string, max = 200, from: ExcerptFrom = "start"): s
  * // { kind: "message", format: "json", status: "success", message: "No record found" }
  * ```
  */
-export function parseGpssResponse(body: string, options: { maxRecords?: number } = {}): GpssResponse {
+export function parseGpssResponse(
+  body: string,
+  options: { maxRecords?: number; sections?: readonly OutputSection[] } = {},
+): GpssResponse {
   const trimmed = body.replace(/^[\uFEFF\s]+/, "");
   if (trimmed === "") throw new GpssResponseError("empty", "GPSS sent an empty body");
   let doc: unknown;
@@ -794,7 +737,7 @@ export function parseGpssResponse(body: string, options: { maxRecords?: number }
     for (const item of list) {
       if (!isObj(item)) continue;
       items++;
-      if (records.length < maxRecords) records.push(recordFromGpss(item));
+      if (records.length < maxRecords) records.push(recordFromGpss(item, options.sections));
     }
   };
   for (const p of asList(get(env, "patent"))) {
@@ -809,124 +752,4 @@ export function parseGpssResponse(body: string, options: { maxRecords?: number }
     qtyRec: countOf(get(env, "qty-rec")),
     records,
   };
-}
-
-// ---------------------------------------------------------------------------------------------
-// In-band messages
-// ---------------------------------------------------------------------------------------------
-
-/** The kinds of in-band GPSS messages (§4.1). */
-export type GpssMessageKind =
-  | "no_record"
-  | "auth"
-  | "expired"
-  | "ip_blocked"
-  | "quota"
-  | "no_search_command"
-  | "too_long"
-  | "truncation"
-  | "skip"
-  | "unknown_field"
-  | "other";
-
-/** A classified GPSS message: `kind`, whether it is worth retrying (never), and the error to show. */
-export interface GpssMessageInfo {
-  kind: GpssMessageKind;
-  /** What the caller is told (for `no_record`, `null`: it is a success with no records). */
-  error: string | null;
-}
-
-const MESSAGE_TABLE: readonly { needle: string; kind: GpssMessageKind; error: string | null }[] = [
-  { needle: "no record found", kind: "no_record", error: null },
-  {
-    needle: "usercode not exist",
-    kind: "auth",
-    error: "GPSS rejected the API user code (userCode not exist): set USER_CODE to the GPSS API code " +
-      "TIPO issued, exactly as issued. The request was not retried.",
-  },
-  {
-    needle: "expired",
-    kind: "expired",
-    error: "GPSS API user code has expired (userCode expired; codes are valid for 365 days): apply for " +
-      "a new code at https://tiponet.tipo.gov.tw/gpss1/gpsskmc/gpssapi and set USER_CODE to it. " +
-      "The request was not retried.",
-  },
-  {
-    needle: "ip blocked",
-    kind: "ip_blocked",
-    error: "GPSS has blocked this server's IP address (IP blocked), which it does after repeated " +
-      "requests with an invalid user code: check USER_CODE and ask TIPO to lift the block. " +
-      "The request was not retried.",
-  },
-  {
-    needle: "over download quantity",
-    kind: "quota",
-    error: "GPSS download quota is used up (Over download quantity): the records allowed per time " +
-      "window (10,000 on weekdays 08:00-18:00 Taipei time, 30,000 otherwise) have been fetched. " +
-      "Try again after the window resets at 08:00 or 18:00 Taipei time.",
-  },
-  {
-    needle: "over search quantity",
-    kind: "quota",
-    error: "GPSS search quota is used up (Over search quantity): try again after the time window " +
-      "resets at 08:00 or 18:00 Taipei time.",
-  },
-  {
-    needle: "no search command",
-    kind: "no_search_command",
-    error: "GPSS found no usable search condition (No search command): give non-empty keywords " +
-      "and at least one search field.",
-  },
-  {
-    needle: "exceeded search condition length",
-    kind: "too_long",
-    error: "The search is too long for GPSS (Exceeded search condition length; about 1,000 " +
-      "characters are accepted): shorten the keywords or search fewer fields.",
-  },
-  {
-    needle: "cannot use truncated and kerning",
-    kind: "truncation",
-    error: "GPSS API does not support truncation (*, ?) or proximity ([n,m]) operators (Cannot use " +
-      "truncated and kerning): remove them from the keywords.",
-  },
-  {
-    needle: "expskip too much",
-    kind: "skip",
-    error: "GPSS rejected the result offset (expSkip too much): it is beyond the results available.",
-  },
-  {
-    needle: "unknow field",
-    kind: "unknown_field",
-    error: "GPSS rejected a field code (Unknow field): the search or output fields were not accepted.",
-  },
-];
-
-/**
- * Classifies an in-band GPSS message, case-insensitively by substring (the official document's own
- * casing is inconsistent: §4.1), and words the error a caller sees. Unknown messages (and the
- * status of an empty one) are quoted through `quote`, by default a 200-character {@link excerpt};
- * the client passes one that also masks its user code.
- *
- * @example
- * ```ts
- * describeGpssMessage("no record found").kind; // "no_record"
- * describeGpssMessage("userCode not exist").error; // "GPSS rejected the API user code …"
- * ```
- */
-export function describeGpssMessage(
-  message: string,
-  status: string | null = null,
-  quote: (text: string) => string = (text) => excerpt(text),
-): GpssMessageInfo {
-  const lower = message.toLowerCase();
-  for (const row of MESSAGE_TABLE) {
-    if (lower.includes(row.needle)) return { kind: row.kind, error: row.error };
-  }
-  if (message.trim() === "") {
-    return {
-      kind: "other",
-      error: `GPSS answered with status ${JSON.stringify(quote(status ?? ""))} and no records`,
-    };
-  }
-  return { kind: "other", error: `GPSS reported: ${JSON.stringify(quote(message))}` };
 }
