@@ -383,6 +383,57 @@ function typeError(expected: string, input: unknown): Pick<PydanticError, "type"
   }
 }
 
+/** pydantic's words for a value under its minimum (`too_small`) and over its maximum (`too_big`). */
+const BOUND_WORDS = {
+  too_small: {
+    string: "string_too_short",
+    list: "too_short",
+    side: "at least",
+    length: "min_length",
+    inclusive: ["greater_than_equal", "greater than or equal to", "ge"],
+    exclusive: ["greater_than", "greater than", "gt"],
+  },
+  too_big: {
+    string: "string_too_long",
+    list: "too_long",
+    side: "at most",
+    length: "max_length",
+    inclusive: ["less_than_equal", "less than or equal to", "le"],
+    exclusive: ["less_than", "less than", "lt"],
+  },
+} as const;
+
+/** The pydantic item of a value outside a bound: a string's length, a list's length, or a number. */
+function boundItem(
+  issue: Extract<Issue, { code: "too_small" | "too_big" }>,
+  loc: (string | number)[],
+  input: unknown,
+): PydanticError {
+  const words = BOUND_WORDS[issue.code];
+  const bound = Number(issue.code === "too_small" ? issue.minimum : issue.maximum);
+  const s = bound === 1 ? "" : "s";
+  if (issue.origin === "string") {
+    return {
+      type: words.string,
+      loc,
+      msg: `String should have ${words.side} ${bound} character${s}`,
+      input,
+      ctx: { [words.length]: bound },
+    };
+  }
+  if (issue.origin === "array" && Array.isArray(input)) {
+    return {
+      type: words.list,
+      loc,
+      msg: `List should have ${words.side} ${bound} item${s} after validation, not ${input.length}`,
+      input,
+      ctx: { field_type: "List", [words.length]: bound, actual_length: input.length },
+    };
+  }
+  const [type, relation, key] = issue.inclusive ? words.inclusive : words.exclusive;
+  return { type, loc, msg: `Input should be ${relation} ${bound}`, input, ctx: { [key]: bound } };
+}
+
 function* convertIssue(
   issue: Issue,
   schema: z.core.$ZodType,
@@ -401,78 +452,9 @@ function* convertIssue(
       }
       return yield { ...typeError(issue.expected, input), loc, input: at.found ? input : null };
     }
-    case "too_small": {
-      const min = Number(issue.minimum);
-      if (issue.origin === "string") {
-        const s = min === 1 ? "" : "s";
-        return yield* [{
-          type: "string_too_short",
-          loc,
-          msg: `String should have at least ${min} character${s}`,
-          input,
-          ctx: { min_length: min },
-        }];
-      }
-      if (issue.origin === "array") {
-        const s = min === 1 ? "" : "s";
-        return yield* [{
-          type: "too_short",
-          loc,
-          msg: `List should have at least ${min} item${s} after validation, not ${
-            (input as unknown[]).length
-          }`,
-          input,
-          ctx: { field_type: "List", min_length: min, actual_length: (input as unknown[]).length },
-        }];
-      }
-      return yield* issue.inclusive
-        ? [{
-          type: "greater_than_equal",
-          loc,
-          msg: `Input should be greater than or equal to ${min}`,
-          input,
-          ctx: { ge: min },
-        }]
-        : [{
-          type: "greater_than",
-          loc,
-          msg: `Input should be greater than ${min}`,
-          input,
-          ctx: { gt: min },
-        }];
-    }
-    case "too_big": {
-      const max = Number(issue.maximum);
-      if (issue.origin === "string") {
-        const s = max === 1 ? "" : "s";
-        return yield* [{
-          type: "string_too_long",
-          loc,
-          msg: `String should have at most ${max} character${s}`,
-          input,
-          ctx: { max_length: max },
-        }];
-      }
-      if (issue.origin === "array" && Array.isArray(input)) {
-        const s = max === 1 ? "" : "s";
-        return yield* [{
-          type: "too_long",
-          loc,
-          msg: `List should have at most ${max} item${s} after validation, not ${input.length}`,
-          input,
-          ctx: { field_type: "List", max_length: max, actual_length: input.length },
-        }];
-      }
-      return yield* issue.inclusive
-        ? [{
-          type: "less_than_equal",
-          loc,
-          msg: `Input should be less than or equal to ${max}`,
-          input,
-          ctx: { le: max },
-        }]
-        : [{ type: "less_than", loc, msg: `Input should be less than ${max}`, input, ctx: { lt: max } }];
-    }
+    case "too_small":
+    case "too_big":
+      return yield boundItem(issue, loc, input);
     case "invalid_value": {
       const expected = literalExpected(issue.values.map(String));
       return yield* [{
