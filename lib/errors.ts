@@ -25,6 +25,12 @@ export class InvalidInputError extends DomainError {}
 /** Input larger than a configured limit. */
 export class TooLargeError extends DomainError {}
 
+/**
+ * The request was made against a state of a file that is no longer the current one (a page cursor
+ * into a catalogue that changed since): nothing was done; read again.
+ */
+export class ConflictError extends DomainError {}
+
 /** An answer that would be larger than the configured limit; the message says how to ask for less. */
 export class AnswerTooLargeError extends DomainError {}
 

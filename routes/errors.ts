@@ -10,6 +10,7 @@ import type { ContentfulStatusCode } from "hono/utils/http-status";
 import {
   AnswerTooLargeError,
   BusyError,
+  ConflictError,
   DomainError,
   InvalidInputError,
   NotFoundError,
@@ -37,6 +38,7 @@ const ERROR_STATUS: [ErrorClass, ContentfulStatusCode, (e: Error) => string][] =
   [TimeoutError, 503, (e) => e.message],
   [PoSyntaxError, 422, (e) => `Invalid PO file: ${e.message}`],
   [UnwritableCatalogError, 422, (e) => e.message],
+  [ConflictError, 409, (e) => e.message],
   [NotFoundError, 404, (e) => e.message],
   [OutsideRootsError, 403, (e) => e.message],
   [TooLargeError, 413, (e) => e.message],

@@ -50,6 +50,16 @@ export function messageLine(message: PoMessage): number | undefined {
   return lineOfMessage.get(message);
 }
 
+const linesOfList = new WeakMap<readonly PoMessage[], readonly number[]>();
+
+/**
+ * The 1-based line of each message's `msgid` keyword, parallel to `catalog.messages`, when that list
+ * is the one {@link parsePo} returned (undefined for a list made or changed in memory).
+ */
+export function messageLines(catalog: PoCatalog): readonly number[] | undefined {
+  return linesOfList.get(catalog.messages);
+}
+
 /**
  * Finds messages with the same domain, msgctxt and msgid (obsolete ones included), as msgcat does.
  * Strict: throws at the second one. Otherwise remembers the lines of the messages involved, for
@@ -128,6 +138,7 @@ export function parsePo(bytes: Uint8Array, options: string | ParsePoOptions = {}
 
   const catalog: PoCatalog = { messages: raw.messages, charset: info.raw };
   readLists.set(raw.messages, { headers: raw.headers, domains: raw.domains, bytes: body.length });
+  linesOfList.set(raw.messages, raw.lines);
   if (bom) catalog.bom = true;
   if (opts.fileName !== undefined) catalog.fileName = opts.fileName;
   return catalog;
