@@ -26,6 +26,7 @@ import { securityHeaders } from "./security_headers.ts";
 import { mountUi } from "./ui.ts";
 import { DEFAULT_REQUEST_TIMEOUT_MS, requestSignal, requestTimeout } from "./timeout.ts";
 import { mountTools, serveTools, type Tool, type ToolGroup } from "./tool.ts";
+import { workbenchTools } from "./workbench.ts";
 
 export type { AppDeps } from "./deps.ts";
 export { MissingDependencyError, serveTools } from "./tool.ts";
@@ -34,6 +35,7 @@ export { MissingDependencyError, serveTools } from "./tool.ts";
 export const TOOL_GROUPS: readonly ToolGroup[] = [
   poTools,
   poMaintainTools,
+  workbenchTools,
   greetingTools,
   patentTools,
 ] as ToolGroup[];

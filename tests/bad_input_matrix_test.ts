@@ -1247,8 +1247,97 @@ async function runMcp(fx: Fixture, client: Client, c: Case): Promise<void> {
   }
 }
 
+/** Rows of the workbench tools (list_catalogues, list_entries, search_entries). */
+function workbenchRows(fx: Fixture): Case[] {
+  const ok = fx.at("ok.po");
+  const invalidCursor =
+    "Invalid cursor: not a cursor. Pass next_cursor exactly as returned, with the same request.";
+  return [
+    {
+      // Answers name the root (as configured: MCP clients are told the roots); here the request names it.
+      name: "the whole tree",
+      endpoint: "/po/catalogues",
+      body: { under: fx.root },
+      status: 200,
+      check: (b) => assert.ok(Array.isArray(b.catalogues)),
+    },
+    {
+      name: "a directory outside the roots",
+      endpoint: "/po/catalogues",
+      body: { under: "/etc" },
+      status: 403,
+      detail: "Directory is outside the catalogue roots: /etc",
+    },
+    {
+      name: "a directory climbing out of the root",
+      endpoint: "/po/catalogues",
+      body: { under: "../x" },
+      status: 422,
+      detail: "Invalid directory: it leaves the catalogue root: ../x",
+    },
+    {
+      name: "a forged cursor",
+      endpoint: "/po/catalogues",
+      body: { cursor: "e30" },
+      status: 422,
+      detail: invalidCursor,
+    },
+    {
+      name: "an extra field is forbidden",
+      endpoint: "/po/catalogues",
+      body: { extra: 1 },
+      status: 422,
+      detail: [extraForbidden(["extra"], 1)],
+    },
+    {
+      name: "a page of one entry",
+      endpoint: "/po/entries",
+      body: { path: ok, limit: 1 },
+      status: 200,
+      check: (b) => assert.equal((b.entries as unknown[]).length, 1),
+    },
+    { name: "path missing", endpoint: "/po/entries", body: {}, status: 422, detail: [missing(["path"], {})] },
+    {
+      name: "a relative path climbing out of the root",
+      endpoint: "/po/entries",
+      body: { path: "../x.po" },
+      status: 422,
+      detail: "Invalid file path: it leaves the catalogue root: ../x.po",
+    },
+    {
+      name: "a cursor that is not one",
+      endpoint: "/po/entries",
+      body: { path: ok, cursor: "!" },
+      status: 422,
+      detail: invalidCursor,
+    },
+    {
+      name: "a substring",
+      endpoint: "/po/search",
+      body: { query: "a", under: fx.root },
+      status: 200,
+      check: (b) => assert.ok(Array.isArray(b.hits)),
+    },
+    {
+      name: "query missing",
+      endpoint: "/po/search",
+      body: {},
+      status: 422,
+      detail: [missing(["query"], {})],
+    },
+    {
+      name: "a regular expression that backtracks catastrophically",
+      endpoint: "/po/search",
+      body: { query: "(a+)+$", regex: true },
+      status: 422,
+      detail:
+        "Regular expression refused: a repeated group must not itself hold a repetition or an alternation: (a+)+$",
+    },
+  ];
+}
+
 function allRows(fx: Fixture): Case[] {
-  return [...bodyRows(fx), ...fieldRows(fx), ...pathRows(fx), ...noInputRows()];
+  return [...bodyRows(fx), ...fieldRows(fx), ...pathRows(fx), ...noInputRows(), ...workbenchRows(fx)];
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -1,0 +1,60 @@
+/**
+ * The translator and agent workbench (issue 18, the read side): every catalogue under the roots
+ * with its progress (counts equal to `msgfmt --statistics`, see `stats.ts`), one catalogue's
+ * entries by state, search across catalogues, all in pages with stable cursors and `fields`
+ * selection, every answer with the revisions it was read from.
+ *
+ * @module
+ */
+export {
+  addCounts,
+  type CatalogueCounts,
+  catalogueLanguage,
+  countCatalogue,
+  emptyCounts,
+  ENTRY_STATES,
+  type EntryState,
+  entryState,
+  isHeader,
+  percentDone,
+  type StateCounts,
+  wordCount,
+} from "./stats.ts";
+export {
+  type CatalogueFile,
+  catalogueFilePath,
+  type CatalogueSummary,
+  DEFAULT_MAX_FILES,
+  RACY_WINDOW_MS,
+  resolveDirectory,
+  Workbench,
+  type WorkbenchOptions,
+} from "./tree.ts";
+export {
+  type EntryPage,
+  type EntrySelection,
+  MAX_PAGE_LIMIT,
+  pageEntries,
+  type PageRequest,
+} from "./entries.ts";
+export { ENTRY_FIELDS, type EntryField, type ListedEntry, listedEntry, selectFields } from "./fields.ts";
+export {
+  type CatalogueFilter,
+  catalogueFilter,
+  type CatalogueListing,
+  type DirectoryTotals,
+  listCatalogues,
+} from "./listing.ts";
+export {
+  type ReadCatalogue,
+  SEARCH_BUDGET_MS,
+  SEARCH_FIELDS,
+  searchCatalogues,
+  type SearchField,
+  type SearchHit,
+  type SearchPage,
+  type SearchQuery,
+  textMatcher,
+} from "./search.ts";
+export { requestDigest } from "./_cursor.ts";
+export { compileSearchRegex, globMatcher, LINEAR_REGEXP, MAX_PATTERN_LENGTH } from "./_pattern.ts";

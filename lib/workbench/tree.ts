@@ -1,0 +1,429 @@
+/**
+ * The catalogues under the roots and their progress, kept fresh cheaply: the one module that owns
+ * the workbench's per-file records (the rule of that cache is stated here).
+ *
+ * - **Walk.** Each root (or one directory below it) is walked depth-first, in code-unit order of
+ *   names: `.po`/`.pot` regular files are taken; names starting with `.` are skipped; symbolic links
+ *   are never followed (a directory is `lstat`ed right before it is listed); at most
+ *   {@link WorkbenchOptions.maxFiles} files and {@link WorkbenchOptions.maxDepth} levels.
+ * - **Reads go through the store.** A file whose record is missing or stale is read with
+ *   `CatalogueStore.read` (the path policy, size limit, shared load allowance and parse cache); a
+ *   file the policy refuses is left out of the listing, one it cannot parse is listed with `error`.
+ * - **Stat-keyed records.** A record is kept per real path with the `lstat` key (device, inode, size,
+ *   mtime, ctime) of the file it was read from; a listing `lstat`s every file and re-reads only those
+ *   whose key changed. A record read within {@link RACY_WINDOW_MS} of the file's last change is
+ *   "racy" (a second write in the same clock tick would keep every stat field): it is verified by a
+ *   store read (the store re-reads racy files and compares bytes) and replaced when its revision
+ *   differs. So a listing never serves counts of bytes that are no longer on disk, whoever wrote them.
+ * - **Memory.** A record keeps its parsed catalogue for searches while the kept files' bytes stay
+ *   within {@link WorkbenchOptions.maxKeptBytes} (about 1.7× their size on the heap, measured in
+ *   bench/README.md); past it, a search reads the others through the store as it goes.
+ * - **One refresh at a time.** Concurrent listings share one walk, so many requests cost one file's
+ *   load at a time, not one each.
+ *
+ * @module
+ */
+import { relative } from "node:path";
+import {
+  BusyError,
+  DomainError,
+  InvalidInputError,
+  NotFoundError,
+  OutsideRootsError,
+  TimeoutError,
+  TooLargeError,
+} from "../errors.ts";
+import type { PoCatalog } from "../po/types.ts";
+import type { CatalogueStore } from "../store/mod.ts";
+import { type CatalogueCounts, catalogueLanguage, countCatalogue } from "./stats.ts";
+
+/** One catalogue as listed. */
+export interface CatalogueSummary {
+  /** The configured root it is under (as configured). */
+  root: string;
+  /** Its path relative to the root, with `/`. */
+  path: string;
+  /** The `Language:` of its header, or a locale named in its path, or null. */
+  language: string | null;
+  /** Entries and words by state, percentages (null when the file could not be read). */
+  counts: CatalogueCounts | null;
+  /** Size in bytes. */
+  size: number;
+  /** Last modification, ISO 8601. */
+  modified: string | null;
+  /** The revision of the bytes counted (see `lib/store/revision.ts`). */
+  revision: string | null;
+  /** Why the file has no counts (e.g. a syntax error), else null. */
+  error: string | null;
+}
+
+/** A catalogue file, fresh as of the listing that returned it. */
+export interface CatalogueFile {
+  readonly summary: CatalogueSummary;
+  /** The absolute path to hand to the store (root spelling + relative path). */
+  readonly filePath: string;
+  /** The parsed catalogue when kept (see the module doc), else null. */
+  readonly doc: PoCatalog | null;
+}
+
+/** Options of a {@link Workbench}. */
+export interface WorkbenchOptions {
+  /** Most catalogue files under the roots (default 20,000): a larger tree is refused. */
+  maxFiles?: number;
+  /** Deepest directory level walked below a root (default 32). */
+  maxDepth?: number;
+  /** Bytes of files whose parsed catalogues are kept for searches (default 256 MiB). */
+  maxKeptBytes?: number;
+  /** Clock in ms (default `Date.now`). */
+  now?: () => number;
+}
+
+/** See the module doc: a record whose file changed less than this long before it was read is verified. */
+export const RACY_WINDOW_MS = 2000;
+
+/** Default of {@link WorkbenchOptions.maxFiles}. */
+export const DEFAULT_MAX_FILES = 20_000;
+
+interface FileRecord {
+  key: string;
+  readAt: number;
+  lastChange: number;
+  file: CatalogueFile;
+  keptBytes: number;
+}
+
+/**
+ * The catalogues of one store's roots, listed with their progress.
+ *
+ * @example
+ * ```ts
+ * const workbench = new Workbench(store);
+ * const files = await workbench.files({ signal });
+ * files.map((f) => f.summary.counts?.percent);
+ * ```
+ */
+export class Workbench {
+  readonly #store: CatalogueStore<PoCatalog>;
+  readonly #maxFiles: number;
+  readonly #maxDepth: number;
+  readonly #maxKeptBytes: number;
+  readonly #now: () => number;
+  readonly #records = new Map<string, FileRecord>();
+  #keptBytes = 0;
+  /** The walk in progress and what it was asked for, shared by listings that ask the same. */
+  #refreshing: { under: string | null; promise: Promise<CatalogueFile[]> } | null = null;
+
+  /** A workbench over `store`'s roots (nothing is read until the first listing). */
+  constructor(store: CatalogueStore<PoCatalog>, options: WorkbenchOptions = {}) {
+    this.#store = store;
+    this.#maxFiles = options.maxFiles ?? DEFAULT_MAX_FILES;
+    this.#maxDepth = options.maxDepth ?? 32;
+    this.#maxKeptBytes = options.maxKeptBytes ?? 256 * 1024 * 1024;
+    this.#now = options.now ?? Date.now;
+  }
+
+  /** The store's roots, as configured. */
+  get roots(): readonly string[] {
+    return this.#store.roots;
+  }
+
+  /**
+   * Every catalogue under the roots (or under the directory `under`, absolute or relative to a
+   * root), fresh: sorted by root (in configured order), then path in code-unit order.
+   *
+   * @throws {InvalidInputError} `under` is not a directory name inside a root.
+   * @throws {NotFoundError} `under` does not exist.
+   * @throws {TooLargeError} more than `maxFiles` catalogues.
+   * @throws the signal's reason once aborted.
+   */
+  async files(options: { under?: string | null; signal?: AbortSignal } = {}): Promise<CatalogueFile[]> {
+    const under = options.under ?? null;
+    const running = this.#refreshing;
+    if (running && running.under === under) return await abortable(running.promise, options.signal);
+    if (running) await running.promise.catch(() => {});
+    const promise = this.#refresh(under, options.signal);
+    const mine = { under, promise };
+    this.#refreshing = mine;
+    try {
+      return await promise;
+    } finally {
+      if (this.#refreshing === mine) this.#refreshing = null;
+    }
+  }
+
+  /** Where a directory named by a request lies: its root and real path below it. */
+  resolveDirectory(under: string): { root: string; dir: string } {
+    return resolveDirectory(this.#store.roots, under);
+  }
+
+  async #refresh(under: string | null, signal: AbortSignal | undefined): Promise<CatalogueFile[]> {
+    const places = under === null
+      ? this.#store.roots.map((root) => ({ root, dir: root }))
+      : [this.resolveDirectory(under)];
+    const out: CatalogueFile[] = [];
+    const seen = new Set<string>();
+    for (const { root, dir } of places) {
+      for (const path of await this.#walk(root, dir, under !== null, signal)) {
+        signal?.throwIfAborted();
+        const file = await this.#fresh(root, path, signal);
+        if (file === null || seen.has(file.filePath)) continue;
+        seen.add(file.filePath);
+        out.push(file);
+      }
+    }
+    if (under === null) this.#forgetOthers(seen);
+    return out;
+  }
+
+  /** Drops records of files no longer listed (deleted or renamed), so memory follows the tree. */
+  #forgetOthers(listed: Set<string>): void {
+    for (const [path, record] of this.#records) {
+      if (listed.has(path)) continue;
+      this.#keptBytes -= record.keptBytes;
+      this.#records.delete(path);
+    }
+  }
+
+  /** The catalogue files under `dir` (absolute), in the walk's order. */
+  async #walk(root: string, dir: string, named: boolean, signal: AbortSignal | undefined): Promise<string[]> {
+    const files: string[] = [];
+    const stack: { path: string; depth: number }[] = [{ path: dir, depth: 0 }];
+    while (stack.length > 0) {
+      signal?.throwIfAborted();
+      const { path, depth } = stack.pop()!;
+      // Not followed when it became a symlink since it was listed (the root's own spelling may be one).
+      if (path !== root) {
+        const stat = lstatOrNull(path);
+        if (stat === null || !stat.isDirectory) continue;
+      }
+      let entries: Deno.DirEntry[];
+      try {
+        entries = await Array.fromAsync(Deno.readDir(path));
+      } catch (error) {
+        if (named && path === dir && error instanceof Deno.errors.NotFound) {
+          throw new NotFoundError(`Directory not found: ${relative(root, dir) || root}`);
+        }
+        if (error instanceof Deno.errors.NotFound || error instanceof Deno.errors.PermissionDenied) continue;
+        if (error instanceof Deno.errors.NotCapable) continue;
+        throw error;
+      }
+      entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+      const subdirs: string[] = [];
+      for (const entry of entries) {
+        if (entry.name.startsWith(".") || entry.isSymlink) continue;
+        const child = `${path}/${entry.name}`;
+        if (entry.isDirectory) {
+          if (depth < this.#maxDepth) subdirs.push(child);
+        } else if (entry.isFile && (entry.name.endsWith(".po") || entry.name.endsWith(".pot"))) {
+          if (files.length >= this.#maxFiles) {
+            throw new TooLargeError(
+              `More than ${this.#maxFiles} catalogues under the roots: list one directory at a time (under).`,
+            );
+          }
+          files.push(child);
+        }
+      }
+      for (let i = subdirs.length - 1; i >= 0; i--) stack.push({ path: subdirs[i], depth: depth + 1 });
+    }
+    return files;
+  }
+
+  /** The record of `path`, re-read when its stat changed or it is racy; null when the policy refuses it. */
+  async #fresh(root: string, path: string, signal: AbortSignal | undefined): Promise<CatalogueFile | null> {
+    const stat = lstatOrNull(path);
+    if (stat === null || !stat.isFile) return null;
+    const key = statKey(stat);
+    const record = this.#records.get(path);
+    if (record && record.key === key) {
+      if (record.lastChange <= record.readAt - RACY_WINDOW_MS) return record.file;
+    }
+    return await this.#load(root, path, record, signal);
+  }
+
+  async #load(
+    root: string,
+    path: string,
+    previous: FileRecord | undefined,
+    signal: AbortSignal | undefined,
+  ): Promise<CatalogueFile | null> {
+    const readAt = this.#now();
+    const rel = relative(root, path);
+    let summary: CatalogueSummary;
+    let doc: PoCatalog | null = null;
+    let key: string;
+    let lastChange = 0;
+    try {
+      const read = await this.#store.read(path, { signal });
+      const stat = read.path.stat!;
+      key = statKey(stat);
+      lastChange = Math.max(stat.mtime?.getTime() ?? 0, stat.ctime?.getTime() ?? 0);
+      if (previous && previous.file.summary.revision === read.revision) {
+        // Verified unchanged: the same record, no longer racy once the clock has moved on.
+        previous.key = key;
+        previous.readAt = readAt;
+        previous.lastChange = lastChange;
+        return previous.file;
+      }
+      doc = read.doc;
+      summary = {
+        root,
+        path: rel,
+        language: catalogueLanguage(read.doc, rel),
+        counts: countCatalogue(read.doc),
+        size: stat.size,
+        modified: stat.mtime?.toISOString() ?? null,
+        revision: read.revision,
+        error: null,
+      };
+    } catch (error) {
+      signal?.throwIfAborted();
+      if (error instanceof OutsideRootsError || error instanceof NotFoundError) {
+        this.#drop(path);
+        return null;
+      }
+      // Only the file's own problems are listed; a busy service or a spent time limit fails the listing.
+      if (!(error instanceof DomainError) || error instanceof BusyError || error instanceof TimeoutError) {
+        throw error;
+      }
+      const stat = lstatOrNull(path);
+      if (stat === null) return null;
+      key = statKey(stat);
+      lastChange = Math.max(stat.mtime?.getTime() ?? 0, stat.ctime?.getTime() ?? 0);
+      summary = {
+        root,
+        path: rel,
+        language: null,
+        counts: null,
+        size: stat.size,
+        modified: stat.mtime?.toISOString() ?? null,
+        revision: null,
+        error: error.name === "PoSyntaxError" ? `Invalid PO file: ${error.message}` : error.message,
+      };
+    }
+    this.#drop(path);
+    const keep = doc !== null && this.#keptBytes + summary.size <= this.#maxKeptBytes;
+    const record: FileRecord = {
+      key,
+      readAt,
+      lastChange,
+      file: { summary, filePath: path, doc: keep ? doc : null },
+      keptBytes: keep ? summary.size : 0,
+    };
+    this.#keptBytes += record.keptBytes;
+    this.#records.set(path, record);
+    return record.file;
+  }
+
+  #drop(path: string): void {
+    const old = this.#records.get(path);
+    if (!old) return;
+    this.#keptBytes -= old.keptBytes;
+    this.#records.delete(path);
+  }
+}
+
+/**
+ * Where a directory named in a request lies: absolute inside a root, or relative to the first root
+ * that has it. No `..` may climb out, and the directory's real path must be inside that root.
+ *
+ * @throws {InvalidInputError} not a string path, NUL, or `..` leaving the root.
+ * @throws {OutsideRootsError} outside every root.
+ * @throws {NotFoundError} no root has it.
+ */
+export function resolveDirectory(roots: readonly string[], under: string): { root: string; dir: string } {
+  if (under.includes("\0") || under.length > 4096) throw new InvalidInputError(`Invalid directory: ${under}`);
+  const parts: string[] = [];
+  const absolute = under.startsWith("/");
+  for (const part of under.split("/")) {
+    if (part === "" || part === ".") continue;
+    if (part === "..") {
+      if (parts.length === 0 && !absolute) {
+        throw new InvalidInputError(`Invalid directory: it leaves the catalogue root: ${under}`);
+      }
+      parts.pop();
+    } else parts.push(part);
+  }
+  const candidates: { root: string; rel: string }[] = [];
+  if (absolute) {
+    const normal = `/${parts.join("/")}`;
+    for (const root of roots) {
+      const r = root.endsWith("/") && root !== "/" ? root.slice(0, -1) : root;
+      if (normal === r) candidates.push({ root, rel: "" });
+      else if (normal.startsWith(r === "/" ? "/" : `${r}/`)) {
+        candidates.push({ root, rel: normal.slice(r.length + 1) });
+      }
+    }
+    if (candidates.length === 0) {
+      throw new OutsideRootsError(`Directory is outside the catalogue roots: ${under}`);
+    }
+  } else {
+    for (const root of roots) candidates.push({ root, rel: parts.join("/") });
+  }
+  for (const { root, rel } of candidates) {
+    const dir = rel === "" ? root : `${root}/${rel}`;
+    // Every level below the root must be a real directory (no symlink), so nothing leads outside.
+    let at = root;
+    let ok = true;
+    for (const name of rel === "" ? [] : rel.split("/")) {
+      at = `${at}/${name}`;
+      const stat = lstatOrNull(at);
+      if (stat === null || !stat.isDirectory) {
+        ok = false;
+        break;
+      }
+    }
+    if (ok) return { root, dir };
+  }
+  throw new NotFoundError(`Directory not found: ${under}`);
+}
+
+/** `lstat`, or null when there is nothing there (or it cannot be looked at). */
+function lstatOrNull(path: string): Deno.FileInfo | null {
+  try {
+    return Deno.lstatSync(path);
+  } catch {
+    return null;
+  }
+}
+
+function statKey(stat: Deno.FileInfo): string {
+  return `${stat.dev}:${stat.ino}:${stat.size}:${stat.mtime?.getTime()}:${stat.ctime?.getTime()}`;
+}
+
+/** `promise`, or the signal's reason once it is aborted first. */
+function abortable<T>(promise: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
+  if (!signal) return promise;
+  return new Promise<T>((resolve, reject) => {
+    const stop = () => reject(signal.reason);
+    if (signal.aborted) return stop();
+    signal.addEventListener("abort", stop, { once: true });
+    promise.then(resolve, reject).finally(() => signal.removeEventListener("abort", stop));
+  });
+}
+
+/**
+ * The absolute path of a catalogue named in a request: as it is when absolute, else relative to the
+ * first root that has it (the first root when none has it, so the store's "not found" names it).
+ * A relative path may not climb out of its root with `..`; the store applies the path policy.
+ *
+ * @throws {InvalidInputError} a relative path whose `..` leaves the root, or a NUL.
+ */
+export function catalogueFilePath(roots: readonly string[], path: string): string {
+  if (path.startsWith("/") || roots.length === 0) return path;
+  const parts: string[] = [];
+  for (const part of path.split("/")) {
+    if (part === "" || part === ".") continue;
+    if (part === "..") {
+      if (parts.length === 0) {
+        throw new InvalidInputError(`Invalid file path: it leaves the catalogue root: ${path}`);
+      }
+      parts.pop();
+    } else parts.push(part);
+  }
+  const rel = parts.join("/");
+  for (const root of roots) {
+    const candidate = `${root.replace(/\/+$/, "")}/${rel}`;
+    if (lstatOrNull(candidate) !== null) return candidate;
+  }
+  return `${roots[0].replace(/\/+$/, "")}/${rel}`;
+}

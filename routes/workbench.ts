@@ -1,0 +1,346 @@
+/**
+ * The workbench tools (issue 18, the read side): `list_catalogues` (POST /po/catalogues),
+ * `list_entries` (POST /po/entries) and `search_entries` (POST /po/search). Request schemas first,
+ * then the tools: validate, call `lib/workbench`, shape the JSON.
+ *
+ * @module
+ */
+import { z } from "zod";
+import type { PoCatalog } from "../lib/po/types.ts";
+import type { CatalogueStore } from "../lib/store/mod.ts";
+import {
+  catalogueFilePath,
+  countCatalogue,
+  ENTRY_FIELDS,
+  ENTRY_STATES,
+  type EntryField,
+  type EntryState,
+  globMatcher,
+  listCatalogues,
+  MAX_PAGE_LIMIT,
+  MAX_PATTERN_LENGTH,
+  pageEntries,
+  requestDigest,
+  SEARCH_FIELDS,
+  searchCatalogues,
+  textMatcher,
+  Workbench,
+} from "../lib/workbench/mod.ts";
+import type { AppDeps } from "./deps.ts";
+import { defineTool, defineToolGroup, requireDep, type ToolAnnotations } from "./tool.ts";
+import { pyInt } from "./validation.ts";
+
+const State = z.enum(ENTRY_STATES as [EntryState, ...EntryState[]]);
+const Field = z.enum(ENTRY_FIELDS);
+
+const Limit = (fallback: number, max: number) =>
+  pyInt({ ge: 1, le: max }).default(fallback).meta({
+    description: `Most items in this page (default ${fallback}, at most ${max}).`,
+  });
+const Cursor = z.string().max(8192).nullable().optional().meta({
+  description: "next_cursor of the previous page (omit or null for the first page). Opaque; it names the " +
+    "file's revision and the position, so a page never shifts: a cursor into a catalogue that changed " +
+    "since is refused with 409 (start again without it).",
+});
+const Fields = z.array(Field).max(ENTRY_FIELDS.length).nullable().optional().meta({
+  description: "Entry fields to return (default: all). index, line and state always come. E.g. " +
+    '["msgid", "msgstr", "msgctxt"] for a translation page.',
+});
+const Glob = z.string().max(MAX_PATTERN_LENGTH).meta({
+  description: 'Path glob: * (no /), ** (any depth), ?; without / it matches the file name ("*.po"), ' +
+    'with / the path relative to the root ("library/**").',
+});
+const Under = z.string().max(4096).nullable().optional().meta({
+  description: "Only catalogues under this directory: absolute, or relative to a root (default: all roots).",
+});
+
+export const ListCataloguesRequest = z.strictObject({
+  under: Under,
+  glob: Glob.nullable().optional(),
+  exclude: z.array(Glob).max(32).optional().meta({
+    description: "Leave out paths matching any of these globs.",
+  }),
+  min_percent: z.number().min(0).max(100).nullable().optional().meta({
+    description: "Only catalogues at least this percent translated (by entries).",
+  }),
+  max_percent: z.number().min(0).max(100).nullable().optional().meta({
+    description: "Only catalogues at most this percent translated (by entries): 99 lists the unfinished.",
+  }),
+  has_fuzzy: z.boolean().nullable().optional().meta({
+    description: "true: only catalogues with fuzzy entries; false: only those without.",
+  }),
+  limit: Limit(1000, 5000),
+  cursor: Cursor,
+}).meta({ id: "ListCataloguesRequest" });
+
+export const ListEntriesRequest = z.strictObject({
+  path: z.string().max(4096).meta({
+    description: "The catalogue: absolute, or relative to a root (as list_catalogues gives it).",
+  }),
+  states: z.array(State).min(1).max(4).optional().meta({
+    description: 'Entry states to list (default all): "untranslated" (first msgstr empty, or a plural ' +
+      'form missing), "fuzzy" (needs review), "translated", "obsolete" (#~).',
+  }),
+  limit: Limit(100, MAX_PAGE_LIMIT),
+  cursor: Cursor,
+  fields: Fields,
+}).meta({ id: "ListEntriesRequest" });
+
+export const SearchEntriesRequest = z.strictObject({
+  query: z.string().min(1).max(1000).meta({
+    description: "What to find: a substring (default), or a regular expression with regex: true " +
+      `(JavaScript syntax, at most ${MAX_PATTERN_LENGTH} characters; backreferences, lookarounds and ` +
+      "nested repetitions such as (a+)+ are refused).",
+  }),
+  regex: z.boolean().default(false),
+  case_insensitive: z.boolean().default(false),
+  in: z.array(z.enum(SEARCH_FIELDS)).min(1).max(4).default(["msgid", "msgstr"]).meta({
+    description: 'Where to look: "msgid" (and msgid_plural), "msgstr" (every plural form), "msgctxt", ' +
+      '"comments" (translator and extracted). Default ["msgid", "msgstr"].',
+  }),
+  states: z.array(State).min(1).max(4).nullable().optional().meta({
+    description: 'Only entries in these states (default all), e.g. ["translated"] for a translation memory.',
+  }),
+  under: Under,
+  glob: Glob.nullable().optional(),
+  limit: Limit(50, MAX_PAGE_LIMIT),
+  cursor: Cursor,
+  fields: Fields,
+}).meta({ id: "SearchEntriesRequest" });
+
+const Counts = z.object({
+  translated: z.int(),
+  fuzzy: z.int(),
+  untranslated: z.int(),
+  obsolete: z.int(),
+});
+const CatalogueCounts = z.object({
+  entries: Counts,
+  words: Counts.meta({ description: "Words of the msgids (whitespace-separated), by state." }),
+  percent: z.int().meta({
+    description: "translated × 100 / (translated + fuzzy + untranslated), rounded down.",
+  }),
+  percent_words: z.int(),
+}).meta({ id: "CatalogueCounts" });
+const CatalogueSummary = z.object({
+  root: z.string(),
+  path: z.string().meta({ description: "Relative to root." }),
+  language: z.string().nullable(),
+  counts: CatalogueCounts.nullable(),
+  size: z.int(),
+  modified: z.string().nullable(),
+  revision: z.string().nullable().meta({
+    description: "Revision of the bytes counted (if_revision of writes).",
+  }),
+  error: z.string().nullable().meta({ description: "Why the file has no counts (e.g. a syntax error)." }),
+}).meta({ id: "CatalogueSummary" });
+const ListedEntry = z.object({
+  index: z.int().meta({ description: "Position among the entries of /po/read (header excluded)." }),
+  line: z.int().nullable().meta({ description: "Line of the msgid keyword (null if not known)." }),
+  state: State,
+}).catchall(z.unknown()).meta({
+  id: "ListedEntry",
+  description: "Position, state and the selected fields of a POEntry.",
+});
+
+const ListCataloguesResponse = z.object({
+  catalogues: z.array(CatalogueSummary),
+  directories: z.array(z.object({
+    root: z.string(),
+    path: z.string(),
+    files: z.int(),
+    entries: Counts,
+    words: Counts,
+    percent: z.int(),
+    percent_words: z.int(),
+  })).nullable().meta({ description: "Totals per directory over all pages (first page only)." }),
+  total: z.int(),
+  next_cursor: z.string().nullable(),
+}).meta({ id: "ListCataloguesResponse" });
+const ListEntriesResponse = z.object({
+  root: z.string(),
+  path: z.string(),
+  revision: z.string(),
+  counts: CatalogueCounts,
+  entries: z.array(ListedEntry),
+  total: z.int().meta({ description: "Entries in these states in the whole catalogue." }),
+  next_cursor: z.string().nullable(),
+}).meta({ id: "ListEntriesResponse" });
+const SearchEntriesResponse = z.object({
+  hits: z.array(ListedEntry.extend({ root: z.string(), path: z.string(), revision: z.string() })),
+  next_cursor: z.string().nullable(),
+  stopped_early: z.boolean().meta({
+    description: "True when the page ended on the time budget: more hits may follow next_cursor.",
+  }),
+  searched_files: z.int(),
+}).meta({ id: "SearchEntriesResponse" });
+
+const READS: ToolAnnotations = {
+  readOnlyHint: true,
+  destructiveHint: false,
+  idempotentHint: true,
+  openWorldHint: false,
+};
+
+/** The workbench tools' dependencies: the catalogue store and the workbench over its roots. */
+interface WorkbenchDeps {
+  catalogues: CatalogueStore<PoCatalog>;
+  workbench: Workbench;
+}
+
+/** One workbench per store (apps and MCP sessions over one store share its records). */
+const WORKBENCHES = new WeakMap<CatalogueStore<PoCatalog>, Workbench>();
+
+function workbenchDeps(app: AppDeps): WorkbenchDeps {
+  const catalogues = requireDep(app.catalogues, "catalogues", "the workbench tools");
+  let workbench = WORKBENCHES.get(catalogues);
+  if (workbench === undefined) {
+    workbench = new Workbench(catalogues);
+    WORKBENCHES.set(catalogues, workbench);
+  }
+  return { catalogues, workbench };
+}
+
+/** `/po/catalogues`, `/po/entries`, `/po/search`: they need the catalogue store (`deps.catalogues`). */
+export const workbenchTools = defineToolGroup<WorkbenchDeps>({
+  name: "the workbench tools",
+  deps: workbenchDeps,
+  tools: [
+    defineTool({
+      name: "list_catalogues",
+      path: "/po/catalogues",
+      summary: "List the catalogues under the roots with their progress",
+      description:
+        "Start here. Lists every .po/.pot catalogue under the catalogue roots (or one directory, " +
+        "`under`) as {root, path} with path relative to the root, its language, entry and word counts by " +
+        "state (translated, fuzzy, untranslated, obsolete: the translated/fuzzy/untranslated numbers are " +
+        "those of `msgfmt --statistics`, header not counted), percent done by entries and by words, size, " +
+        "last modified and revision. Sorted by root, then path; the first page also has totals per " +
+        "directory. Filters: glob, exclude, min_percent/max_percent, has_fuzzy. Then call list_entries " +
+        'with a catalogue\'s path and states ["untranslated"] to see what is left.',
+      input: ListCataloguesRequest,
+      annotations: READS,
+      example: () => ({ max_percent: 99, limit: 20 }),
+      errors: [403, 404],
+      output: ListCataloguesResponse,
+      handle: async (input, { workbench: bench }, call) => {
+        const files = await bench.files({ under: input.under ?? null, signal: call.signal });
+        const filter = {
+          glob: input.glob ?? null,
+          exclude: input.exclude ?? [],
+          minPercent: input.min_percent ?? null,
+          maxPercent: input.max_percent ?? null,
+          hasFuzzy: input.has_fuzzy ?? null,
+        };
+        const digest = requestDigest("catalogues", { under: input.under ?? null, ...filter });
+        return listCatalogues(files, rootIndexOf(bench.roots), filter, {
+          limit: input.limit,
+          cursor: input.cursor ?? null,
+          kind: "catalogues",
+          digest,
+        });
+      },
+    }),
+    defineTool({
+      name: "list_entries",
+      path: "/po/entries",
+      summary: "List one catalogue's entries by state, in pages",
+      description: "Lists the entries of one catalogue in the given states, in file order, each with its " +
+        "index (position among /po/read's entries), line, state and the fields asked for (msgid, msgstr, " +
+        "msgctxt, msgid_plural, msgstr_plural, flags, comments, previous_msgid…). The answer carries the " +
+        "catalogue's revision and counts. Pages: pass next_cursor back as cursor until it is null; a walk " +
+        "misses and repeats nothing, and a cursor into a catalogue that changed since answers 409 (start " +
+        'again). To translate: states ["untranslated"] (or ["fuzzy"] to review), then write_po each ' +
+        "translation with expected_msgstr set to the msgstr you were shown, so a concurrent edit is never " +
+        "overwritten; list_catalogues shows the progress.",
+      input: ListEntriesRequest,
+      annotations: READS,
+      example: ({ catalogue }) => ({
+        path: catalogue,
+        states: ["untranslated", "fuzzy"],
+        limit: 20,
+        fields: ["msgid", "msgstr", "msgctxt", "msgid_plural", "msgstr_plural", "flags"],
+      }),
+      errors: [403, 404],
+      output: ListEntriesResponse,
+      handle: async (input, { workbench: bench, catalogues }, call) => {
+        const filePath = catalogueFilePath(bench.roots, input.path);
+        const read = await catalogues.read(filePath, { signal: call.signal });
+        const states = input.states ?? null;
+        const digest = requestDigest("entries", { path: read.path.realPath, states });
+        const page = pageEntries(read.doc, read.revision, input.path, {
+          kind: "entries",
+          digest,
+          select: (_m, state) => states === null || states.includes(state),
+        }, { limit: input.limit, cursor: input.cursor ?? null, fields: input.fields ?? null });
+        return {
+          root: read.path.root,
+          path: relativeTo(read.path.root, read.path.lexicalPath),
+          revision: read.revision,
+          counts: countCatalogue(read.doc),
+          entries: page.entries,
+          total: page.total,
+          next_cursor: page.next_cursor,
+        };
+      },
+    }),
+    defineTool({
+      name: "search_entries",
+      path: "/po/search",
+      summary: "Search entries across catalogues (substring or regular expression)",
+      description: "Finds entries whose msgid, msgstr, msgctxt or comments (choose with `in`) contain " +
+        "`query` (a substring; regex: true for a checked regular expression run under a time budget), " +
+        "optionally case-insensitive, only in some states or paths. Each hit gives {root, path, revision}, " +
+        "the entry's index, line, state and fields. Use it as a translation memory: " +
+        'query "virtual environment", in ["msgid"], states ["translated"] shows how a term was translated ' +
+        "elsewhere. Hits come in file order; pass next_cursor back for more (stopped_early: the page ended " +
+        "on the time budget, more may follow).",
+      input: SearchEntriesRequest,
+      annotations: READS,
+      example: ({ msgid }) => ({
+        query: msgid.split(/\s+/).slice(0, 2).join(" ") || "file",
+        in: ["msgid"],
+        states: ["translated"],
+        limit: 10,
+        fields: ["msgid", "msgstr"],
+      }),
+      errors: [403, 404],
+      output: SearchEntriesResponse,
+      handle: async (input, { workbench: bench, catalogues }, call) => {
+        const query = {
+          query: input.query,
+          regex: input.regex,
+          caseInsensitive: input.case_insensitive,
+          in: input.in,
+          states: input.states ?? null,
+        };
+        const filter = { under: input.under ?? null, glob: input.glob ?? null };
+        const digest = requestDigest("search", { ...query, ...filter });
+        // The query is checked before any file is read: a refused expression costs nothing.
+        textMatcher(query);
+        const keep = filter.glob === null ? null : globMatcher(filter.glob);
+        const files = (await bench.files({ under: filter.under, signal: call.signal }))
+          .filter((f) => keep === null || keep(f.summary.path));
+        return await searchCatalogues(files, rootIndexOf(bench.roots), query, {
+          limit: input.limit,
+          cursor: input.cursor ?? null,
+          fields: (input.fields ?? null) as EntryField[] | null,
+          kind: "search",
+          digest,
+        }, async (file) => {
+          const read = await catalogues.read(file.filePath, { signal: call.signal });
+          return { doc: read.doc, revision: read.revision };
+        }, { signal: call.signal });
+      },
+    }),
+  ],
+});
+
+function relativeTo(root: string, path: string): string {
+  const base = root.endsWith("/") ? root : `${root}/`;
+  return path.startsWith(base) ? path.slice(base.length) : path;
+}
+
+function rootIndexOf(roots: readonly string[]): (root: string) => number {
+  return (root) => roots.indexOf(root);
+}
