@@ -1,0 +1,91 @@
+/**
+ * The file access of the `wrap` command: reads that refuse what is not a regular file, rewrites
+ * under the lock the servers take, and, when a file changed between its read and its rewrite (a
+ * server write landed), the current content re-formatted instead, so that update is kept.
+ *
+ * Loads no zod, Hono or MCP SDK (the `wrap` mode starts without them).
+ *
+ * @module
+ */
+import { sameBytes } from "../byte_runs.ts";
+import { parsePo } from "../po/parse.ts";
+import { encodePo } from "../po/write.ts";
+import type { WrapIo } from "../po/wrap_cli.ts";
+import { gitModifiedFiles, pathKind, readDirEntries } from "../po/wrap_host.ts";
+import { atomicUpdateFile, readRegularFileBytes, StoreSetupError, useLockDirectory } from "../store/mod.ts";
+import { writeAll } from "./log.ts";
+
+/** What the `wrap` command's file access is given by `main.ts`. */
+export interface WrapHost {
+  /** The command's arguments (`--no-wrap` changes how a changed file is re-formatted). */
+  args: readonly string[];
+  /** The lock directory the servers use (PO_LOCK_DIR), read when the first write needs it. */
+  lockDir: () => string | undefined;
+  /** Ends the run with one line on stderr and status 2. */
+  fail: (line: string) => never;
+}
+
+/**
+ * The `wrap` command's {@link WrapIo} on the real file system, stdout and stderr.
+ *
+ * @example
+ * ```ts
+ * const io = wrapIo({ args, lockDir: () => env.PO_LOCK_DIR, fail });
+ * Deno.exit(await runWrap(args, io));
+ * ```
+ */
+export function wrapIo(host: WrapHost): WrapIo {
+  let locksReady = false;
+  /**
+   * The lock directory the servers use, so a wrap and a server take the same lock. Opened at the
+   * first write only: `--check`, `--diff` and `--stdout` take no lock, so they run with read
+   * permission alone (as the msgcat differential check runs `wrap --stdout`).
+   */
+  const prepareLocks = () => {
+    if (locksReady) return;
+    try {
+      useLockDirectory(host.lockDir());
+    } catch (error) {
+      if (!(error instanceof StoreSetupError)) throw error;
+      host.fail(`wrap: ${error.message}`);
+    }
+    locksReady = true;
+  };
+  const read = new Map<string, Uint8Array>();
+  const noWrap = host.args.includes("--no-wrap");
+  const encoder = new TextEncoder();
+  return {
+    readFile: async (path) => {
+      // Not Deno.readFile: it blocks forever on a FIFO and reads /dev/zero without end.
+      const bytes = await readRegularFileBytes(path);
+      read.set(path, bytes);
+      return bytes;
+    },
+    writeFile: async (path, bytes) => {
+      prepareLocks();
+      await atomicUpdateFile(path, (current) => {
+        if (current === null) return null;
+        const before = read.get(path);
+        return before && sameBytes(before, current)
+          ? bytes
+          : encodePo(parsePo(current, { fileName: path }), { noWrap });
+      });
+      read.delete(path);
+    },
+    forget: (path) => read.delete(path),
+    pathKind,
+    readDir: readDirEntries,
+    modifiedFiles: gitModifiedFiles,
+    // Workers only when asked (--jobs=N): on this project's 2 shared CPUs they did not pay off
+    // (bench/README.md#wrap), and each pays the engine's module load again.
+    layoutPool: async (_files, jobs) => {
+      const size = jobs ?? 1;
+      if (size < 2) return null;
+      const { startLayoutPool } = await import("../po/wrap_pool.ts");
+      return startLayoutPool(size);
+    },
+    stdout: (text) => writeAll(Deno.stdout, encoder.encode(text)),
+    stdoutBytes: (bytes) => writeAll(Deno.stdout, bytes),
+    stderr: (text) => writeAll(Deno.stderr, encoder.encode(text)),
+  };
+}
