@@ -18,6 +18,7 @@ import { handleError, internalErrorResponse } from "./errors.ts";
 import { greetingTools } from "./greeting.ts";
 import { mcpHttpHandler } from "./mcp.ts";
 import { HEALTH_ANSWER, mountOpenApi } from "./openapi.ts";
+import { patentResearchTools } from "./patent_research.ts";
 import { patentTools } from "./patents.ts";
 import { poTools } from "./po.ts";
 import { poMaintainTools } from "./po_maintain.ts";
@@ -38,6 +39,7 @@ export const TOOL_GROUPS: readonly ToolGroup[] = [
   workbenchTools,
   greetingTools,
   patentTools,
+  patentResearchTools,
 ] as ToolGroup[];
 
 /** Every tool the service offers (as defined: for listing; {@link serveTools} binds them). */

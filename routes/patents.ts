@@ -46,7 +46,7 @@ function quoted(value: string): string {
  * (`too_long`). Every list of the request takes allowed values only, so `max` is the number of
  * distinct allowed values: duplicates are accepted (and dropped) within that count.
  */
-function listOf<T extends z.ZodType>(item: T, max: number) {
+export function listOf<T extends z.ZodType>(item: T, max: number) {
   return z.array(item).superRefine((list, ctx) => {
     if (list.length > max) {
       ctx.addIssue({
@@ -190,7 +190,7 @@ const Party = z.object({
   english_name: z.string().nullable(),
   country_code: z.string().nullable(),
 });
-const PatentRecord = z.object({
+export const PatentRecord = z.object({
   patent_number: z.string().nullable(),
   publication_date: z.string().nullable(),
   application_number: z.string().nullable(),
@@ -247,7 +247,7 @@ export interface PatentToolDeps {
 }
 
 /** A search asks TIPO's GPSS (an outside service); it changes nothing. */
-const UPSTREAM: ToolAnnotations = {
+export const UPSTREAM: ToolAnnotations = {
   readOnlyHint: true,
   destructiveHint: false,
   idempotentHint: true,

@@ -290,7 +290,12 @@ interface Case {
 }
 
 const PO_ENDPOINTS = ["/po/read", "/po/find_fuzzy", "/po/read_context", "/po/write"] as const;
-const INPUT_ENDPOINTS = [...PO_ENDPOINTS, "/new/endpoint/", "/tools/search_patents"] as const;
+const INPUT_ENDPOINTS = [
+  ...PO_ENDPOINTS,
+  "/new/endpoint/",
+  "/tools/search_patents",
+  "/tools/get_patent",
+] as const;
 const NO_INPUT_ENDPOINTS = ["/tools/get_available_databases", "/tools/get_search_examples"] as const;
 
 /** A valid body for each endpoint that reads one. */
@@ -304,6 +309,8 @@ function validBody(fx: Fixture, endpoint: string): Record<string, unknown> {
       return { name: "Ada" };
     case "/tools/search_patents":
       return { keywords: "充電" };
+    case "/tools/get_patent":
+      return { number: "TWI800001B" };
     default:
       return { file_path: fx.at("ok.po") };
   }

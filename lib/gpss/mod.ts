@@ -16,4 +16,6 @@ export * from "./query.ts";
 export * from "./response.ts";
 export * from "./messages.ts";
 export * from "./sections.ts";
+export * from "./number.ts";
+export * from "./patent.ts";
 export * from "./client.ts";

@@ -1,0 +1,79 @@
+/**
+ * `/tools/get_patent` and `/tools/get_quota_status`: one patent by its number, and what is left of
+ * the GPSS download quota. Request schemas first (the HTTP contract and the MCP tool schemas), then
+ * the tools. Like search_patents, known upstream failures are answered in-band (`success: false`).
+ *
+ * @module
+ */
+import { z } from "zod";
+import {
+  DEFAULT_MAX_CHARS,
+  getPatent,
+  MAX_MAX_CHARS,
+  MAX_NUMBER_LENGTH,
+  OUTPUT_SECTIONS,
+} from "../lib/gpss/mod.ts";
+import type { AppDeps } from "./deps.ts";
+import { listOf, PatentRecord, UPSTREAM } from "./patents.ts";
+import { defineTool, defineToolGroup, requireDep } from "./tool.ts";
+import { pyInt } from "./validation.ts";
+
+/** The `get_patent` body. */
+export const GetPatentRequest = z.strictObject({
+  number: z.string().min(1).max(MAX_NUMBER_LENGTH).meta({
+    description: "A publication or application number as people write it: TWI123456B, TW I123456, " +
+      "US 2023/0081319 A1, US9,492,454 B2, EP 1 818 058 A3, JP2003-055224A, TW105131793. Spaces, commas, " +
+      "slashes and hyphens are ignored; US grants are zero-padded and JP years hyphenated as GPSS stores them. " +
+      "The kind code (A, B1, U, S…) picks the database; without one, application numbers match too.",
+    example: "TWI800001B",
+  }),
+  fields: listOf(z.enum(OUTPUT_SECTIONS), OUTPUT_SECTIONS.length).optional().meta({
+    description: "Extra sections (default: all of claims, citations, classifications, priority_claims, " +
+      "agents, examiners).",
+    example: ["claims", "citations"],
+  }),
+  max_chars: pyInt({ ge: 100, le: MAX_MAX_CHARS }).default(DEFAULT_MAX_CHARS).meta({
+    description: `Most characters of abstract and claims text together (default ${DEFAULT_MAX_CHARS}, ` +
+      `at most ${MAX_MAX_CHARS}): abstract first, then claims in order; what is cut is counted in truncated.`,
+  }),
+}).meta({ id: "GetPatentRequest" });
+
+const GetPatentResponse = z.object({
+  success: z.boolean(),
+  patent: PatentRecord.nullable(),
+  matched_as: z.enum(["publication", "application"]).optional(),
+  other_matches: z.array(z.string()).optional(),
+  normalized: z.object({ variants: z.array(z.string()), databases: z.array(z.string()) }).optional(),
+  truncated: z.object({ omitted_chars: z.int(), omitted_claims: z.int() }).nullable().optional(),
+  request_params: z.record(z.string(), z.union([z.string(), z.number()])).nullable(),
+  error: z.string().nullable(),
+}).meta({ id: "GetPatentResponse" });
+
+/** What these tools use: the GPSS client. */
+interface ResearchDeps {
+  gpss: NonNullable<AppDeps["gpss"]>;
+}
+
+/** `/tools/get_patent` (and, with a quota ledger, `/tools/get_quota_status`). */
+export const patentResearchTools = defineToolGroup<ResearchDeps>({
+  name: "the patent research tools",
+  deps: (app) => ({ gpss: requireDep(app.gpss, "gpss", "the patent research tools") }),
+  tools: [
+    defineTool({
+      name: "get_patent",
+      path: "/tools/get_patent",
+      summary: "One patent by its number",
+      description: "Fetches one patent from GPSS by publication or application number, with its claims " +
+        "(numbered, independent/dependent marked), cited references, classifications, priority claims, " +
+        "agents and examiners, its abstract and claims cut to max_chars. A number GPSS does not have is a 404; " +
+        "upstream failures (USER_CODE, quota, upstream down) come back as success=false with an error.",
+      input: GetPatentRequest,
+      annotations: UPSTREAM,
+      errors: [404],
+      example: () => ({ number: "TWI800001B", fields: ["claims", "citations"], max_chars: 5000 }),
+      output: GetPatentResponse,
+      handle: (body, { gpss }) =>
+        getPatent(gpss, { number: body.number, fields: body.fields, maxChars: body.max_chars }),
+    }),
+  ],
+});
