@@ -1,0 +1,339 @@
+/**
+ * Quality checks of translations: what would break a program or a docs build (placeholders, reST
+ * markup, plural forms, newlines) and what is likely a slip (lost URLs and tags, white space), run
+ * per entry on msgid vs each msgstr form, plus the header's own checks. Nothing here writes.
+ *
+ * Every check has a stable name, a severity and a message written for a translator; a problem is
+ * reported as `{path, line, msgctxt, msgid, check, severity, message}`. Which checks run can be
+ * chosen; the defaults leave out capitalisation and end punctuation (noise for CJK), and run the
+ * reST checks only on entries that come from `.rst` files (Sphinx catalogues) unless asked.
+ *
+ * Entries checked: not obsolete, not the header, translated (some msgstr form non-empty), and not
+ * fuzzy unless `includeFuzzy` (msgfmt leaves fuzzy entries out too). Every check is linear in its
+ * entry: hand-written scans, no backtracking regular expression over the text.
+ *
+ * @example
+ * ```ts
+ * import { checkCatalog } from "./lib/po/checks/mod.ts";
+ * const problems = checkCatalog(parsePo(bytes, "fr.po"), { path: "fr.po" });
+ * // [{ path: "fr.po", line: 12, msgid: "%(n)d files", check: "python-format", severity: "error", … }]
+ * ```
+ *
+ * @module
+ */
+import { InvalidInputError } from "../../errors.ts";
+import { messageLine, messageLines } from "../parse.ts";
+import type { PoCatalog, PoMessage } from "../types.ts";
+import { interpretFlags } from "../write.ts";
+import { FORMAT_CHECKS } from "./_format.ts";
+import { HEADER_ENTRY_CHECKS, headerFindings, headerOf, type PluralInfo, pluralInfo } from "./_header.ts";
+import { REST_CHECKS } from "./_rest.ts";
+import { STYLE_CHECKS } from "./_style.ts";
+import { TAG_CHECKS } from "./_tags.ts";
+import type { CheckProblem, EntryCheck, EntryContext, Severity, TranslationPair } from "./_types.ts";
+import { URL_CHECKS } from "./_urls.ts";
+import { WHITESPACE_CHECKS } from "./_whitespace.ts";
+
+export type { CheckProblem, Severity } from "./_types.ts";
+
+/** A check as the tools list it. */
+export interface CheckInfo {
+  name: string;
+  severity: Severity;
+  /** Runs when the request names no checks. */
+  defaultOn: boolean;
+  /** Checks the whole catalogue (its header) rather than each entry. */
+  catalogue: boolean;
+  description: string;
+}
+
+const ENTRY_CHECKS: readonly EntryCheck[] = [
+  ...FORMAT_CHECKS,
+  ...REST_CHECKS,
+  ...URL_CHECKS,
+  ...TAG_CHECKS,
+  ...WHITESPACE_CHECKS,
+  ...HEADER_ENTRY_CHECKS,
+  ...STYLE_CHECKS,
+];
+
+const CATALOGUE_CHECKS: readonly CheckInfo[] = [
+  {
+    name: "plural-forms",
+    severity: "error",
+    defaultOn: true,
+    catalogue: true,
+    description:
+      "The header's Plural-Forms is valid (msgfmt -c evaluates it for n = 0..1000) and present when " +
+      "the catalogue has plural entries.",
+  },
+  {
+    name: "charset",
+    severity: "error",
+    defaultOn: true,
+    catalogue: true,
+    description: "The header declares the file's charset (Content-Type: text/plain; charset=UTF-8).",
+  },
+];
+
+/** Every check, in the order problems of one entry are reported. */
+export const CHECKS: readonly CheckInfo[] = [
+  ...CATALOGUE_CHECKS,
+  ...ENTRY_CHECKS.map((c) => ({
+    name: c.name,
+    severity: c.severity,
+    defaultOn: c.defaultOn,
+    catalogue: false,
+    description: c.description,
+  })),
+];
+
+/** The names of every check, for schemas. */
+export const CHECK_NAMES: readonly string[] = CHECKS.map((c) => c.name);
+
+/** The checks that run when none are named. */
+export const DEFAULT_CHECKS: readonly string[] = CHECKS.filter((c) => c.defaultOn).map((c) => c.name);
+
+const SEVERITY = new Map(CHECKS.map((c) => [c.name, c.severity]));
+
+/** Options of one check run. */
+export interface CheckOptions {
+  /** The checks to run (names of {@link CHECKS}); default {@link DEFAULT_CHECKS}. Named reST checks
+   * run on every entry, not only on those from `.rst` files. */
+  checks?: readonly string[];
+  /** Check fuzzy entries too (default false, as msgfmt). */
+  includeFuzzy?: boolean;
+  /** The catalogue's path for the problems (default null). */
+  path?: string | null;
+}
+
+/** The resolved selection: a run's checks, and whether reST checks were asked for by name. */
+interface Selection {
+  enabled: Set<string>;
+  restForced: boolean;
+  entryChecks: EntryCheck[];
+}
+
+function select(options: CheckOptions): Selection {
+  const names = options.checks ?? DEFAULT_CHECKS;
+  for (const name of names) {
+    if (!SEVERITY.has(name)) {
+      throw new InvalidInputError(
+        `Unknown check ${JSON.stringify(name)}: the checks are ${CHECK_NAMES.join(", ")}`,
+      );
+    }
+  }
+  const enabled = new Set(names);
+  return {
+    enabled,
+    restForced: options.checks !== undefined,
+    entryChecks: ENTRY_CHECKS.filter((c) => enabled.has(c.name)),
+  };
+}
+
+/** True for an entry the checks look at (see the module doc). */
+export function isCheckable(m: PoMessage, includeFuzzy = false): boolean {
+  if (m.obsolete || (m.msgid === "" && m.msgctxt === null)) return false;
+  if (!includeFuzzy && m.flags.some((f) => f === "fuzzy")) return false;
+  if (!includeFuzzy && interpretFlags(m.flags).fuzzy) return false;
+  return m.msgstrPlural === null ? m.msgstr !== "" : m.msgstrPlural.some((s) => s !== "");
+}
+
+function pairsOf(m: PoMessage): TranslationPair[] {
+  if (m.msgstrPlural === null) {
+    return [{
+      original: m.msgid,
+      translation: m.msgstr,
+      originalName: "msgid",
+      translationName: "msgstr",
+      form: null,
+    }];
+  }
+  const pairs: TranslationPair[] = [];
+  m.msgstrPlural.forEach((translation, form) => {
+    if (translation === "") return;
+    const plural = form > 0 && m.msgidPlural !== null;
+    pairs.push({
+      original: plural ? m.msgidPlural! : m.msgid,
+      translation,
+      originalName: plural ? "msgid_plural" : "msgid",
+      translationName: `msgstr[${form}]`,
+      form,
+    });
+  });
+  return pairs;
+}
+
+function fromRest(m: PoMessage): boolean {
+  return m.references.some((r) => r.file.endsWith(".rst"));
+}
+
+/** The checks of one entry, given what the catalogue's header says. */
+function checkOne(
+  m: PoMessage,
+  selection: Selection,
+  plural: PluralInfo,
+  path: string | null,
+  line: number | null,
+  out: CheckProblem[],
+): void {
+  const flags = interpretFlags(m.flags);
+  const nplurals = plural.forms.ok ? plural.forms.nplurals : null;
+  const pluralCount = m.msgstrPlural?.length ?? 0;
+  const context: EntryContext = {
+    message: m,
+    flags,
+    pairs: pairsOf(m),
+    nplurals,
+    rest: selection.restForced || fromRest(m),
+    strictForm: (form) => {
+      if (form === null || m.msgidPlural === null || pluralCount <= 1) return true;
+      if (plural.histogram === null || !plural.often[form]) return false;
+      return !(flags.range !== null && plural.histogram(flags.range.min, flags.range.max, form) <= 1);
+    },
+  };
+  for (const check of selection.entryChecks) {
+    if (check.rest && !context.rest) continue;
+    for (const message of check.run(context)) {
+      out.push({
+        path,
+        line,
+        msgctxt: m.msgctxt,
+        msgid: m.msgid,
+        check: check.name,
+        severity: check.severity,
+        message,
+      });
+    }
+  }
+}
+
+/**
+ * Checks every entry of a catalogue (or only the entries `only` lists), and its header. Problems
+ * come in file order, the header's first.
+ *
+ * @throws {InvalidInputError} a check name that does not exist.
+ */
+export function checkCatalog(
+  catalog: PoCatalog,
+  options: CheckOptions = {},
+  only?: readonly PoMessage[],
+): CheckProblem[] {
+  const selection = select(options);
+  const path = options.path ?? null;
+  const header = headerOf(catalog);
+  const plural = pluralInfo(header);
+  const out: CheckProblem[] = [];
+  const lines = messageLines(catalog);
+  const lineOf = (m: PoMessage, i: number) =>
+    messageLine(m) ?? (lines !== undefined && catalog.messages[i] === m ? lines[i] : null);
+  let firstPlural: string | null = null;
+  for (let i = 0; i < catalog.messages.length; i++) {
+    const m = catalog.messages[i];
+    if (firstPlural === null && m.msgidPlural !== null && !m.obsolete) {
+      const line = lineOf(m, i);
+      firstPlural = line === null ? `msgid "${m.msgid.slice(0, 40)}"` : `first at line ${line}`;
+    }
+  }
+  const headerLine = header === null ? null : lineOf(header, catalog.messages.indexOf(header));
+  for (const f of headerFindings(catalog, plural, firstPlural, (name) => selection.enabled.has(name))) {
+    out.push({
+      path,
+      line: headerLine,
+      msgctxt: null,
+      msgid: "",
+      check: f.check,
+      severity: SEVERITY.get(f.check)!,
+      message: f.message,
+    });
+  }
+  if (only === undefined) {
+    catalog.messages.forEach((m, i) => {
+      if (isCheckable(m, options.includeFuzzy)) checkOne(m, selection, plural, path, lineOf(m, i), out);
+    });
+  } else {
+    for (const m of only) {
+      if (isCheckable(m, options.includeFuzzy)) {
+        checkOne(m, selection, plural, path, messageLine(m) ?? null, out);
+      }
+    }
+  }
+  return out;
+}
+
+/**
+ * Checks one entry on its own, or as part of `catalog` (whose header gives nplurals and the plural
+ * distribution). The entry is checked even when it is fuzzy; an untranslated one has no problems.
+ *
+ * @throws {InvalidInputError} a check name that does not exist.
+ */
+export function checkMessage(
+  message: PoMessage,
+  options: CheckOptions & { catalog?: PoCatalog } = {},
+): CheckProblem[] {
+  const selection = select(options);
+  const plural = pluralInfo(options.catalog ? headerOf(options.catalog) : null);
+  const out: CheckProblem[] = [];
+  if (isCheckable(message, true)) {
+    checkOne(message, selection, plural, options.path ?? null, messageLine(message) ?? null, out);
+  }
+  return out;
+}
+
+/**
+ * The problems `after` has that `before` did not: for each entry, a problem counts as introduced
+ * unless the entry with the same (msgctxt, msgid) had the same check and message before. What a
+ * write answers with (`checks: "warn"`) and what `checks: "strict"` refuses.
+ */
+export function introducedProblems(
+  before: PoCatalog | null,
+  after: PoCatalog,
+  options: CheckOptions = {},
+): CheckProblem[] {
+  if (before === null) return checkCatalog(after, options);
+  let olds: CheckProblem[];
+  let news: CheckProblem[];
+  if (headerOf(before) !== headerOf(after)) {
+    // A new header can change every plural entry's verdict: compare everything.
+    olds = checkCatalog(before, options);
+    news = checkCatalog(after, options);
+  } else {
+    // Messages are immutable: a write makes new objects for the entries it changes, and only
+    // those (and their former versions) need checking.
+    const kept = new Set(before.messages);
+    const changed = after.messages.filter((m) => !kept.has(m));
+    const keys = new Set(changed.map(messageKey));
+    olds = checkCatalog(before, options, before.messages.filter((m) => keys.has(messageKey(m))));
+    news = checkCatalog(after, options, changed);
+  }
+  const old = new Set(olds.map(problemKey));
+  return news.filter((p) => !old.has(problemKey(p)));
+}
+
+function messageKey(m: PoMessage): string {
+  return JSON.stringify([m.msgctxt, m.msgid]);
+}
+
+function problemKey(p: CheckProblem): string {
+  return JSON.stringify([p.msgctxt, p.msgid, p.check, p.message]);
+}
+
+/** Totals of a list of problems: by check and by severity. */
+export interface CheckTotals {
+  problems: number;
+  errors: number;
+  warnings: number;
+  byCheck: Record<string, number>;
+}
+
+/** Adds `problems` to `totals` (made empty when absent) and returns it. */
+export function addTotals(problems: readonly CheckProblem[], totals?: CheckTotals): CheckTotals {
+  const t = totals ?? { problems: 0, errors: 0, warnings: 0, byCheck: {} };
+  for (const p of problems) {
+    t.problems++;
+    if (p.severity === "error") t.errors++;
+    else t.warnings++;
+    t.byCheck[p.check] = (t.byCheck[p.check] ?? 0) + 1;
+  }
+  return t;
+}

@@ -1,0 +1,335 @@
+import assert from "node:assert/strict";
+import { parsePo } from "../lib/po/mod.ts";
+import {
+  addTotals,
+  CHECK_NAMES,
+  checkCatalog,
+  checkMessage,
+  CHECKS,
+  DEFAULT_CHECKS,
+  introducedProblems,
+} from "../lib/po/checks/mod.ts";
+import { parsePluralForms, pluralDistribution } from "../lib/po/checks/_plural.ts";
+import { parsePythonFormat } from "../lib/po/checks/_format_python.ts";
+import { parseBraceFormat } from "../lib/po/checks/_format_brace.ts";
+import { parseCFormat } from "../lib/po/checks/_format_c.ts";
+import { InvalidFormat } from "../lib/po/checks/_format_common.ts";
+import { findEmails, findUrls } from "../lib/po/checks/_urls.ts";
+import { scanRest } from "../lib/po/checks/_rest_scan.ts";
+import { InvalidInputError } from "../lib/errors.ts";
+import type { PoMessage } from "../lib/po/types.ts";
+
+const FIXTURES = new URL("./fixtures/checks/", import.meta.url);
+
+function readFixture(name: string) {
+  return parsePo(Deno.readFileSync(new URL(name, FIXTURES)), name);
+}
+
+function entry(fields: Partial<PoMessage> & { msgid: string }): PoMessage {
+  return {
+    msgctxt: null,
+    msgidPlural: null,
+    msgstr: "",
+    msgstrPlural: null,
+    translatorComments: [],
+    extractedComments: [],
+    references: [],
+    flags: [],
+    previousMsgctxt: null,
+    previousMsgid: null,
+    previousMsgidPlural: null,
+    obsolete: false,
+    ...fields,
+  };
+}
+
+Deno.test("every fixture entry gets exactly the checks its 'expect:' comment names", () => {
+  const catalog = readFixture("cases.po");
+  const problems = checkCatalog(catalog, { path: "cases.po" });
+  const byMsgid = new Map<string, Set<string>>();
+  for (const p of problems) {
+    if (!byMsgid.has(p.msgid)) byMsgid.set(p.msgid, new Set());
+    byMsgid.get(p.msgid)!.add(p.check);
+  }
+  let positives = 0;
+  let negatives = 0;
+  const seen = new Set<string>();
+  for (const m of catalog.messages) {
+    const expect = m.translatorComments.find((c) => c.startsWith("expect: "));
+    if (expect === undefined) continue;
+    const wanted = expect.slice(8) === "none" ? [] : expect.slice(8).split(", ");
+    const got = [...(byMsgid.get(m.msgid) ?? [])].sort();
+    assert.deepEqual(
+      got,
+      wanted.sort(),
+      `msgid ${JSON.stringify(m.msgid.slice(0, 60))}: ${
+        JSON.stringify(problems.filter((p) => p.msgid === m.msgid).map((p) => p.message))
+      }`,
+    );
+    if (wanted.length === 0) negatives++;
+    else positives++;
+    wanted.forEach((w) => seen.add(w));
+  }
+  assert.ok(positives >= 15 && negatives >= 12, `${positives} positives, ${negatives} negatives`);
+  // Every default entry check has a true positive in the fixture.
+  const entryChecks = CHECKS.filter((c) => c.defaultOn && !c.catalogue).map((c) => c.name);
+  assert.deepEqual(entryChecks.filter((c) => !seen.has(c)), []);
+});
+
+Deno.test("a problem names the file, the msgid's line, the entry, the check, its severity and a message", () => {
+  const problems = checkCatalog(readFixture("cases.po"), { path: "fr/cases.po" });
+  const p = problems.find((p) => p.msgid === "Please enter a valid %s.")!;
+  assert.deepEqual(Object.keys(p), ["path", "line", "msgctxt", "msgid", "check", "severity", "message"]);
+  assert.equal(p.path, "fr/cases.po");
+  assert.equal(p.check, "python-format");
+  assert.equal(p.severity, "error");
+  assert.equal(p.msgctxt, null);
+  const lines = Deno.readTextFileSync(new URL("cases.po", FIXTURES)).split("\n");
+  assert.equal(lines[p.line! - 1], 'msgid "Please enter a valid %s."');
+  assert.match(p.message, /msgstr has 0 unnamed placeholders but the original has 1 \(%s\)/);
+});
+
+Deno.test("the header checks: Plural-Forms missing with plural entries, Plural-Forms out of range, no charset", async (t) => {
+  const cases: [string, string, RegExp][] = [
+    [
+      "no_plural_forms.po",
+      "plural-forms",
+      /no Plural-Forms field but the catalogue has plural entries \(first at line 6\)/,
+    ],
+    ["bad_plural_forms.po", "plural-forms", /can give 2, but nplurals = 2/],
+    ["no_charset.po", "charset", /declares no charset/],
+  ];
+  for (const [file, check, message] of cases) {
+    await t.step(file, () => {
+      const problems = checkCatalog(readFixture(file), { path: file });
+      assert.equal(problems.length, 1, JSON.stringify(problems));
+      assert.equal(problems[0].check, check);
+      assert.equal(problems[0].msgid, "");
+      assert.equal(problems[0].line, 2);
+      assert.match(problems[0].message, message);
+    });
+  }
+});
+
+Deno.test("python-format compares as msgfmt 0.21 does", async (t) => {
+  const cases: [string, string, string | null][] = [
+    ["%(a)s %(b)d", "%(b)d %(a)s", null],
+    ["%(a)s %(b)d", "%(a)s", "lacks the placeholder %(b)d"],
+    ["%(a)s", "%(a)s %(c)s", "has the placeholder %(c)s, which the original does not have"],
+    ["%(a)d", "%(a)s", "has %(a)s where the original has %(a)d"],
+    ["%(a)r", "%(a)s", null],
+    ["%s %d", "%d %s", "placeholder 1 is %d in msgstr but %s in the original"],
+    ["%i%%", "%d%%", null],
+    ["%s", "%(s)s", "uses named placeholders"],
+    ["%(a)s", "%s", "uses unnamed placeholders"],
+    ["%s", "%y", "not a valid Python % format string"],
+    ["100%", "100%", null], // an invalid msgid is not checked (msgfmt neither)
+  ];
+  for (const [msgid, msgstr, want] of cases) {
+    await t.step(`${msgid} → ${msgstr}`, () => {
+      const problems = checkMessage(entry({ msgid, msgstr, flags: ["python-format"] }));
+      if (want === null) assert.deepEqual(problems, []);
+      else {
+        assert.equal(problems.length, 1);
+        assert.ok(problems[0].message.includes(want), problems[0].message);
+      }
+    });
+  }
+});
+
+Deno.test("c-format compares argument types and numbers as msgfmt 0.21 does", async (t) => {
+  const cases: [string, string, string | null][] = [
+    ["%s %d", "%2$d %1$s", null],
+    ["%ld", "%d", "argument 1 is %d in msgstr but %ld in the original"],
+    ["%u", "%x", null],
+    ["%d %s", "%2$s", "not a valid C printf format string: the string uses argument 2 but skips argument 1"],
+    ["%1$s %2$d", "%2$d %s", "mixes numbered"],
+    ["%s", "%s %s", "argument 2, which the original does not have"],
+    ["%" + "<PRId64>", "%" + "<PRId64>", null],
+    ["%m %s", "%s", null],
+    ["%*d", "%d", "lacks argument 2 (%*d in the original)"],
+  ];
+  for (const [msgid, msgstr, want] of cases) {
+    await t.step(`${msgid} → ${msgstr}`, () => {
+      const problems = checkMessage(entry({ msgid, msgstr, flags: ["c-format"] }));
+      if (want === null) assert.deepEqual(problems, []);
+      else {
+        assert.equal(problems.length, 1, JSON.stringify(problems));
+        assert.ok(problems[0].message.includes(want), problems[0].message);
+      }
+    });
+  }
+});
+
+Deno.test("python-brace-format compares whole field names; {} and !r are refused as msgfmt 0.21 refuses them", () => {
+  const spec = parseBraceFormat("{0.x} {a[1]} {{lit}} {n:{w}}");
+  assert.ok(!(spec instanceof InvalidFormat));
+  assert.deepEqual([...spec.named.keys()].sort(), ["0.x", "a[1]", "n", "w"]);
+  assert.ok(parseBraceFormat("{}") instanceof InvalidFormat);
+  assert.ok(parseBraceFormat("{a!r}") instanceof InvalidFormat);
+  const missing = checkMessage(
+    entry({ msgid: "{0.x} {a}", msgstr: "{0.y} {a}", flags: ["python-brace-format"] }),
+  );
+  assert.match(missing[0].message, /has the field \{0\.y\}/);
+});
+
+Deno.test("a plural form for one number may leave out a placeholder; a form for many may not", () => {
+  const catalog = parsePo(
+    new TextEncoder().encode(
+      'msgid ""\nmsgstr ""\n"Content-Type: text/plain; charset=UTF-8\\n"\n' +
+        '"Plural-Forms: nplurals=2; plural=(n != 1);\\n"\n\n' +
+        '#, c-format\nmsgid "one file"\nmsgid_plural "%d files"\nmsgstr[0] "un fichier"\nmsgstr[1] "%d fichiers"\n\n' +
+        '#, c-format\nmsgid "one dir"\nmsgid_plural "%d dirs"\nmsgstr[0] "%d dossier"\nmsgstr[1] "des dossiers"\n',
+    ),
+    "p.po",
+  );
+  const problems = checkCatalog(catalog);
+  assert.deepEqual(problems.map((p) => [p.msgid, p.check]), [["one dir", "c-format"]]);
+  assert.match(problems[0].message, /msgstr\[1\] lacks argument 1/);
+});
+
+Deno.test("Plural-Forms expressions are evaluated as gettext evaluates them", () => {
+  const ru = parsePluralForms(
+    "nplurals=3; plural=(n%10==1 && n%100!=11 ? 0 : n%10>=2 && n%10<=4 && (n%100<10 || n%100>=20) ? 1 : 2);",
+  );
+  assert.ok(ru.ok);
+  assert.deepEqual([1n, 2n, 5n, 11n, 21n, 22n, 25n].map((n) => ru.plural(n)), [0n, 1n, 2n, 2n, 0n, 1n, 2n]);
+  assert.deepEqual(pluralDistribution(ru).often, [true, true, true]);
+  const fr = parsePluralForms("nplurals=2; plural=(n > 1);");
+  assert.ok(fr.ok);
+  assert.deepEqual(pluralDistribution(fr).often, [false, true]);
+  const zero = parsePluralForms("nplurals=2; plural=n/0;");
+  assert.ok(zero.ok);
+  assert.match(pluralDistribution(zero).problem!, /divides by zero/);
+  for (const bad of ["nplurals=2; plural=n+;", "nplurals=2;", "plural=n;", "nplurals=x; plural=n;"]) {
+    assert.equal(parsePluralForms(bad).ok, false, bad);
+  }
+  // A hostile header: deep nesting and long chains are refused, not a stack overflow.
+  assert.equal(
+    parsePluralForms(`nplurals=2; plural=${"(".repeat(100_000)}n${")".repeat(100_000)};`).ok,
+    false,
+  );
+  assert.equal(parsePluralForms(`nplurals=2; plural=n${"+n".repeat(100_000)};`).ok, false);
+});
+
+Deno.test("the checks can be chosen; an unknown name is refused with the list", () => {
+  const m = entry({ msgid: "Hello.", msgstr: "bonjour", references: [] });
+  assert.deepEqual(checkMessage(m), []);
+  const asked = checkMessage(m, { checks: ["capitalisation", "end-punctuation"] }).map((p) => p.check);
+  assert.deepEqual(asked, ["capitalisation", "end-punctuation"]);
+  assert.ok(!DEFAULT_CHECKS.includes("capitalisation") && !DEFAULT_CHECKS.includes("end-punctuation"));
+  assert.throws(() => checkMessage(m, { checks: ["python-fromat"] }), (e) => {
+    assert.ok(e instanceof InvalidInputError);
+    assert.match(
+      e.message,
+      /Unknown check "python-fromat": the checks are plural-forms, charset, python-format/,
+    );
+    return true;
+  });
+  assert.equal(new Set(CHECK_NAMES).size, CHECK_NAMES.length);
+});
+
+Deno.test("end punctuation counts full-width forms as the same, so CJK is not flagged for 。", () => {
+  const m = entry({ msgid: "Done.", msgstr: "完成。" });
+  assert.deepEqual(checkMessage(m, { checks: ["end-punctuation"] }), []);
+});
+
+Deno.test("reST checks run on entries from .rst files, or on any entry when named", () => {
+  const m = entry({ msgid: "See :func:`open`.", msgstr: "Voir :func:`open." });
+  assert.deepEqual(checkMessage(m), []);
+  assert.deepEqual(checkMessage(m, { checks: ["rest-roles"] }).map((p) => p.check), ["rest-roles"]);
+  const fromRst = { ...m, references: [{ file: "library/io.rst", line: 3 }] };
+  // The role is not closed, so its target is not found either.
+  assert.deepEqual(checkMessage(fromRst).map((p) => p.check), ["rest-roles", "rest-role-targets"]);
+});
+
+Deno.test("a mistake the msgid already has is not blamed on the translation", () => {
+  const m = entry({
+    msgid: "Use *args and ``x",
+    msgstr: "Utilisez *args et ``x",
+    references: [{ file: "a.rst", line: 1 }],
+  });
+  assert.deepEqual(checkMessage(m), []);
+});
+
+Deno.test("URLs, e-mail addresses and reST are found by linear scans", () => {
+  assert.deepEqual(findUrls("see https://www.python.org/psf/), and (http://x.org/a_b)."), [
+    "https://www.python.org/psf/",
+    "http://x.org/a_b",
+  ]);
+  assert.deepEqual(findEmails("Report bugs to <xz@tukaani.org>, not a@b."), ["xz@tukaani.org"]);
+  assert.deepEqual(scanRest("the:func:`x`").issues.map((i) => i.kind), ["role-glued-before"]);
+  assert.deepEqual(scanRest(":issue`123`").issues.map((i) => i.kind), ["role-missing-colon"]);
+  assert.deepEqual(scanRest("call :func:open now").issues.map((i) => i.kind), ["role-no-backticks"]);
+  assert.deepEqual(scanRest(":func:``open``").issues.map((i) => i.kind), ["role-double-backticks"]);
+  assert.deepEqual(scanRest("`Python<https://python.org>`_").issues.map((i) => i.kind), ["link-no-space"]);
+  assert.deepEqual(scanRest("`Python <https://python.org>`").issues.map((i) => i.kind), [
+    "link-no-underscore",
+  ]);
+});
+
+Deno.test("every check stays linear on hostile entries of 256 KiB", async (t) => {
+  const n = 1 << 18;
+  const hostile = [
+    "%(".repeat(n / 2),
+    "%" + "1".repeat(n - 2) + "$",
+    "{".repeat(n),
+    "{0:".repeat(n / 3),
+    "`".repeat(n),
+    ":a:`".repeat(n / 4),
+    " :a".repeat(n / 3),
+    "``x".repeat(n / 3),
+    "*".repeat(n),
+    " *a".repeat(n / 3),
+    "http://".repeat(n / 7),
+    "a@".repeat(n / 2),
+    "a".repeat(n - 1) + "@",
+    "<a".repeat(n / 2),
+    "%<".repeat(n / 2),
+    "\t".repeat(n),
+    "a  ".repeat(n / 3),
+  ];
+  const flags = ["python-format", "c-format"];
+  for (const text of hostile) {
+    await t.step(JSON.stringify(text.slice(0, 12)), () => {
+      const started = performance.now();
+      for (const f of [...flags, "python-brace-format"]) {
+        checkMessage(entry({ msgid: text, msgstr: text + "x", flags: [f] }), { checks: [...CHECK_NAMES] });
+        checkMessage(entry({ msgid: "x", msgstr: text, flags: [f] }), { checks: [...CHECK_NAMES] });
+      }
+      const ms = performance.now() - started;
+      // Quadratic work on 256 KiB would take minutes; linear work takes well under a second each.
+      assert.ok(ms < 10_000, `${ms} ms`);
+    });
+  }
+});
+
+Deno.test("introducedProblems reports what a change adds, not what was there before", () => {
+  const before = readFixture("cases.po");
+  const broken = before.messages.find((m) => m.msgid === "Please enter a valid %s.")!;
+  const fine = before.messages.find((m) => m.msgid === "%s: Cannot remove: %s")!;
+  const after = {
+    ...before,
+    messages: before.messages.map((m) =>
+      m === fine ? { ...fine, msgstr: "%s : impossible de supprimer" } : m
+    ),
+  };
+  const added = introducedProblems(before, after);
+  assert.deepEqual(added.map((p) => [p.msgid, p.check]), [["%s: Cannot remove: %s", "c-format"]]);
+  assert.ok(checkCatalog(after).some((p) => p.msgid === broken.msgid), "the old problem is still there");
+  assert.deepEqual(introducedProblems(before, before), []);
+});
+
+Deno.test("addTotals counts problems by check and by severity", () => {
+  const totals = addTotals(checkCatalog(readFixture("cases.po")));
+  assert.equal(totals.problems, totals.errors + totals.warnings);
+  assert.equal(totals.byCheck["python-format"], 3);
+  assert.equal(Object.values(totals.byCheck).reduce((a, b) => a + b, 0), totals.problems);
+});
+
+Deno.test("the format parsers agree with the wrap engine's on what is a directive", () => {
+  assert.ok(!(parsePythonFormat("%(a)s %%") instanceof InvalidFormat));
+  assert.ok(parsePythonFormat("%(a)s %d") instanceof InvalidFormat);
+  assert.ok(!(parseCFormat("%'I5d", true) instanceof InvalidFormat));
+  assert.ok(parseCFormat("%'I5d", false) instanceof InvalidFormat);
+});
