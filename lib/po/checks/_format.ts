@@ -10,7 +10,7 @@
  *
  * @module
  */
-import { FORMAT_LANGUAGES } from "../write.ts";
+import { FORMAT_LANGUAGES } from "../_flags.ts";
 import { compareBraceFormat, parseBraceFormat } from "./_format_brace.ts";
 import { compareCFormat, parseCFormat } from "./_format_c.ts";
 import { type FieldNames, type FormatSpec, InvalidFormat } from "./_format_common.ts";

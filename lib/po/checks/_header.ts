@@ -6,43 +6,61 @@
  * @module
  */
 import type { PoCatalog, PoMessage } from "../types.ts";
-import { parsePluralForms, pluralDistribution, type PluralForms } from "./_plural.ts";
+import { evaluatePlural } from "../_plural_forms.ts";
+import { checkPluralForms, headerMessage, parseHeaderFields, type PluralForms } from "../header.ts";
 import type { EntryCheck } from "./_types.ts";
 
-/** The header message (msgid "" without context, not obsolete), or null. */
+/** The header message (msgid "" without context, not obsolete, default domain), or null. */
 export function headerOf(catalog: PoCatalog): PoMessage | null {
-  for (const m of catalog.messages) {
-    if (m.msgid === "" && m.msgctxt === null && !m.obsolete) return m;
-  }
-  return null;
+  return headerMessage(catalog);
 }
 
-/** One header field's value (the last line `Name: value` with that name), or null. */
+/** One header field's value (the last line `Name: value` with that name, any case), or null. */
 export function headerField(header: PoMessage | null, name: string): string | null {
   if (header === null) return null;
   let found: string | null = null;
-  const lower = name.toLowerCase() + ":";
-  for (const line of header.msgstr.split("\n")) {
-    if (line.toLowerCase().startsWith(lower)) found = line.slice(lower.length).trim();
+  const lower = name.toLowerCase();
+  for (const field of parseHeaderFields(header.msgstr)) {
+    if (field.name.toLowerCase() === lower) found = field.value.trim();
   }
   return found;
 }
 
 /** What the catalogue's header says about plural forms, read once per check run. */
 export interface PluralInfo {
-  forms: PluralForms;
-  /** msgfmt's complaint about a valid expression (division by zero, values ≥ nplurals), or null. */
-  problem: string | null;
+  /** The valid forms, or why they cannot be used (null: the header has no Plural-Forms). */
+  forms: PluralForms | string | null;
+  /** Per form: does it apply to at least 5 of n = 0..1000 (msgfmt's "often")? */
   often: boolean[];
+  /** How many of n = min..max (at most 1001 of them) select `form`. */
   histogram: ((min: number, max: number, form: number) => number) | null;
 }
 
-/** Reads and evaluates the header's Plural-Forms. */
+/**
+ * Reads the header's Plural-Forms (as msgfmt checks it, `header.ts`) and, when valid, its
+ * distribution as msgl-check.c derives it: form j is "often" when at least 5 of n = 0..1000
+ * select it; there a translation must keep every placeholder.
+ */
 export function pluralInfo(header: PoMessage | null): PluralInfo {
-  const forms = parsePluralForms(headerField(header, "Plural-Forms"));
-  if (!forms.ok) return { forms, problem: null, often: [], histogram: null };
-  const d = pluralDistribution(forms);
-  return { forms, problem: d.problem, often: d.often, histogram: d.histogram };
+  const value = headerField(header, "Plural-Forms");
+  if (value === null) return { forms: null, often: [], histogram: null };
+  const forms = checkPluralForms(value);
+  if (typeof forms === "string") return { forms, often: [], histogram: null };
+  const counts = new Array<number>(forms.nplurals).fill(0);
+  for (let n = 0n; n <= 1000n; n++) {
+    const v = Number(evaluatePlural(forms.plural, n));
+    if (counts[v] < 5) counts[v]++;
+  }
+  return {
+    forms,
+    often: counts.map((c) => c === 5),
+    histogram(min, max, form) {
+      let count = 0;
+      const top = Math.min(max, min + 1000);
+      for (let n = min; n <= top; n++) if (evaluatePlural(forms.plural, BigInt(n)) === BigInt(form)) count++;
+      return count;
+    },
+  };
 }
 
 /** A catalogue-level problem: its check and message. */
@@ -52,8 +70,8 @@ export interface HeaderFinding {
 }
 
 /**
- * The header's own problems. `pluralLine` is the line of the first plural entry checked (or
- * null when there is none): Plural-Forms matters then even when it is merely absent.
+ * The header's own problems. `firstPlural` says where the first plural entry is (null when there
+ * is none): Plural-Forms matters then even when it is merely absent.
  */
 export function headerFindings(
   catalog: PoCatalog,
@@ -64,18 +82,15 @@ export function headerFindings(
   const out: HeaderFinding[] = [];
   const header = headerOf(catalog);
   if (enabled("plural-forms")) {
-    const present = headerField(header, "Plural-Forms") !== null;
-    if (!info.forms.ok && (present || firstPlural !== null)) {
+    if (info.forms === null && firstPlural !== null) {
       out.push({
         check: "plural-forms",
         message:
-          `${info.forms.reason}${
-            firstPlural !== null ? ` but the catalogue has plural entries (${firstPlural})` : ""
-          }: ` +
+          `the header has no Plural-Forms field but the catalogue has plural entries (${firstPlural}): ` +
           `set it for the language, e.g. "nplurals=2; plural=(n != 1);"`,
       });
-    } else if (info.problem !== null) {
-      out.push({ check: "plural-forms", message: `Plural-Forms: ${info.problem}` });
+    } else if (typeof info.forms === "string") {
+      out.push({ check: "plural-forms", message: info.forms });
     }
   }
   if (enabled("charset") && header !== null) {

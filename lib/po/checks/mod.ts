@@ -24,7 +24,7 @@
 import { InvalidInputError } from "../../errors.ts";
 import { messageLine, messageLines } from "../parse.ts";
 import type { PoCatalog, PoMessage } from "../types.ts";
-import { interpretFlags } from "../write.ts";
+import { interpretFlags } from "../_flags.ts";
 import { FORMAT_CHECKS } from "./_format.ts";
 import { HEADER_ENTRY_CHECKS, headerFindings, headerOf, type PluralInfo, pluralInfo } from "./_header.ts";
 import { REST_CHECKS } from "./_rest.ts";
@@ -178,7 +178,7 @@ function checkOne(
   out: CheckProblem[],
 ): void {
   const flags = interpretFlags(m.flags);
-  const nplurals = plural.forms.ok ? plural.forms.nplurals : null;
+  const nplurals = plural.forms !== null && typeof plural.forms !== "string" ? plural.forms.nplurals : null;
   const pluralCount = m.msgstrPlural?.length ?? 0;
   const context: EntryContext = {
     message: m,
