@@ -22,6 +22,7 @@ import { patentResearchTools } from "./patent_research.ts";
 import { patentTools } from "./patents.ts";
 import { poTools } from "./po.ts";
 import { poMaintainTools } from "./po_maintain.ts";
+import { poCheckTools } from "./po_checks.ts";
 import { requestLog } from "./request_log.ts";
 import { securityHeaders } from "./security_headers.ts";
 import { mountUi } from "./ui.ts";
@@ -37,6 +38,7 @@ export const TOOL_GROUPS: readonly ToolGroup[] = [
   poTools,
   poMaintainTools,
   workbenchTools,
+  poCheckTools,
   greetingTools,
   patentTools,
   patentResearchTools,

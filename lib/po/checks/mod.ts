@@ -68,6 +68,13 @@ const CATALOGUE_CHECKS: readonly CheckInfo[] = [
       "the catalogue has plural entries.",
   },
   {
+    name: "duplicates",
+    severity: "error",
+    defaultOn: true,
+    catalogue: true,
+    description: "No two entries have the same msgctxt and msgid (msgfmt refuses the file).",
+  },
+  {
     name: "charset",
     severity: "error",
     defaultOn: true,
@@ -76,8 +83,28 @@ const CATALOGUE_CHECKS: readonly CheckInfo[] = [
   },
 ];
 
+/** What a file or tree check reports for a file it cannot check at all (always on). */
+const FILE_CHECKS: readonly CheckInfo[] = [
+  {
+    name: "syntax",
+    severity: "error",
+    defaultOn: true,
+    catalogue: true,
+    description:
+      "The file can be read as gettext reads it (a file checks of a file or tree report; always on).",
+  },
+  {
+    name: "file",
+    severity: "error",
+    defaultOn: true,
+    catalogue: true,
+    description: "A file met in a tree can be opened (missing, unreadable or outside the roots; always on).",
+  },
+];
+
 /** Every check, in the order problems of one entry are reported. */
 export const CHECKS: readonly CheckInfo[] = [
+  ...FILE_CHECKS,
   ...CATALOGUE_CHECKS,
   ...ENTRY_CHECKS.map((c) => ({
     name: c.name,
@@ -245,6 +272,31 @@ export function checkCatalog(
       check: f.check,
       severity: SEVERITY.get(f.check)!,
       message: f.message,
+    });
+  }
+  if (only === undefined && selection.enabled.has("duplicates")) {
+    const seen = new Map<string, number | null>();
+    catalog.messages.forEach((m, i) => {
+      if (m.obsolete) return;
+      const key = JSON.stringify([m.domain ?? null, m.msgctxt, m.msgid]);
+      if (!seen.has(key)) {
+        seen.set(key, lineOf(m, i));
+        return;
+      }
+      const first = seen.get(key);
+      out.push({
+        path,
+        line: lineOf(m, i),
+        msgctxt: m.msgctxt,
+        msgid: m.msgid,
+        check: "duplicates",
+        severity: "error",
+        message:
+          `this entry repeats the msgctxt and msgid of the entry ${
+            first === null ? "before" : `at line ${first}`
+          }: ` +
+          `merge the two (msgfmt refuses the file)`,
+      });
     });
   }
   if (only === undefined) {

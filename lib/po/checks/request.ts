@@ -1,0 +1,128 @@
+/**
+ * One check request, as the `check_po` tool and `POST /po/check` take it: an entry on its own (or
+ * in the context of a catalogue's header), one file, or a tree, with totals. Nothing is written.
+ *
+ * @module
+ */
+import { InvalidInputError } from "../../errors.ts";
+import type { PoMessage } from "../types.ts";
+import { checkMessage, type CheckOptions } from "./mod.ts";
+import { checkTree, type CheckTreeIo, type CheckTreeResult } from "./tree.ts";
+
+/** An entry to check on its own (the JSON API's fields). */
+export interface CheckEntry {
+  msgid: string;
+  msgstr?: string;
+  msgctxt?: string | null;
+  msgid_plural?: string | null;
+  msgstr_plural?: Record<string, string>;
+  flags?: string[];
+  /** `file:line` references; an entry from a `.rst` file gets the reST checks. */
+  occurrences?: string[];
+}
+
+/** What to check, and how much at most. */
+export interface CheckRequest extends CheckOptions {
+  entry?: CheckEntry;
+  /** A catalogue: checked whole, or, with `entry`, the header the entry is checked against. */
+  filePath?: string;
+  /** A directory inside the roots, walked for `*.po` files. */
+  directory?: string;
+  maxProblems: number;
+  maxFiles: number;
+  /** Time the run may take, in ms (files are not started after it). */
+  maxMs: number;
+}
+
+/** Most plural forms an entry to check may have. */
+const MAX_FORMS = 100;
+
+/** The entry as a message. */
+export function messageOfEntry(e: CheckEntry): PoMessage {
+  let plural: string[] | null = null;
+  if (e.msgid_plural !== undefined && e.msgid_plural !== null) {
+    const forms = e.msgstr_plural ?? {};
+    const count = Object.keys(forms).length;
+    if (count > MAX_FORMS) throw new InvalidInputError(`An entry has at most ${MAX_FORMS} plural forms`);
+    plural = [];
+    for (let i = 0; i < count; i++) {
+      const form = forms[String(i)];
+      if (form === undefined) {
+        throw new InvalidInputError(
+          `msgstr_plural must number its forms 0 to ${count - 1}: "${i}" is missing`,
+        );
+      }
+      plural.push(form);
+    }
+  }
+  return {
+    msgctxt: e.msgctxt === "" ? null : e.msgctxt ?? null,
+    msgid: e.msgid,
+    msgidPlural: e.msgid_plural ?? null,
+    msgstr: plural === null ? e.msgstr ?? "" : "",
+    msgstrPlural: plural,
+    translatorComments: [],
+    extractedComments: [],
+    references: (e.occurrences ?? []).map((o) => {
+      const colon = o.lastIndexOf(":");
+      const line = colon > 0 ? Number(o.slice(colon + 1)) : NaN;
+      return Number.isInteger(line) ? { file: o.slice(0, colon), line } : { file: o, line: null };
+    }),
+    flags: e.flags ?? [],
+    previousMsgctxt: null,
+    previousMsgid: null,
+    previousMsgidPlural: null,
+    obsolete: false,
+  };
+}
+
+/**
+ * Runs one check request.
+ *
+ * @throws {InvalidInputError} none or more than one of entry / filePath / directory (an entry may
+ *   come with a filePath), an unknown check, a malformed entry.
+ * @throws the io's errors for the file or directory named (not found, outside the roots).
+ */
+export async function runCheckRequest(
+  request: CheckRequest,
+  io: CheckTreeIo,
+  signal?: AbortSignal,
+): Promise<CheckTreeResult> {
+  const { entry, filePath, directory } = request;
+  const targets =
+    [entry !== undefined || filePath !== undefined, directory !== undefined].filter(Boolean).length;
+  if (targets !== 1) {
+    throw new InvalidInputError(
+      "Give one of: entry (optionally with file_path for its header), file_path, directory",
+    );
+  }
+  const options: CheckOptions = { checks: request.checks, includeFuzzy: request.includeFuzzy };
+  if (entry !== undefined) {
+    const catalog = filePath === undefined ? undefined : await io.read(filePath);
+    const problems = checkMessage(messageOfEntry(entry), { ...options, catalog, path: filePath ?? null });
+    const kept = problems.slice(0, request.maxProblems);
+    const errors = problems.filter((p) => p.severity === "error").length;
+    const byCheck: Record<string, number> = {};
+    for (const p of problems) byCheck[p.check] = (byCheck[p.check] ?? 0) + 1;
+    return {
+      problems: kept,
+      totals: {
+        problems: problems.length,
+        errors,
+        warnings: problems.length - errors,
+        byCheck,
+        files: 0,
+        filesWithProblems: 0,
+      },
+      truncated: kept.length < problems.length,
+      complete: true,
+      stoppedBecause: null,
+    };
+  }
+  return await checkTree([filePath ?? directory!], io, options, {
+    maxFiles: request.maxFiles,
+    maxProblems: request.maxProblems,
+    deadline: Date.now() + request.maxMs,
+    signal,
+  });
+}

@@ -1,0 +1,108 @@
+import assert from "node:assert/strict";
+import { poFixture } from "./_helpers.ts";
+
+const CASES = Deno.readTextFileSync(new URL("./fixtures/checks/cases.po", import.meta.url));
+const NO_PLURAL_FORMS = Deno.readTextFileSync(
+  new URL("./fixtures/checks/no_plural_forms.po", import.meta.url),
+);
+
+Deno.test("POST /po/check lists a file's problems with totals by check, and writes nothing", async () => {
+  await using fx = await poFixture({ "fr/cases.po": CASES });
+  const before = await Deno.stat(fx.path("fr/cases.po"));
+  const r = await fx.post("/po/check", { file_path: fx.path("fr/cases.po") });
+  assert.equal(r.status, 200);
+  assert.equal(r.type, "application/json");
+  const broken = r.body.problems.find((p: { msgid: string }) => p.msgid === "Please enter a valid %s.");
+  assert.deepEqual(Object.keys(broken), ["path", "line", "msgctxt", "msgid", "check", "severity", "message"]);
+  assert.equal(broken.path, fx.path("fr/cases.po"));
+  assert.equal(broken.check, "python-format");
+  assert.equal(r.body.totals.files, 1);
+  assert.equal(r.body.totals.by_check["python-format"], 3);
+  assert.equal(r.body.totals.problems, r.body.problems.length);
+  assert.equal(r.body.complete, true);
+  assert.equal(r.body.truncated, false);
+  const after = await Deno.stat(fx.path("fr/cases.po"));
+  assert.equal(after.mtime?.getTime(), before.mtime?.getTime());
+  assert.equal(Deno.readTextFileSync(fx.path("fr/cases.po")), CASES);
+});
+
+Deno.test("POST /po/check checks one entry, against a catalogue's header when file_path is given", async () => {
+  await using fx = await poFixture({ "fr/cases.po": CASES });
+  const entry = {
+    msgid: "%d file",
+    msgid_plural: "%d files",
+    msgstr_plural: { "0": "%d fichier", "1": "%d fichiers", "2": "%d fichiers" },
+    flags: ["c-format"],
+  };
+  const alone = await fx.post("/po/check", { entry });
+  assert.equal(alone.status, 200);
+  assert.deepEqual(alone.body.problems, []);
+  const inFile = await fx.post("/po/check", { entry, file_path: fx.path("fr/cases.po") });
+  assert.equal(inFile.status, 200);
+  assert.deepEqual(inFile.body.problems.map((p: { check: string }) => p.check), ["plural-count"]);
+  assert.match(inFile.body.problems[0].message, /3 plural forms .* nplurals=2/);
+  const rest = await fx.post("/po/check", {
+    entry: { msgid: "See :func:`open`.", msgstr: "Voir :func:open.", occurrences: ["library/io.rst:3"] },
+  });
+  assert.deepEqual(rest.body.problems.map((p: { check: string }) => p.check), [
+    "rest-roles",
+    "rest-role-targets",
+  ]);
+});
+
+Deno.test("POST /po/check walks a directory: *.po files only, hidden names and links skipped, syntax errors reported", async () => {
+  await using fx = await poFixture({
+    "fr/a/cases.po": CASES,
+    "fr/b/plural.po": NO_PLURAL_FORMS,
+    "fr/b/broken.po": 'msgid "x"\nmsgstr "unterminated\n',
+    "fr/.hidden/cases.po": CASES,
+    "fr/notes.txt": "not a catalogue",
+  });
+  await Deno.symlink(fx.path("fr/a"), fx.path("fr/link"));
+  const r = await fx.post("/po/check", { directory: fx.path("fr"), checks: ["c-format", "plural-forms"] });
+  assert.equal(r.status, 200);
+  assert.equal(r.body.totals.files, 3);
+  assert.deepEqual(r.body.totals.by_check, { "c-format": 2, "plural-forms": 1, syntax: 1 });
+  assert.deepEqual(
+    r.body.problems.map((p: { path: string; check: string }) => [p.path.slice(fx.root.length), p.check]),
+    [
+      ["/fr/a/cases.po", "c-format"],
+      ["/fr/a/cases.po", "c-format"],
+      ["/fr/b/broken.po", "syntax"],
+      ["/fr/b/plural.po", "plural-forms"],
+    ],
+  );
+  assert.equal(r.body.problems[2].line, 2);
+});
+
+Deno.test("POST /po/check on a tree stops at max_files and says so; max_problems cuts the list, not the totals", async () => {
+  await using fx = await poFixture({ "x/1.po": CASES, "x/2.po": CASES, "x/3.po": CASES });
+  const r = await fx.post("/po/check", { directory: fx.path("x"), max_files: 2, max_problems: 5 });
+  assert.equal(r.status, 200);
+  assert.equal(r.body.totals.files, 2);
+  assert.equal(r.body.complete, false);
+  assert.equal(r.body.stopped_because, "the limit of 2 files was reached");
+  assert.equal(r.body.problems.length, 5);
+  assert.equal(r.body.truncated, true);
+  assert.ok(r.body.totals.problems > 5);
+});
+
+Deno.test("POST /po/check refuses a directory outside the roots, a missing file, and unclear or unknown requests", async () => {
+  await using fx = await poFixture({ "fr/cases.po": CASES });
+  const outside = await fx.post("/po/check", { directory: "/etc" });
+  assert.equal(outside.status, 403);
+  assert.match(outside.body.detail, /outside the catalogue roots/);
+  const missing = await fx.post("/po/check", { file_path: fx.path("fr/none.po") });
+  assert.equal(missing.status, 404);
+  const neither = await fx.post("/po/check", {});
+  assert.equal(neither.status, 422);
+  assert.match(neither.body.detail, /Give one of: entry/);
+  const both = await fx.post("/po/check", { file_path: fx.path("fr/cases.po"), directory: fx.path("fr") });
+  assert.equal(both.status, 422);
+  const unknown = await fx.post("/po/check", {
+    file_path: fx.path("fr/cases.po"),
+    checks: ["python-fromat"],
+  });
+  assert.equal(unknown.status, 422);
+  assert.equal(unknown.body.detail[0].loc.join("."), "body.checks.0");
+});
