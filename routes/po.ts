@@ -9,7 +9,14 @@ import { applyWrite } from "../lib/po/apply_write.ts";
 import { entryMessages, fuzzyMessages, readContext, toApiEntry } from "../lib/po/catalog.ts";
 import type { PoCatalog, PoMessage } from "../lib/po/types.ts";
 import { KeptItemJson, ListAnswers } from "../lib/json_answer.ts";
-import type { CatalogueStore } from "../lib/store/mod.ts";
+import type { CatalogueRead, CatalogueStore } from "../lib/store/mod.ts";
+import {
+  ENTRY_FIELDS,
+  type EntryField,
+  MAX_PAGE_LIMIT,
+  pageEntries,
+  requestDigest,
+} from "../lib/workbench/mod.ts";
 import type { AppDeps } from "./deps.ts";
 import { defineTool, defineToolGroup, requireDep, type ToolAnnotations } from "./tool.ts";
 import { pyInt } from "./validation.ts";
@@ -66,8 +73,30 @@ export const PoEntryInput = z.strictObject({
   obsolete: z.boolean().optional(),
 }).meta({ id: "POEntryInput" });
 
-export const ReadPoRequest = z.strictObject({ file_path: FilePath }).meta({ id: "ReadPORequest" });
-export const FindFuzzyRequest = z.strictObject({ file_path: FilePath }).meta({ id: "FindFuzzyRequest" });
+/**
+ * Optional paging of `/po/read` and `/po/find_fuzzy` (issue 18.4). Without any of these fields the
+ * answer is exactly the old one; with one, it is a page: `entries` (only `fields`), `next_cursor`,
+ * `revision` and `total`.
+ */
+const PagingFields = {
+  limit: pyInt({ ge: 1, le: MAX_PAGE_LIMIT }).optional().meta({
+    description: `Page size (1 to ${MAX_PAGE_LIMIT}). With limit, cursor or fields the answer is one page: ` +
+      "entries, next_cursor (null on the last page), revision, total. Without them: every entry, as always.",
+  }),
+  cursor: z.string().max(8192).nullable().optional().meta({
+    description: "next_cursor of the previous page. A cursor into a catalogue that changed since is " +
+      "refused with 409 (start again without it).",
+  }),
+  fields: z.array(z.enum(ENTRY_FIELDS)).max(ENTRY_FIELDS.length).nullable().optional().meta({
+    description: 'Entry fields to return, e.g. ["msgid", "msgstr"] (default all).',
+  }),
+};
+export const ReadPoRequest = z.strictObject({ file_path: FilePath, ...PagingFields }).meta({
+  id: "ReadPORequest",
+});
+export const FindFuzzyRequest = z.strictObject({ file_path: FilePath, ...PagingFields }).meta({
+  id: "FindFuzzyRequest",
+});
 export const WritePoRequest = z.strictObject({
   file_path: FilePath,
   entries: z.array(PoEntryInput),
@@ -83,7 +112,13 @@ export const ReadPoContextRequest = z.strictObject({
   }),
 }).meta({ id: "ReadPOContextRequest" });
 
-const EntriesResponse = z.object({ entries: z.array(PoEntry) });
+/** Every entry; or, when paged (limit, cursor or fields), a page of entries with only the fields asked. */
+const EntriesResponse = z.object({
+  entries: z.array(PoEntry.partial()),
+  next_cursor: z.string().nullable().optional().meta({ description: "Paged answers only." }),
+  revision: z.string().optional().meta({ description: "Paged answers only: the catalogue's revision." }),
+  total: z.int().optional().meta({ description: "Paged answers only: entries in the whole list." }),
+});
 const WritePoResponse = z.object({
   success: z.boolean(),
   message: z.string(),
@@ -142,6 +177,36 @@ function poToolDeps(app: AppDeps): PoToolDeps {
   return { catalogues, readAnswers: list(entryMessages, true), fuzzyAnswers: list(fuzzyMessages, false) };
 }
 
+/** True when a read asks for a page (any paging field given): else the old answer, unchanged. */
+function isPaged(
+  input: { limit?: number; cursor?: string | null; fields?: readonly string[] | null },
+): boolean {
+  return input.limit !== undefined || input.cursor != null || input.fields != null;
+}
+
+/** A page of a catalogue's entries in `/po/read`'s entry shape (see `lib/workbench/entries.ts`). */
+function entriesPage(
+  read: CatalogueRead<PoCatalog>,
+  input: { file_path: string; limit?: number; cursor?: string | null; fields?: readonly EntryField[] | null },
+  kind: string,
+  select: (m: PoMessage) => boolean,
+) {
+  const page = pageEntries(read.doc, read.revision, input.file_path, {
+    kind,
+    digest: requestDigest(kind, { path: read.path.realPath }),
+    select,
+  }, {
+    limit: input.limit ?? DEFAULT_PAGE_LIMIT,
+    cursor: input.cursor ?? null,
+    fields: input.fields ?? null,
+    positions: false,
+  });
+  return { entries: page.entries, next_cursor: page.next_cursor, revision: page.revision, total: page.total };
+}
+
+/** Page size of a paged read that gives no limit. */
+const DEFAULT_PAGE_LIMIT = 100;
+
 /** Reading a catalogue changes nothing. */
 const READS: ToolAnnotations = {
   readOnlyHint: true,
@@ -161,17 +226,19 @@ export const poTools = defineToolGroup<PoToolDeps>({
       summary: "Read every entry of a PO file",
       description:
         "Returns every entry of the catalogue in file order (header excluded, obsolete #~ entries " +
-        "included). file_path must be absolute and inside one of the catalogue roots (PO_ROOTS).",
+        "included). file_path must be absolute and inside one of the catalogue roots (PO_ROOTS). A long " +
+        "catalogue can be read in pages: limit (then next_cursor as cursor until it is null) and fields " +
+        "(only the entry fields needed); a paged answer also has revision and total.",
       input: ReadPoRequest,
       annotations: READS,
       example: ({ catalogue }) => ({ file_path: catalogue }),
       errors: [403, 404],
       output: EntriesResponse.meta({ id: "ReadPOResponse" }),
-      handle: async ({ file_path }, { catalogues, readAnswers }, call) =>
-        readAnswers.answer(
-          (await catalogues.read(file_path, { signal: call.signal })).doc,
-          call.maxAnswerBytes,
-        ),
+      handle: async (input, { catalogues, readAnswers }, call) => {
+        const read = await catalogues.read(input.file_path, { signal: call.signal });
+        if (!isPaged(input)) return readAnswers.answer(read.doc, call.maxAnswerBytes);
+        return entriesPage(read, input, "read", () => true);
+      },
     }),
     defineTool({
       name: "write_po",
@@ -233,17 +300,18 @@ export const poTools = defineToolGroup<PoToolDeps>({
       name: "find_fuzzy",
       path: "/po/find_fuzzy",
       summary: "List the fuzzy entries of a PO file",
-      description: 'Returns the entries flagged "fuzzy" (they need review), in file order.',
+      description: 'Returns the entries flagged "fuzzy" (they need review), in file order. In pages with ' +
+        "limit, cursor (next_cursor of the previous page) and fields, as read_po.",
       input: FindFuzzyRequest,
       annotations: READS,
       example: ({ catalogue }) => ({ file_path: catalogue }),
       errors: [403, 404],
       output: EntriesResponse.meta({ id: "FindFuzzyResponse" }),
-      handle: async ({ file_path }, { catalogues, fuzzyAnswers }, call) =>
-        fuzzyAnswers.answer(
-          (await catalogues.read(file_path, { signal: call.signal })).doc,
-          call.maxAnswerBytes,
-        ),
+      handle: async (input, { catalogues, fuzzyAnswers }, call) => {
+        const read = await catalogues.read(input.file_path, { signal: call.signal });
+        if (!isPaged(input)) return fuzzyAnswers.answer(read.doc, call.maxAnswerBytes);
+        return entriesPage(read, input, "find_fuzzy", (m) => m.flags.includes("fuzzy"));
+      },
     }),
   ],
 });

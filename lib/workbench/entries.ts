@@ -7,10 +7,10 @@
  *
  * @module
  */
-import { entryMessages } from "../po/catalog.ts";
+import { type ApiEntry, entryMessages, toApiEntry } from "../po/catalog.ts";
 import type { PoCatalog, PoMessage } from "../po/types.ts";
 import { decodeCursor, encodeCursor, staleCursor } from "./_cursor.ts";
-import { type EntryField, type ListedEntry, listedEntry } from "./fields.ts";
+import { type EntryField, type ListedEntry, listedEntry, selectFields } from "./fields.ts";
 import { type EntryState, entryState } from "./stats.ts";
 
 /** Largest page of entries (and of search hits). */
@@ -24,11 +24,13 @@ export interface PageRequest {
   cursor: string | null;
   /** Entry fields to return (null: all). */
   fields: readonly EntryField[] | null;
+  /** False: entries without `index`, `line` and `state` (the shape of `/po/read`'s entries). Default true. */
+  positions?: boolean;
 }
 
 /** One page of entries. */
 export interface EntryPage {
-  entries: ListedEntry[];
+  entries: (ListedEntry | Partial<ApiEntry>)[];
   /** The cursor of the next page, or null when this is the last. */
   next_cursor: string | null;
   /** The revision of the catalogue the page was read from. */
@@ -64,7 +66,8 @@ export function pageEntries(
     from = at.index;
   }
   const messages = entryMessages(catalog);
-  const entries: ListedEntry[] = [];
+  const entries: (ListedEntry | Partial<ApiEntry>)[] = [];
+  const positions = page.positions ?? true;
   let total = 0;
   let next: number | null = null;
   for (let i = 0; i < messages.length; i++) {
@@ -73,7 +76,9 @@ export function pageEntries(
     total++;
     if (i < from) continue;
     if (entries.length < page.limit) {
-      entries.push(listedEntry(catalog, m, i, page.fields));
+      entries.push(
+        positions ? listedEntry(catalog, m, i, page.fields) : selectFields(toApiEntry(m), page.fields),
+      );
     } else if (next === null) next = i;
   }
   return {
