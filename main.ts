@@ -4,6 +4,7 @@
  *   main.ts [serve]            HTTP server (default)
  *   main.ts mcp                MCP server over stdio
  *   main.ts wrap [opts] FILE…  powrap-compatible formatter
+ *   main.ts check [opts] PATH… quality checks as a linter (lib/cli/check.ts)
  *   main.ts permissions MODE   prints the least-privilege deno flags for MODE (used by deno.json tasks)
  *
  * What each mode does lives elsewhere: `routes/run.ts` (serve, mcp), `lib/cli/` (the log, wrap's
@@ -118,6 +119,12 @@ async function main(args: string[]): Promise<void> {
       ]);
       const io = wrapIo({ args: rest, lockDir: () => readEnv(["PO_LOCK_DIR"]).PO_LOCK_DIR, fail });
       Deno.exit(await runWrap(rest, io));
+      return;
+    }
+    case "check": {
+      enterCallersDirectory();
+      const { checkCliIo, runCheck } = await import("./lib/cli/check.ts");
+      Deno.exit(await runCheck(rest, checkCliIo()));
       return;
     }
     default:

@@ -13,6 +13,7 @@ Modes:
   serve              the HTTP server (default); configured by environment variables (README)
   mcp                the MCP server over stdio
   wrap [OPTS] PATH…  lay PO files out as msgcat does (powrap-compatible); main.ts wrap --help
+  check [OPTS] PATH… check translations (placeholders, reST, plural forms…) like a linter; main.ts check --help
   permissions MODE   print the least-privilege deno flags for serve or mcp (used by deno.json tasks)
 
 Options:
@@ -37,5 +38,7 @@ export const MODE_USAGE: Readonly<Record<string, string>> = {
 
 /** The line for a mode `main.ts` does not know. */
 export function unknownModeLine(mode: string): string {
-  return `unknown mode ${JSON.stringify(mode)}; usage: main.ts [serve|mcp|wrap|permissions] (main.ts --help)`;
+  return `unknown mode ${
+    JSON.stringify(mode)
+  }; usage: main.ts [serve|mcp|wrap|check|permissions] (main.ts --help)`;
 }

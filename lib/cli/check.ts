@@ -1,0 +1,183 @@
+/**
+ * `main.ts check [OPTIONS] PATH…`: the quality checks of `lib/po/checks` as a linter. Each problem
+ * is one line on stdout, `FILE:LINE: CHECK: MESSAGE` (LINE is the entry's; 0 when unknown), a
+ * summary goes to stderr, and the exit status is 1 when a problem was found, 2 when a PATH could
+ * not be checked, 0 otherwise. A directory is walked for `*.po` files as `wrap` walks it. Writes
+ * nothing; needs only read access (`deno task po-check`, `bin/check`, the pre-commit hook).
+ *
+ * Loads no zod, Hono or MCP SDK.
+ *
+ * @module
+ */
+import { TooLargeError } from "../errors.ts";
+import { parsePo } from "../po/parse.ts";
+import { CHECK_NAMES, CHECKS, DEFAULT_CHECKS } from "../po/checks/mod.ts";
+import type { CheckProblem } from "../po/checks/mod.ts";
+import { checkTree, type CheckTreeIo } from "../po/checks/tree.ts";
+
+/** `main.ts check --help`. */
+export const CHECK_USAGE = `Usage: main.ts check [OPTIONS] PATH…
+
+Checks PO files (a directory: every *.po file under it) for translations that break a program or a
+docs build: placeholders (by the entries' flags, as msgfmt -c), reST/Sphinx markup (entries from .rst
+files, as sphinx-lint), URLs, tags, white space, plural forms and the header. Prints one line per
+problem, FILE:LINE: CHECK: MESSAGE; exits 1 when there are problems, 2 when a PATH cannot be read.
+
+Options:
+  --checks=A,B       run only these checks (default: ${DEFAULT_CHECKS.join(",")})
+  --severity=error   report errors only (default: errors and warnings)
+  --include-fuzzy    check fuzzy entries too (msgfmt leaves them out, and so do the checks)
+  --quiet, -q        no summary on stderr
+  --list             list the checks and exit
+
+Checks: ${CHECK_NAMES.join(", ")}
+`;
+
+/** Largest file read (as the service's default store). */
+const MAX_FILE_BYTES = 64 * 1024 * 1024;
+
+/** Most files one run checks (as wrap). */
+const MAX_FILES = 200_000;
+
+/** What the command may ask of the host. */
+export interface CheckCliIo extends CheckTreeIo {
+  out(line: string): void;
+  err(line: string): void;
+}
+
+/**
+ * Runs the command; returns the exit status.
+ *
+ * @example
+ * ```ts
+ * Deno.exit(await runCheck(["locales/"], checkCliIo()));
+ * ```
+ */
+export async function runCheck(args: readonly string[], io: CheckCliIo): Promise<number> {
+  const paths: string[] = [];
+  let checks: string[] | undefined;
+  let errorsOnly = false;
+  let includeFuzzy = false;
+  let quiet = false;
+  let options = true;
+  for (const arg of args) {
+    if (options && arg === "--") options = false;
+    else if (options && (arg === "--help" || arg === "-h")) {
+      io.out(CHECK_USAGE.trimEnd());
+      return 0;
+    } else if (options && arg === "--list") {
+      for (const c of CHECKS) {
+        io.out(`${c.name} (${c.severity}${c.defaultOn ? "" : ", off by default"}): ${c.description}`);
+      }
+      return 0;
+    } else if (options && arg.startsWith("--checks=")) {
+      checks = arg.slice(9).split(",").filter((c) => c !== "");
+      const unknown = checks.filter((c) => !CHECK_NAMES.includes(c));
+      if (unknown.length > 0) {
+        io.err(
+          `check: unknown check ${JSON.stringify(unknown[0])}; the checks are ${CHECK_NAMES.join(", ")}`,
+        );
+        return 2;
+      }
+    } else if (options && arg === "--severity=error") errorsOnly = true;
+    else if (options && arg === "--severity=warning") errorsOnly = false;
+    else if (options && arg === "--include-fuzzy") includeFuzzy = true;
+    else if (options && (arg === "--quiet" || arg === "-q")) quiet = true;
+    else if (options && arg.startsWith("-") && arg !== "-") {
+      io.err(`check: unknown option ${JSON.stringify(arg)} (main.ts check --help)`);
+      return 2;
+    } else paths.push(arg);
+  }
+  if (paths.length === 0) {
+    io.err("check: no PATH given (main.ts check --help)");
+    return 2;
+  }
+  let status = 0;
+  let reported = 0;
+  let files = 0;
+  const byCheck: Record<string, number> = {};
+  for (const path of paths) {
+    let found: CheckProblem[];
+    try {
+      const r = await checkTree([path], io, { checks, includeFuzzy }, {
+        maxFiles: MAX_FILES - files,
+        maxProblems: Number.MAX_SAFE_INTEGER,
+      });
+      files += r.totals.files;
+      found = r.problems;
+      if (!r.complete) {
+        io.err(`check: ${path}: stopped: ${r.stoppedBecause}`);
+        status = 2;
+      }
+    } catch (error) {
+      io.err(`check: ${path}: ${(error as Error).message}`);
+      status = 2;
+      continue;
+    }
+    for (const p of found) {
+      if (errorsOnly && p.severity !== "error") continue;
+      io.out(`${p.path}:${p.line ?? 0}: ${p.check}: ${oneLine(p.message)}`);
+      byCheck[p.check] = (byCheck[p.check] ?? 0) + 1;
+      reported++;
+    }
+  }
+  if (!quiet) {
+    const counts = Object.entries(byCheck).map(([c, n]) => `${c} ${n}`).join(", ");
+    io.err(
+      reported === 0
+        ? `check: ${files} file${files === 1 ? "" : "s"}, no problems`
+        : `check: ${reported} problem${reported === 1 ? "" : "s"} in ${files} file${
+          files === 1 ? "" : "s"
+        } (${counts})`,
+    );
+  }
+  return status !== 0 ? status : reported > 0 ? 1 : 0;
+}
+
+/** A message on one line: a linter's output is read line by line. */
+function oneLine(s: string): string {
+  return s.replace(/[\r\n]+/g, " ");
+}
+
+/** The command's {@link CheckCliIo} on the real file system, stdout and stderr. */
+export function checkCliIo(): CheckCliIo {
+  const encoder = new TextEncoder();
+  return {
+    out: (line) => Deno.stdout.writeSync(encoder.encode(`${line}\n`)),
+    err: (line) => Deno.stderr.writeSync(encoder.encode(`${line}\n`)),
+    async pathKind(path) {
+      try {
+        return (await Deno.stat(path)).isDirectory ? "directory" : "file";
+      } catch {
+        return "file";
+      }
+    },
+    async readDir(path) {
+      const entries: { name: string; kind: "file" | "directory" | "symlink" | "other" }[] = [];
+      for await (const e of Deno.readDir(path)) {
+        entries.push({
+          name: e.name,
+          kind: e.isSymlink ? "symlink" : e.isDirectory ? "directory" : e.isFile ? "file" : "other",
+        });
+      }
+      return entries;
+    },
+    async read(path) {
+      using file = await Deno.open(path, { read: true });
+      const stat = await file.stat();
+      if (!stat.isFile) throw new Error("not a regular file");
+      if (stat.size > MAX_FILE_BYTES) {
+        throw new TooLargeError(`${stat.size} bytes, over the limit of ${MAX_FILE_BYTES} bytes`);
+      }
+      const bytes = new Uint8Array(stat.size);
+      let at = 0;
+      while (at < bytes.length) {
+        const n = await file.read(bytes.subarray(at));
+        if (n === null) break;
+        at += n;
+      }
+      // A syntax error (PoSyntaxError) becomes the file's `syntax` problem.
+      return parsePo(bytes.subarray(0, at), { fileName: path, strict: false, allowBom: true });
+    },
+  };
+}
