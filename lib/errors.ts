@@ -25,12 +25,6 @@ export class InvalidInputError extends DomainError {}
 /** Input larger than a configured limit. */
 export class TooLargeError extends DomainError {}
 
-/**
- * The request was made against a state of a file that is no longer the current one (a page cursor
- * into a catalogue that changed since): nothing was done; read again.
- */
-export class ConflictError extends DomainError {}
-
 /** An answer that would be larger than the configured limit; the message says how to ask for less. */
 export class AnswerTooLargeError extends DomainError {}
 
@@ -63,3 +57,24 @@ export class PoSyntaxError extends DomainError {
 
 /** A catalogue that can be read but not safely written (e.g. a non-UTF-8 charset). */
 export class UnwritableCatalogError extends DomainError {}
+
+/**
+ * The request was made against a state of a file that is no longer the current one, or does not
+ * fit the catalogue as it is now, and nothing was done: a page cursor into a catalogue that changed
+ * since; an entry a write must update is missing (or one it must create exists), or the file or a
+ * translation changed since the caller read it. `details` (optional) holds what the caller needs
+ * to retry (the current revision, the current translations, the closest existing msgids),
+ * answered beside the message.
+ *
+ * @example
+ * ```ts
+ * throw new ConflictError("The catalogue changed since revision r1", { revision: "r2" });
+ * ```
+ */
+export class ConflictError extends DomainError {
+  readonly details: Readonly<Record<string, unknown>>;
+  constructor(message: string, details: Readonly<Record<string, unknown>> = {}) {
+    super(message);
+    this.details = details;
+  }
+}

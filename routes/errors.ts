@@ -32,14 +32,14 @@ type ErrorClass = abstract new (...args: never[]) => Error;
 export const RETRY_AFTER_S = 5;
 
 /** Domain error → status and detail. First match wins, so subclasses come before their bases. */
-const ERROR_STATUS: [ErrorClass, ContentfulStatusCode, (e: Error) => string][] = [
+const ERROR_STATUS: [ErrorClass, ContentfulStatusCode, (e: Error) => unknown][] = [
   [AnswerTooLargeError, 422, (e) => e.message],
   [BusyError, 503, (e) => e.message],
   [TimeoutError, 503, (e) => e.message],
   [PoSyntaxError, 422, (e) => `Invalid PO file: ${e.message}`],
   [UnwritableCatalogError, 422, (e) => e.message],
-  [ConflictError, 409, (e) => e.message],
   [NotFoundError, 404, (e) => e.message],
+  [ConflictError, 409, conflictDetail],
   [OutsideRootsError, 403, (e) => e.message],
   [TooLargeError, 413, (e) => e.message],
   [InvalidInputError, 422, (e) => e.message],
@@ -47,6 +47,12 @@ const ERROR_STATUS: [ErrorClass, ContentfulStatusCode, (e: Error) => string][] =
   [UnsupportedMediaTypeError, 415, (e) => e.message],
   [DomainError, 400, (e) => e.message],
 ];
+
+/** A conflict's detail: its message alone, or with its details beside it (`{message, revision, …}`). */
+function conflictDetail(e: Error): unknown {
+  const details = (e as ConflictError).details;
+  return Object.keys(details).length === 0 ? e.message : { message: e.message, ...details };
+}
 
 /** Status and `detail` for an error, or null when it is not one we answer on purpose. */
 export function toErrorAnswer(

@@ -29,12 +29,23 @@ export const HAS_MSGCAT: boolean = (() => {
   }
 })();
 
+/** True when GNU `patch` runs (an independent check that a diff applies). */
+export const HAS_PATCH: boolean = (() => {
+  try {
+    return new Deno.Command("patch", { args: ["--version"], stdout: "null", stderr: "null" }).outputSync()
+      .success;
+  } catch {
+    return false;
+  }
+})();
+
 /** A prerequisite a test may lack. */
-export type Prerequisite = "shared" | "msgcat";
+export type Prerequisite = "shared" | "msgcat" | "patch";
 
 const DESCRIBED: Record<Prerequisite, [boolean, string]> = {
   shared: [HAS_SHARED, "../shared (the corpus; absent from a plain clone)"],
   msgcat: [HAS_MSGCAT, "msgcat (apt-get install gettext)"],
+  patch: [HAS_PATCH, "GNU patch (apt-get install patch)"],
 };
 
 const told = new Set<string>();

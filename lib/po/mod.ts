@@ -33,7 +33,8 @@ export {
   toApiEntry,
 } from "./catalog.ts";
 export { applyWrite, NEW_CATALOG_HEADER, type WriteEntry, type WriteResult } from "./apply_write.ts";
-export { runWrap, unifiedDiff, WRAP_USAGE, type WrapIo } from "./wrap_cli.ts";
+export { runWrap, WRAP_USAGE, type WrapIo } from "./wrap_cli.ts";
+export { type DiffOptions, unifiedDiff } from "./unified_diff.ts";
 export {
   checkPluralForms,
   type HeaderField,

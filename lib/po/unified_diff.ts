@@ -1,0 +1,256 @@
+/**
+ * Unified diffs (3 lines of context) of two texts, as `diff -u` prints them: for `wrap --diff`,
+ * and for a write's dry run, which must stay fast on a large catalogue whatever a request changes.
+ *
+ * The edit script is Myers' shortest one over lines. With a work bound ({@link DiffOptions}), a
+ * pair of texts too large for that is diffed in two steps instead: first over blocks (runs of lines
+ * ending with an empty line: a catalogue's entries), then over the lines of each changed run of
+ * blocks; a step that would pass the bound replaces its lines whole. The diff then applies all the
+ * same; it may only be longer than the shortest one.
+ *
+ * @module
+ */
+
+const CONTEXT = 3;
+/** Beyond this many differing lines (or blocks) a run is replaced whole. */
+const MAX_EDIT_DISTANCE = 2000;
+
+/** Options of {@link unifiedDiff}. */
+export interface DiffOptions {
+  /**
+   * Steps (Myers' diagonal moves and compares) the diff may take, about linear in time: past it,
+   * changed parts are replaced whole rather than searched further. Default: no bound (only the
+   * edit distance bound of 2000 lines, as `wrap --diff` has always had).
+   */
+  maxWork?: number;
+}
+
+function splitLines(text: string): string[] {
+  const lines = text.split("\n");
+  if (lines[lines.length - 1] === "") lines.pop();
+  else if (lines.length > 0) lines[lines.length - 1] += "\n\\ No newline at end of file";
+  return lines;
+}
+
+type Op = [kind: " " | "-" | "+", line: string];
+
+/**
+ * Myers' O(ND) shortest edit script of two arrays, or null when D exceeds `limit` or the steps
+ * taken (a diagonal tried, a pair compared) exhaust `work`.
+ */
+function myers(
+  a: readonly string[],
+  b: readonly string[],
+  limit: number,
+  work: Work = { left: Infinity },
+): Op[] | null {
+  const n = a.length, m = b.length;
+  const max = Math.min(n + m, limit);
+  const offset = max + 1;
+  const v = new Int32Array(2 * max + 3);
+  const trace: Int32Array[] = [];
+  for (let d = 0; d <= max; d++) {
+    trace.push(v.slice(offset - d - 1, offset + d + 2));
+    work.left -= d + 1;
+    for (let k = -d; k <= d; k += 2) {
+      let x = k === -d || (k !== d && v[offset + k - 1] < v[offset + k + 1])
+        ? v[offset + k + 1]
+        : v[offset + k - 1] + 1;
+      let y = x - k;
+      const from = x;
+      while (x < n && y < m && a[x] === b[y]) {
+        x++;
+        y++;
+      }
+      work.left -= x - from;
+      v[offset + k] = x;
+      if (x >= n && y >= m) return backtrack(a, b, trace, d, k);
+    }
+    if (work.left < 0) return null;
+  }
+  return null;
+}
+
+function backtrack(
+  a: readonly string[],
+  b: readonly string[],
+  trace: Int32Array[],
+  dEnd: number,
+  kEnd: number,
+): Op[] {
+  const ops: Op[] = [];
+  let x = a.length, y = b.length, k = kEnd;
+  for (let d = dEnd; d > 0; d--) {
+    const vd = trace[d]; // v before step d, for diagonals -d-1 … d+1
+    const at = (kk: number) => vd[kk + d + 1];
+    const prevK = k === -d || (k !== d && at(k - 1) < at(k + 1)) ? k + 1 : k - 1;
+    const prevX = at(prevK);
+    const prevY = prevX - prevK;
+    while (x > prevX && y > prevY) {
+      x--;
+      y--;
+      ops.push([" ", a[x]]);
+    }
+    if (x === prevX) ops.push(["+", b[--y]]);
+    else ops.push(["-", a[--x]]);
+    k = prevK;
+  }
+  while (x > 0 && y > 0) {
+    x--;
+    y--;
+    ops.push([" ", a[x]]);
+  }
+  return ops.reverse();
+}
+
+/** Every line of `a` removed, then every line of `b` added. */
+function replaced(a: readonly string[], b: readonly string[], out: Op[]): void {
+  for (const l of a) out.push(["-", l]);
+  for (const l of b) out.push(["+", l]);
+}
+
+/** The work left to a bounded diff. */
+interface Work {
+  left: number;
+}
+
+/** Below this many lines in all, the changed middle is searched line by line at once. */
+const DIRECT_LINES = 4000;
+
+/** The edit script of two line arrays within `work` (see the module doc), appended to `out`. */
+function boundedScript(a: readonly string[], b: readonly string[], work: Work, out: Op[]): void {
+  if (a.length + b.length <= DIRECT_LINES) return script(a, b, work, out);
+  // Too large for one search: blocks first.
+  const blocksA = blocks(a), blocksB = blocks(b);
+  // Equal blocks as one string object each, so a comparison is a pointer check.
+  const interned = new Map<string, string>();
+  const intern = (block: readonly string[]) => {
+    const text = block.join("\n");
+    const seen = interned.get(text);
+    if (seen !== undefined) return seen;
+    interned.set(text, text);
+    return text;
+  };
+  const blockOps = myers(blocksA.map(intern), blocksB.map(intern), MAX_EDIT_DISTANCE, work);
+  if (blockOps === null) return replaced(a, b, out);
+  // Walk the block script with indices into both block lists (the ops carry joined texts only).
+  let i = 0, j = 0;
+  let k = 0;
+  while (k < blockOps.length) {
+    if (blockOps[k][0] === " ") {
+      for (const l of blocksA[i]) out.push([" ", l]);
+      i++;
+      j++;
+      k++;
+      continue;
+    }
+    const removedLines: string[] = [];
+    const addedLines: string[] = [];
+    while (k < blockOps.length && blockOps[k][0] !== " ") {
+      if (blockOps[k][0] === "-") { for (const l of blocksA[i++]) removedLines.push(l); }
+      else for (const l of blocksB[j++]) addedLines.push(l);
+      k++;
+    }
+    script(removedLines, addedLines, work, out);
+  }
+}
+
+/** The shortest script within `work`, or the lines replaced whole. */
+function script(a: readonly string[], b: readonly string[], work: Work, out: Op[]): void {
+  const ops = work.left > 0 ? myers(a, b, MAX_EDIT_DISTANCE, work) : null;
+  if (ops) { for (const op of ops) out.push(op); }
+  else replaced(a, b, out);
+}
+
+/** Lines grouped into blocks, each ending with an empty line (the last one may not). */
+function blocks(lines: readonly string[]): string[][] {
+  const out: string[][] = [];
+  let block: string[] = [];
+  for (const l of lines) {
+    block.push(l);
+    if (l === "") {
+      out.push(block);
+      block = [];
+    }
+  }
+  if (block.length > 0) out.push(block);
+  return out;
+}
+
+/**
+ * A unified diff (3 lines of context) from `before` to `after`, both named `path`; "" when equal.
+ *
+ * @example
+ * ```ts
+ * unifiedDiff("a\nb\n", "a\nc\n", "f.po"); // "--- f.po\n+++ f.po\n@@ -1,2 +1,2 @@\n a\n-b\n+c\n"
+ * ```
+ */
+export function unifiedDiff(before: string, after: string, path: string, options: DiffOptions = {}): string {
+  if (before === after) return "";
+  const a = splitLines(before);
+  const b = splitLines(after);
+  // Trim the common prefix and suffix; diff the middle.
+  let pre = 0;
+  while (pre < a.length && pre < b.length && a[pre] === b[pre]) pre++;
+  let suf = 0;
+  while (suf < a.length - pre && suf < b.length - pre && a[a.length - 1 - suf] === b[b.length - 1 - suf]) {
+    suf++;
+  }
+  const midA = a.slice(pre, a.length - suf);
+  const midB = b.slice(pre, b.length - suf);
+  const ops: Op[] = [];
+  for (let i = 0; i < pre; i++) ops.push([" ", a[i]]);
+  if (options.maxWork === undefined) {
+    const middle = myers(midA, midB, MAX_EDIT_DISTANCE);
+    if (middle) { for (const op of middle) ops.push(op); }
+    else replaced(midA, midB, ops);
+  } else boundedScript(midA, midB, { left: options.maxWork }, ops);
+  for (let i = a.length - suf; i < a.length; i++) ops.push([" ", a[i]]);
+  return hunks(ops, path);
+}
+
+/** The unified diff text of an edit script. */
+function hunks(ops: readonly Op[], path: string): string {
+  const parts: string[] = [`--- ${path}\n+++ ${path}\n`];
+  let i = 0;
+  // Line numbers (1-based) of ops[i] in a and b.
+  const posA = new Int32Array(ops.length);
+  const posB = new Int32Array(ops.length);
+  let la = 1, lb = 1;
+  for (let q = 0; q < ops.length; q++) {
+    posA[q] = la;
+    posB[q] = lb;
+    if (ops[q][0] !== "+") la++;
+    if (ops[q][0] !== "-") lb++;
+  }
+  while (i < ops.length) {
+    if (ops[i][0] === " ") {
+      i++;
+      continue;
+    }
+    const start = Math.max(0, i - CONTEXT);
+    let end = i;
+    // Extend the hunk while changes are within 2×CONTEXT lines of each other.
+    for (;;) {
+      while (end < ops.length && ops[end][0] !== " ") end++;
+      let next = end;
+      while (next < ops.length && ops[next][0] === " ") next++;
+      if (next < ops.length && next - end <= 2 * CONTEXT) end = next;
+      else {
+        end = Math.min(ops.length, end + CONTEXT);
+        break;
+      }
+    }
+    let countA = 0, countB = 0;
+    for (let q = start; q < end; q++) {
+      if (ops[q][0] !== "+") countA++;
+      if (ops[q][0] !== "-") countB++;
+    }
+    const startA = countA === 0 ? posA[start] - 1 : posA[start];
+    const startB = countB === 0 ? posB[start] - 1 : posB[start];
+    parts.push(`@@ -${startA},${countA} +${startB},${countB} @@\n`);
+    for (let q = start; q < end; q++) parts.push(`${ops[q][0]}${ops[q][1]}\n`);
+    i = end;
+  }
+  return parts.join("");
+}

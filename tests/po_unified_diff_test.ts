@@ -1,0 +1,68 @@
+import assert from "node:assert/strict";
+import { unifiedDiff } from "../lib/po/mod.ts";
+import { lacks } from "./_prerequisites.ts";
+
+/** A catalogue-like text of `n` blocks (entries separated by empty lines). */
+function blocks(n: number, change: (i: number) => boolean = () => false): string {
+  return Array.from(
+    { length: n },
+    (_, i) =>
+      `#: src/m${i % 50}.py:${i}\n#, python-format\nmsgid "Entry %(n)s ${i}"\nmsgstr "${
+        change(i) ? "New" : "Old"
+      } ${i}"\n`,
+  ).join("\n");
+}
+
+/** Applies the diff with GNU patch and returns the result. */
+async function patched(before: string, diff: string): Promise<string> {
+  const dir = await Deno.makeTempDir({ prefix: "diff-" });
+  try {
+    await Deno.writeTextFile(`${dir}/f`, before);
+    const child = new Deno.Command("patch", { args: ["--quiet", `${dir}/f`], stdin: "piped" }).spawn();
+    const writer = child.stdin.getWriter();
+    await writer.write(new TextEncoder().encode(diff));
+    await writer.close();
+    assert.equal((await child.status).code, 0);
+    return await Deno.readTextFile(`${dir}/f`);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+}
+
+Deno.test("a bounded diff of a small change is the shortest one, as the unbounded diff", () => {
+  const before = blocks(400);
+  const after = blocks(400, (i) => i % 40 === 3);
+  assert.equal(
+    unifiedDiff(before, after, "f.po", { maxWork: 10_000_000 }),
+    unifiedDiff(before, after, "f.po"),
+  );
+});
+
+Deno.test("a large diff goes by blocks, then lines, and still applies", {
+  ignore: lacks(import.meta.url, "patch"),
+}, async (t) => {
+  const before = blocks(3000);
+  for (
+    const [name, every, work] of [["spread changes", 7, 10_000_000], ["every entry", 1, 10_000_000], [
+      "work spent at once",
+      5,
+      1000,
+    ]] as const
+  ) {
+    await t.step(name, async () => {
+      const after = blocks(3000, (i) => i % every === 0);
+      const diff = unifiedDiff(before, after, "f.po", { maxWork: work });
+      assert.equal(await patched(before, diff), after);
+    });
+  }
+});
+
+Deno.test("a bounded diff stays within its work on a text made to be slow (long runs of equal lines)", () => {
+  const before = Array.from({ length: 60_000 }, (_, i) => (i % 9 === 0 ? "" : "#. same")).join("\n") + "\n";
+  const after = before.split("\n").map((l, i) => (i % 29 === 5 ? `changed ${i}` : l)).join("\n");
+  const started = performance.now();
+  const diff = unifiedDiff(before, after, "f.po", { maxWork: 2_000_000 });
+  const ms = performance.now() - started;
+  assert.ok(diff.startsWith("--- f.po\n+++ f.po\n@@ "));
+  console.log(`  60,000 lines, 2,069 changes, work bound 2,000,000: ${ms.toFixed(0)} ms`);
+});
