@@ -42,6 +42,12 @@ export function toolOperationResponses(tool: ToolInfo, tokenConfigured: boolean)
     }`,
   );
   if (catalogue) responses[404] = answer("File not found (or, for a write, its directory)");
+  if (tool.errors?.includes(409)) {
+    responses[409] = answer(
+      "Conflict: nothing was written; detail is the message, or {message, revision, …} with what to retry with",
+      { $ref: "#/components/schemas/HTTPConflict" },
+    );
+  }
   if (tool.input) {
     responses[413] = answer(
       `Payload Too Large: the body is over MAX_BODY_BYTES${
@@ -109,6 +115,23 @@ export function mountOpenApi(app: OpenAPIHono, tokenConfigured: boolean): void {
             ctx: { type: "object" },
           },
         },
+      },
+    },
+  });
+  app.openAPIRegistry.registerComponent("schemas", "HTTPConflict", {
+    type: "object",
+    required: ["detail"],
+    properties: {
+      detail: {
+        anyOf: [
+          { type: "string" },
+          {
+            type: "object",
+            required: ["message"],
+            properties: { message: { type: "string" }, revision: { type: ["string", "null"] } },
+            additionalProperties: true,
+          },
+        ],
       },
     },
   });

@@ -5,7 +5,7 @@
  * @module
  */
 import { z } from "zod";
-import { applyWrite } from "../lib/po/apply_write.ts";
+import { editCatalogue } from "../lib/po/edit_catalogue.ts";
 import { entryMessages, fuzzyMessages, readContext, toApiEntry } from "../lib/po/catalog.ts";
 import type { PoCatalog, PoMessage } from "../lib/po/types.ts";
 import { KeptItemJson, ListAnswers } from "../lib/json_answer.ts";
@@ -19,7 +19,7 @@ import {
 } from "../lib/workbench/mod.ts";
 import type { AppDeps } from "./deps.ts";
 import { defineTool, defineToolGroup, requireDep, type ToolAnnotations } from "./tool.ts";
-import { pyInt } from "./validation.ts";
+import { pyInt, RequestValidationError } from "./validation.ts";
 
 const FilePath = z.string().meta({
   description: "Absolute path of a .po/.pot file inside one of the configured catalogue roots (PO_ROOTS).",
@@ -64,13 +64,25 @@ export const PoEntryInput = z.strictObject({
   }),
   occurrences: z.array(z.string()).optional().meta({ description: "Replaces the references when given." }),
   flags: z.array(z.string()).optional().meta({
-    description: "Replaces the flags when given ([] clears fuzzy).",
+    description: "Replaces the whole flag list when given ([] clears fuzzy and python-format alike). " +
+      "To mark or unmark fuzzy alone, use fuzzy instead (not both).",
+  }),
+  fuzzy: z.boolean().optional().meta({
+    description: "true sets the fuzzy flag, false clears it; every other flag (python-format, no-wrap, …) " +
+      "is kept. Not together with flags.",
   }),
   msgid_plural: z.string().nullable().optional(),
   msgstr_plural: z.record(z.string(), z.string()).optional(),
   previous_msgid: z.string().nullable().optional(),
   previous_msgctxt: z.string().nullable().optional(),
   obsolete: z.boolean().optional(),
+  expected_msgstr: z.string().optional().meta({
+    description: "Compare-and-swap: the msgstr you read. The whole write is refused (409, with the current " +
+      "msgstr) unless a non-obsolete entry with this msgctxt and msgid holds exactly this now.",
+  }),
+  expected_msgstr_plural: z.record(z.string(), z.string()).optional().meta({
+    description: "As expected_msgstr, for the plural forms (msgstr_plural as read).",
+  }),
 }).meta({ id: "POEntryInput" });
 
 /**
@@ -100,6 +112,19 @@ export const FindFuzzyRequest = z.strictObject({ file_path: FilePath, ...PagingF
 export const WritePoRequest = z.strictObject({
   file_path: FilePath,
   entries: z.array(PoEntryInput),
+  mode: z.enum(["upsert", "update", "create"]).default("upsert").meta({
+    description: "upsert (default): update or add each entry. update: every entry must match an existing, " +
+      "non-obsolete entry by (msgctxt, msgid), else nothing is written (409 listing each missing msgid with " +
+      "the closest existing ones: a typo shows). create: every entry must be new, else 409.",
+  }),
+  if_revision: z.string().optional().meta({
+    description:
+      "Compare-and-swap on the whole file: write only if its revision (from a read) is still this " +
+      "one, else 409 with the current revision. Over HTTP, the If-Match header does the same.",
+  }),
+  dry_run: z.boolean().default(false).meta({
+    description: "true: write nothing, and answer the counts and the unified diff the write would make.",
+  }),
 }).meta({ id: "WritePORequest" });
 export const ReadPoContextRequest = z.strictObject({
   file_path: FilePath,
@@ -122,12 +147,27 @@ const EntriesResponse = z.object({
 const WritePoResponse = z.object({
   success: z.boolean(),
   message: z.string(),
-  created: z.int(),
-  updated: z.int(),
+  created: z.int().meta({ description: "Entries added (no entry had their msgctxt and msgid)." }),
+  updated: z.int().meta({ description: "Existing entries that changed (as msgcat writes them)." }),
+  unchanged: z.int().meta({ description: "Existing entries that already were as sent: nothing changed." }),
   revived: z.int().meta({
     description:
       "Entries that matched only an obsolete (#~) entry, which was revived (without its fuzzy flag " +
-      'unless the request gives flags: ["fuzzy"]).',
+      "unless the request gives fuzzy: true).",
+  }),
+  outcomes: z.array(z.enum(["created", "updated", "unchanged", "revived", "superseded"])).meta({
+    description: "What happened to each request entry, in request order (superseded: a later entry of the " +
+      "request had the same msgctxt and msgid, and was applied instead).",
+  }),
+  revision: z.string().nullable().meta({
+    description: "The file's revision after the write (for a dry run, the one the diff starts from; null: " +
+      "there is no file). Send it as if_revision to write again only if nobody else did in between.",
+  }),
+  written: z.boolean().meta({
+    description: "True when the file was replaced; false for a dry run, or when its bytes would not change.",
+  }),
+  diff: z.string().optional().meta({
+    description: 'Dry run only: the unified diff from the file to what the write would make ("" if none).',
   }),
 }).meta({ id: "WritePOResponse" });
 const ReadPoContextResponse = z.object({
@@ -207,6 +247,30 @@ function entriesPage(
 /** Page size of a paged read that gives no limit. */
 const DEFAULT_PAGE_LIMIT = 100;
 
+/**
+ * The revision a write expects: `if_revision`, or the `If-Match` header's one strong entity tag
+ * (`"REVISION"`; a bare REVISION is taken too). Both given must agree.
+ */
+function expectedRevision(fromBody: string | undefined, ifMatch: string | null): string | undefined {
+  if (ifMatch === null) return fromBody;
+  const value = ifMatch.trim();
+  const tag = /^"([^"]*)"$/.exec(value)?.[1] ?? (/^[A-Za-z0-9_-]+$/.test(value) ? value : null);
+  const problem = tag === null
+    ? 'expected one strong entity tag, "REVISION" (a weak W/ tag, * or a list cannot be compared with a revision)'
+    : fromBody !== undefined && fromBody !== tag
+    ? `it names revision ${JSON.stringify(tag)} and if_revision ${JSON.stringify(fromBody)}: give one`
+    : null;
+  if (problem !== null) {
+    throw new RequestValidationError([{
+      type: "value_error",
+      loc: ["header", "if-match"],
+      msg: `Value error, ${problem}`,
+      input: ifMatch.length > 100 ? ifMatch.slice(0, 100) + "…" : ifMatch,
+    }]);
+  }
+  return tag!;
+}
+
 /** Reading a catalogue changes nothing. */
 const READS: ToolAnnotations = {
   readOnlyHint: true,
@@ -246,32 +310,60 @@ export const poTools = defineToolGroup<PoToolDeps>({
       summary: "Create or update entries, then lay the file out exactly as msgcat/powrap would",
       description:
         "Each entry updates the non-obsolete entry with the same msgid and msgctxt, or is appended " +
-        "(or, when only an obsolete #~ entry has that key, revives it: counted in `revived`, its comments and " +
-        "references kept, its fuzzy flag dropped unless the request sets flags). " +
-        "Fields left out are kept (references, flags, comments); a field given replaces the old value " +
-        "(flags: [] clears fuzzy). A missing file is created with a UTF-8 header. An unknown field is " +
-        'refused with a suggestion (e.g. "msgctx": did you mean "msgctxt"?).',
+        "(or, when only an obsolete #~ entry has that key, revives it). Fields left out are kept " +
+        "(references, flags, comments); a field given replaces the old value. One request is one atomic " +
+        "write; the answer counts created, updated (changed), unchanged and revived entries, gives each " +
+        "entry's outcome in request order, and the file's new revision. A missing file is created with a " +
+        'UTF-8 header. An unknown field is refused with a suggestion (e.g. "msgctx": did you mean ' +
+        '"msgctxt"?). The safe way for an agent to edit: read first, then write with mode "update" (a ' +
+        "mistyped msgid is refused with the closest existing msgids instead of being added) and " +
+        "expected_msgstr (refused with the current msgstr if someone changed it since your read). " +
+        'Translate an untranslated entry: {"file_path": F, "mode": "update", "entries": [{"msgid": ' +
+        '"Save", "msgstr": "Enregistrer", "expected_msgstr": ""}]}. Mark one fuzzy, keeping its other ' +
+        'flags: {"file_path": F, "mode": "update", "entries": [{"msgid": "Save", "msgstr": "Enregistrer", ' +
+        '"fuzzy": true}]}. dry_run: true shows the diff and writes nothing.',
       input: WritePoRequest,
       // Replaces translations in place; the same write twice leaves the file as the first left it.
       annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
       // The catalogue's own first translation: sent as it is, it changes no translation.
-      example: ({ catalogue, msgid, msgstr }) => ({ file_path: catalogue, entries: [{ msgid, msgstr }] }),
-      errors: [403, 404],
+      example: ({ catalogue, msgid, msgstr }) => ({
+        file_path: catalogue,
+        mode: "update",
+        entries: [{ msgid, msgstr, expected_msgstr: msgstr }],
+      }),
+      errors: [403, 404, 409],
+      httpHeaders: [{
+        name: "If-Match",
+        description:
+          'The revision the write expects, as an entity tag ("REVISION"): as if_revision in the body.',
+      }],
       output: WritePoResponse,
-      handle: async ({ file_path, entries }, { catalogues }, call) => {
-        const r = await catalogues.update(file_path, (catalog) => {
-          const result = applyWrite(catalog, entries);
-          return { doc: result.catalog, result };
+      handle: async ({ file_path, entries, mode, if_revision, dry_run }, { catalogues }, call) => {
+        const r = await editCatalogue(catalogues, file_path, {
+          entries,
+          mode,
+          ifRevision: expectedRevision(if_revision, call.headers?.get("if-match") ?? null),
+          dryRun: dry_run,
         }, { signal: call.signal });
         const merged = r.duplicatesDropped > 0
           ? `; ${r.duplicatesDropped} duplicate (msgctxt, msgid) entries in the request were merged, the last one wins`
           : "";
+        const message = dry_run
+          ? `Dry run: nothing was written to ${file_path}${merged}`
+          : r.written
+          ? `Successfully wrote to ${file_path} and formatted with powrap${merged}`
+          : `Nothing to write: ${file_path} already holds what the write would make${merged}`;
         return {
           success: true,
-          message: `Successfully wrote to ${file_path} and formatted with powrap${merged}`,
+          message,
           created: r.created,
           updated: r.updated,
+          unchanged: r.unchanged,
           revived: r.revived,
+          outcomes: r.outcomes,
+          revision: r.revision,
+          written: r.written,
+          ...(r.diff !== undefined ? { diff: r.diff } : {}),
         };
       },
     }),

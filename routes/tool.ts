@@ -48,6 +48,11 @@ export interface Tool<I extends z.ZodType | null = z.ZodType | null, D = unknown
   /** Statuses this tool answers besides those every tool may (e.g. 404 for a missing catalogue). */
   errors?: readonly ToolErrorStatus[];
   /**
+   * HTTP request headers the tool reads (from {@link ToolCall.headers}), documented as OpenAPI
+   * header parameters. Over MCP there are none: the tool takes the same from its input.
+   */
+  httpHeaders?: readonly { name: string; description: string }[];
+  /**
    * Does the work: `deps` are its group's dependencies, all present. A large answer may be a
    * {@link JsonAnswer} (kept bytes); anything else is serialised within the answer limit.
    */
@@ -71,7 +76,7 @@ export interface ToolAnnotations {
 }
 
 /** Statuses a tool may declare in {@link Tool.errors}. */
-export type ToolErrorStatus = 403 | 404;
+export type ToolErrorStatus = 403 | 404 | 409;
 
 /** A tool as documented: everything but its handler. */
 export type ToolInfo = Omit<Tool, "handle">;
@@ -88,6 +93,8 @@ export interface ToolCall {
   signal: AbortSignal;
   /** Largest answer the caller may get, in bytes of JSON. */
   maxAnswerBytes: number;
+  /** The HTTP request's headers (absent over MCP); a tool reads only those of {@link Tool.httpHeaders}. */
+  headers?: Headers;
 }
 
 /** Declares a tool (an identity function that keeps the input type tied to `handle`). */
@@ -205,6 +212,17 @@ export function mountTools(app: OpenAPIHono, tools: readonly ServedTool[], deps:
           },
         }
         : {}),
+      ...(tool.httpHeaders
+        ? {
+          parameters: tool.httpHeaders.map(({ name, description }) => ({
+            in: "header" as const,
+            name,
+            required: false,
+            description,
+            schema: { type: "string" as const },
+          })),
+        }
+        : {}),
       ...(deps.config.apiToken !== undefined ? { security: [{ HTTPBearer: [] }] } : {}),
       responses: {
         200: { description: "Successful Response", content: { "application/json": { schema: tool.output } } },
@@ -213,7 +231,11 @@ export function mountTools(app: OpenAPIHono, tools: readonly ServedTool[], deps:
     }));
     app.post(tool.path, async function toolHandler(c) {
       const input = tool.input ? await readJsonBody(c, tool.input, deps.config.maxBodyBytes) : undefined;
-      const answer = await tool.run(input, { signal: requestSignal(c), maxAnswerBytes: streamOptions.limit });
+      const answer = await tool.run(input, {
+        signal: requestSignal(c),
+        maxAnswerBytes: streamOptions.limit,
+        headers: tool.httpHeaders ? c.req.raw.headers : undefined,
+      });
       if (answer instanceof JsonAnswer) {
         return c.body(streamAnswer(answer, streamOptions), 200, {
           "Content-Type": "application/json",

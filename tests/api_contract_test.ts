@@ -55,7 +55,8 @@ Deno.test("every PO request refuses unknown fields; a field with no near name ge
     ["/po/find_fuzzy", { file_path: file, FILE_PATH: file }, "FILE_PATH", "file_path"],
     ["/po/read_context", { file_path: file, msgid: "Quit", msgctx: "menu" }, "msgctx", "msgctxt"],
     ["/po/read_context", { file_path: file, msgid: "Quit", contextsize: 2 }, "contextsize", "context_size"],
-    ["/po/write", { file_path: file, entries: [], dry_run: true }, "dry_run", null],
+    ["/po/write", { file_path: file, entries: [], force: true }, "force", null],
+    ["/po/write", { file_path: file, entries: [], dryrun: true }, "dryrun", "dry_run"],
   ];
   for (const [path, body, key, meant] of cases) {
     await t.step(`${path} with ${key}`, async () => {
@@ -170,8 +171,14 @@ Deno.test("/openapi.json declares every status a tool answers, each with its bod
     const expected = ["200", "400", "401", "403", "500", "503"];
     if (tool.input) expected.push("413", "415", "422");
     if (tool.path.startsWith("/po/") || tool.errors?.includes(404)) expected.push("404");
+    if (tool.path === "/po/write") expected.push("409");
     assert.deepEqual(Object.keys(responses).sort(), expected.sort(), tool.path);
-    for (const status of expected.filter((s) => s !== "200" && s !== "422")) {
+    if (tool.path === "/po/write") {
+      assert.deepEqual(responses["409"].content["application/json"].schema, {
+        $ref: "#/components/schemas/HTTPConflict",
+      });
+    }
+    for (const status of expected.filter((s) => s !== "200" && s !== "422" && s !== "409")) {
       assert.deepEqual(responses[status].content["application/json"].schema, error, `${tool.path} ${status}`);
     }
     if (tool.input) {

@@ -234,8 +234,18 @@ Deno.test("MCP PO tools: every tool is listed, PO tools work on a temp catalogue
       arguments: { file_path: file, entries: [{ msgid: "a", msgstr: "AA", flags: [] }] },
     });
     assert.deepEqual(
-      { ...(write.structuredContent as object), message: undefined },
-      { success: true, message: undefined, created: 0, updated: 1, revived: 0 },
+      { ...(write.structuredContent as object), message: undefined, revision: undefined },
+      {
+        success: true,
+        message: undefined,
+        created: 0,
+        updated: 1,
+        unchanged: 0,
+        revived: 0,
+        outcomes: ["updated"],
+        revision: undefined,
+        written: true,
+      },
     );
     const ctx = await client.callTool({
       name: "read_po_context",

@@ -85,13 +85,18 @@ Deno.test("POST /po/write updates in place and keeps what the request omits", as
     ],
   });
   assert.equal(w.status, 200);
-  assert.deepEqual(w.body, {
+  const { revision, ...rest } = w.body;
+  assert.deepEqual(rest, {
     success: true,
     message: `Successfully wrote to ${file} and formatted with powrap`,
     created: 1,
     updated: 3,
+    unchanged: 0,
     revived: 0,
+    outcomes: ["updated", "updated", "updated", "created"],
+    written: true,
   });
+  assert.match(revision, /^[A-Za-z0-9_-]{22}$/);
   const entries = (await f.post("/po/read", { file_path: file })).body.entries;
   const hello = entries[0];
   assert.equal(hello.msgstr, "Salut %s");
@@ -120,12 +125,13 @@ Deno.test("POST /po/write updates in place and keeps what the request omits", as
 
 Deno.test("POST /po/write treats null, absent and empty msgctxt as no context", async () => {
   await using f = await poFixture({ "m.po": SAMPLE });
-  for (const ctx of [{}, { msgctxt: null }, { msgctxt: "" }]) {
+  for (const [i, ctx] of [{}, { msgctxt: null }, { msgctxt: "" }].entries()) {
     const w = await f.post("/po/write", {
       file_path: f.path("m.po"),
       entries: [{ msgid: "Open", msgstr: "X", ...ctx }],
     });
-    assert.equal(w.body.updated, 1);
+    // The first one changes the entry; the others find it as they would make it.
+    assert.deepEqual(w.body.outcomes, [i === 0 ? "updated" : "unchanged"]);
     assert.equal(w.body.created, 0);
   }
   const entries = (await f.post("/po/read", { file_path: f.path("m.po") })).body.entries;

@@ -7,7 +7,8 @@
  *
  * @module
  */
-import { InvalidInputError, UnwritableCatalogError } from "../errors.ts";
+import { type ConflictError, InvalidInputError, UnwritableCatalogError } from "../errors.ts";
+import { type CurrentEntry, writeConflicts } from "./_write_conflicts.ts";
 import { knownUnique, markUnique } from "./_duplicates.ts";
 import { tokenizeFlags } from "./_flags.ts";
 import { parseReferences } from "./_references.ts";
@@ -40,8 +41,10 @@ export interface WriteEntry {
   tcomment?: string | null;
   /** References, `file:line` or `file` (a trailing `:` is ignored). */
   occurrences?: string[];
-  /** Flag tokens, e.g. ["fuzzy", "python-format"]; [] clears them. */
+  /** Flag tokens, e.g. ["fuzzy", "python-format"]; [] clears them. Not with `fuzzy`. */
   flags?: string[];
+  /** Sets (true) or clears (false) the fuzzy flag alone, keeping every other flag. Not with `flags`. */
+  fuzzy?: boolean;
   /** Makes the entry plural (a string) or not plural (null). */
   msgid_plural?: string | null;
   /** Plural forms by index ("0", "1", …). */
@@ -49,6 +52,42 @@ export interface WriteEntry {
   previous_msgid?: string | null;
   previous_msgctxt?: string | null;
   obsolete?: boolean;
+  /**
+   * The translation the caller read: the write is refused ({@link ConflictError}) unless a
+   * non-obsolete entry with this msgctxt and msgid exists and its `msgstr` (as `toApiEntry` gives
+   * it: "" for a plural entry) is exactly this.
+   */
+  expected_msgstr?: string;
+  /** As `expected_msgstr`, for the plural forms (`msgstr_plural` as `toApiEntry` gives it). */
+  expected_msgstr_plural?: Record<string, string>;
+}
+
+/**
+ * What a write may do: `upsert` (the default) updates or adds each entry; `update` only updates
+ * existing, non-obsolete entries, `create` only adds new ones (or revives obsolete ones); an entry
+ * that does not fit refuses the whole write.
+ */
+export type WriteMode = "upsert" | "update" | "create";
+
+/** What happened to one request entry. */
+export type EntryOutcome =
+  /** Added (no entry had its msgctxt and msgid). */
+  | "created"
+  /** Its entry, as msgcat writes it, changed. */
+  | "updated"
+  /** Its entry already was as the request asked: nothing changed. */
+  | "unchanged"
+  /** An obsolete (#~) entry with its msgctxt and msgid was made active again. */
+  | "revived"
+  /** A later entry of the request had the same msgctxt and msgid, and was applied instead. */
+  | "superseded";
+
+/** Options of {@link applyWrite}. */
+export interface WriteOptions {
+  /** See {@link WriteMode} (default "upsert"). */
+  mode?: WriteMode;
+  /** The revision of the file `cat` was read from, named in a conflict's answer (null: no file). */
+  revision?: string | null;
 }
 
 /** What {@link applyWrite} did. */
@@ -64,10 +103,14 @@ export interface WriteResult {
    * fields are then applied as for an update (`flags: ["fuzzy"]` keeps it fuzzy).
    */
   revived: number;
-  /** Existing entries updated. */
+  /** Existing entries whose entry, as msgcat writes it, changed. */
   updated: number;
+  /** Existing entries that already were as the request asked (left as they were). */
+  unchanged: number;
   /** Request entries dropped because a later entry had the same msgctxt and msgid. */
   duplicatesDropped: number;
+  /** What happened to each request entry, in request order. */
+  outcomes: EntryOutcome[];
 }
 
 /** The header msgstr of a catalogue {@link applyWrite} creates. */
@@ -291,6 +334,11 @@ function applyEntry(
   if (typeof e.tcomment === "string") m.translatorComments = commentList(e, "tcomment", e.tcomment);
   if (e.occurrences !== undefined) m.references = referencesOf(e, e.occurrences);
   if (e.flags !== undefined) m.flags = flagList(e, e.flags);
+  if (e.fuzzy !== undefined) {
+    // gettext prints `fuzzy` first and the others in its own order, whatever the list's order.
+    const others = m.flags.filter((f) => f !== "fuzzy");
+    m.flags = e.fuzzy ? ["fuzzy", ...others] : others;
+  }
   if (e.previous_msgid !== undefined) {
     m.previousMsgid = e.previous_msgid;
     if (e.previous_msgid === null) m.previousMsgidPlural = null;
@@ -311,7 +359,9 @@ function applyEntry(
  * Matching: an entry updates the first non-obsolete message with the same msgid and the same
  * context, where null, absent and "" in the request all mean "no context" (so a message that has
  * `msgctxt ""` in the file cannot be targeted — as with polib). An update replaces the fields the
- * request gives and keeps the others (`flags: []` clears fuzzy; `comment: null` keeps comments).
+ * request gives and keeps the others (`flags: []` clears fuzzy; `comment: null` keeps comments;
+ * `fuzzy` sets or clears the fuzzy flag alone). An entry whose message, as msgcat writes it, would
+ * not change is `unchanged`, and its message is left as it was (the same object, the same bytes).
  * An unmatched entry is appended after the last non-obsolete message; if an obsolete (`#~`)
  * message has the same msgctxt and msgid, that one is revived instead (moved there and updated,
  * counted in `revived`, without its `fuzzy` flag and `#|` lines unless the request sets them),
@@ -319,6 +369,12 @@ function applyEntry(
  * the last one wins. A new catalogue, or one without header (an empty file), gets the header
  * {@link NEW_CATALOG_HEADER}; the result is meant to be written with `forcePo` (as `PO_CODEC`
  * does), so that a catalogue left with its header alone keeps it.
+ *
+ * Conflicts ({@link ConflictError}, nothing applied), checked once every entry is known valid:
+ * with `mode: "update"` an entry that matches no non-obsolete message; with `mode: "create"` one
+ * that does; an `expected_msgstr`/`expected_msgstr_plural` that is not the matched message's
+ * translation (or has no message to compare with). The error lists them (see
+ * `_write_conflicts.ts`), with the closest existing msgids for a missing one.
  *
  * The result is canonical ({@link canonicalCatalog}): it equals what reading the written file
  * back gives. Every comment, occurrence and flag of the request is checked to read back as given
@@ -334,14 +390,21 @@ function applyEntry(
  *   or reads as a Solaris reference, an occurrence holds a space, tab, newline or NUL, ends with a
  *   backslash, has a line number past 2^53 or would be read together with its neighbour, a flag
  *   holds a comma or white space or is not one gettext keeps, `msgstr_plural` has a bad key or no
- *   `msgid_plural`, `previous_msgctxt` without `previous_msgid`. The message names the field.
+ *   `msgid_plural`, `previous_msgctxt` without `previous_msgid`, `fuzzy` with `flags`. The message
+ *   names the field.
+ * @throws {ConflictError} see above; `details` holds `revision` (from `options`), `mode`,
+ *   `conflicts` (at most 20) and `conflicts_total`.
  * @example
  * ```ts
  * const { catalog, created } = applyWrite(null, [{ msgid: "Hello", msgstr: "Bonjour" }]);
  * // created === 1; formatPo(catalog) starts with 'msgid ""\nmsgstr ""\n"Content-Type: …'
  * ```
  */
-export function applyWrite(cat: PoCatalog | null, entries: WriteEntry[]): WriteResult {
+export function applyWrite(
+  cat: PoCatalog | null,
+  entries: readonly WriteEntry[],
+  options: WriteOptions = {},
+): WriteResult {
   const base = cat === null ? newCatalog() : withHeader(cat);
   const charset = catalogCharset(base);
   if (charset.canonical !== "UTF-8" && charset.canonical !== "ASCII") {
@@ -352,12 +415,18 @@ export function applyWrite(cat: PoCatalog | null, entries: WriteEntry[]): WriteR
   }
 
   // The last request entry of each (msgctxt, msgid) wins, in the order of those last entries.
+  const keys = entries.map((e) => key(contextOf(e), e.msgid));
   const requested = new Map<string, WriteEntry>();
-  for (const e of entries) {
-    const k = key(e.msgctxt === undefined || e.msgctxt === "" ? null : e.msgctxt, e.msgid);
-    requested.delete(k);
-    requested.set(k, e);
-  }
+  entries.forEach((e, i) => {
+    if (e.fuzzy !== undefined && e.flags !== undefined) {
+      throw new InvalidInputError(
+        `Invalid ${label(e)}: give fuzzy (sets or clears the fuzzy flag, keeping the others) or flags ` +
+          "(the whole list), not both",
+      );
+    }
+    requested.delete(keys[i]);
+    requested.set(keys[i], e);
+  });
 
   const messages = base.messages.slice();
   const active = new Map<string, number>();
@@ -382,11 +451,9 @@ export function applyWrite(cat: PoCatalog | null, entries: WriteEntry[]): WriteR
   const removed = new Set<number>();
   const appended: PoMessage[] = [];
   const appendedObsolete: PoMessage[] = [];
-  let created = 0;
-  let updated = 0;
-  let revivedCount = 0;
+  const outcomeOf = new Map<string, EntryOutcome>();
   for (const [k, e] of requested) {
-    const msgctxt = e.msgctxt === undefined || e.msgctxt === "" ? null : e.msgctxt;
+    const msgctxt = contextOf(e);
     if (e.msgid === "" && msgctxt === null) {
       throw new InvalidInputError(
         'Invalid entry: msgid "" without msgctxt is the catalogue header, which cannot be written as an entry',
@@ -394,14 +461,20 @@ export function applyWrite(cat: PoCatalog | null, entries: WriteEntry[]): WriteR
     }
     const at = active.get(k);
     if (at !== undefined) {
-      const m = applyEntry(messages[at], e, msgctxt, nplurals);
+      const old = messages[at];
+      const m = applyEntry(old, e, msgctxt, nplurals);
+      if (sameEntry(canonicalOne(old), canonicalOne(m))) {
+        // The old message stays (the same object: its layout is reused, its bytes stay).
+        outcomeOf.set(k, "unchanged");
+        continue;
+      }
       messages[at] = m;
       if (m.obsolete) {
         // Now obsolete: an older obsolete twin would make a duplicate.
         const twin = obsolete.get(k);
         if (twin !== undefined) removed.add(twin);
       }
-      updated++;
+      outcomeOf.set(k, "updated");
       continue;
     }
     const twin = obsolete.get(k);
@@ -420,9 +493,25 @@ export function applyWrite(cat: PoCatalog | null, entries: WriteEntry[]): WriteR
     }
     const m = applyEntry(revived, e, msgctxt, nplurals);
     (m.obsolete ? appendedObsolete : appended).push(m);
-    if (revived === null) created++;
-    else revivedCount++;
+    outcomeOf.set(k, revived === null ? "created" : "revived");
   }
+
+  // Checked once every entry is known valid (a malformed request is a 422 before it is a 409),
+  // against the catalogue as it was.
+  const conflict: ConflictError | null = writeConflicts({
+    entries,
+    keys,
+    mode: options.mode ?? "upsert",
+    revision: options.revision ?? null,
+    current: (k): CurrentEntry | null => {
+      const at = active.get(k);
+      if (at !== undefined) return { message: base.messages[at], obsolete: false };
+      const twin = obsolete.get(k);
+      return twin === undefined ? null : { message: base.messages[twin], obsolete: true };
+    },
+    catalog: base,
+  });
+  if (conflict !== null) throw conflict;
 
   // (Loops, not push(...list): a spread of ~125k messages or more overflows the stack.)
   const out: PoMessage[] = [];
@@ -453,11 +542,48 @@ export function applyWrite(cat: PoCatalog | null, entries: WriteEntry[]): WriteR
     );
   }
   next.charset = after.spelled;
+  const counts = { created: 0, updated: 0, unchanged: 0, revived: 0 };
+  for (const outcome of outcomeOf.values()) counts[outcome as keyof typeof counts]++;
   return {
     catalog: next,
-    created,
-    updated,
-    revived: revivedCount,
+    ...counts,
     duplicatesDropped: entries.length - requested.size,
+    outcomes: entries.map((e, i) => requested.get(keys[i]) === e ? outcomeOf.get(keys[i])! : "superseded"),
   };
+}
+
+/** The request's context: null, absent and "" all mean "no context". */
+function contextOf(e: WriteEntry): string | null {
+  return e.msgctxt === undefined || e.msgctxt === "" ? null : e.msgctxt;
+}
+
+/**
+ * A message as reading its written form back gives it. Only for UTF-8/ASCII catalogues (the only
+ * ones written): the form does not depend on the rest of the catalogue then. Undefined when the
+ * message is not written at all (obsolete without translation).
+ */
+function canonicalOne(m: PoMessage): PoMessage | undefined {
+  return canonicalCatalog({ messages: [m], charset: "UTF-8" }, { forcePo: true }).messages[0];
+}
+
+/** True when two canonical messages are written as the same entry. */
+function sameEntry(a: PoMessage | undefined, b: PoMessage | undefined): boolean {
+  if (a === b) return true;
+  if (a === undefined || b === undefined) return false;
+  return a.msgctxt === b.msgctxt && a.msgid === b.msgid && a.msgidPlural === b.msgidPlural &&
+    a.msgstr === b.msgstr && sameStrings(a.msgstrPlural, b.msgstrPlural) &&
+    sameStrings(a.translatorComments, b.translatorComments) &&
+    sameStrings(a.extractedComments, b.extractedComments) &&
+    a.references.length === b.references.length &&
+    a.references.every((r, i) => r.file === b.references[i].file && r.line === b.references[i].line) &&
+    sameStrings(a.flags, b.flags) && a.previousMsgctxt === b.previousMsgctxt &&
+    a.previousMsgid === b.previousMsgid && a.previousMsgidPlural === b.previousMsgidPlural &&
+    a.obsolete === b.obsolete && a.domain === b.domain;
+}
+
+function sameStrings(a: readonly string[] | null, b: readonly string[] | null): boolean {
+  if (a === b) return true;
+  if (a === null || b === null || a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
 }

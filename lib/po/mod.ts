@@ -32,7 +32,16 @@ export {
   readContext,
   toApiEntry,
 } from "./catalog.ts";
-export { applyWrite, NEW_CATALOG_HEADER, type WriteEntry, type WriteResult } from "./apply_write.ts";
+export {
+  applyWrite,
+  type EntryOutcome,
+  NEW_CATALOG_HEADER,
+  type WriteEntry,
+  type WriteMode,
+  type WriteOptions,
+  type WriteResult,
+} from "./apply_write.ts";
+export { type CatalogueEdit, editCatalogue, type EditResult } from "./edit_catalogue.ts";
 export { runWrap, WRAP_USAGE, type WrapIo } from "./wrap_cli.ts";
 export { type DiffOptions, unifiedDiff } from "./unified_diff.ts";
 export {

@@ -142,6 +142,8 @@ export interface CatalogueRead<D> {
 export interface CurrentRevision {
   /** The file's revision now, or null when it does not exist yet. */
   revision: string | null;
+  /** The file's bytes now (read under the lock), or null when it does not exist yet. Read-only. */
+  bytes: Bytes | null;
 }
 
 /** The result of {@link CatalogueStore.updateWithRevision}. */
@@ -387,7 +389,10 @@ export class CatalogueStore<D> {
               : cached && bytesEqual(cached.bytes, current.bytes)
               ? cached.doc
               : this.#parse(flatBytes(current.bytes), userPath);
-            const out = await fn(doc, { revision: current === null ? null : revisionOf(current.bytes) });
+            const out = await fn(doc, {
+              revision: current === null ? null : revisionOf(current.bytes),
+              bytes: current?.bytes ?? null,
+            });
             next = { ...out, bytes: this.#codec.encode(out.doc) };
             // A read that sees the new file before this update has cached it reuses this document.
             this.#writing.set(path.realPath, next);

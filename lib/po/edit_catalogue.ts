@@ -1,0 +1,114 @@
+/**
+ * One write request against a catalogue file, through the store: the compare-and-swap checks
+ * (`if_revision`, each entry's `expected_msgstr`) made on the file as it is under the store's lock,
+ * the batch applied in one atomic write, or, for a dry run, the unified diff that write would make
+ * and nothing written. No HTTP here.
+ *
+ * @module
+ */
+import { flatBytes } from "../byte_runs.ts";
+import { ConflictError } from "../errors.ts";
+import type { CatalogueCallOptions, CatalogueStore } from "../store/mod.ts";
+import { applyWrite, type EntryOutcome, type WriteEntry, type WriteMode } from "./apply_write.ts";
+import { PO_CODEC } from "./po_codec.ts";
+import type { PoCatalog } from "./types.ts";
+import { unifiedDiff } from "./unified_diff.ts";
+
+/** A write request. */
+export interface CatalogueEdit {
+  entries: readonly WriteEntry[];
+  /** See {@link WriteMode} (default "upsert"). */
+  mode?: WriteMode;
+  /** Write only if the file's revision now is this one (else {@link ConflictError}). */
+  ifRevision?: string;
+  /** Compute everything, write nothing, and tell the diff the write would make. */
+  dryRun?: boolean;
+}
+
+/** What a write request did (or, for a dry run, would do). */
+export interface EditResult {
+  created: number;
+  updated: number;
+  unchanged: number;
+  revived: number;
+  duplicatesDropped: number;
+  /** Per request entry, in request order. */
+  outcomes: EntryOutcome[];
+  /** The file's revision now (after the write; for a dry run, the one the diff starts from). */
+  revision: string | null;
+  /** True when the file was replaced (false for a dry run and when its bytes would not change). */
+  written: boolean;
+  /** For a dry run: the unified diff from the file to what the write would make ("" if none). */
+  diff?: string;
+}
+
+/** Steps a dry run's diff may take (see `unified_diff.ts`): about 50 ms; past it, changed runs are shown whole. */
+export const DRY_RUN_DIFF_WORK = 10_000_000;
+
+/** Carries a dry run's result out of the store's update, which then writes nothing. */
+class DryRunResult {
+  constructor(readonly result: EditResult) {}
+}
+
+/**
+ * Applies `edit` to the catalogue at `path` (created when missing, unless the request conflicts).
+ * Every check is made on the file as it is under the lock, so of two writers that read the same
+ * revision, only the first to take the lock can win an `ifRevision` or `expected_msgstr` check.
+ *
+ * @throws {ConflictError} the revision is not `ifRevision` (details: `revision`, the current one),
+ *   or an entry does not fit (see `applyWrite`); the file is untouched.
+ * @throws what `applyWrite` and the store's update throw; the file is untouched.
+ * @example
+ * ```ts
+ * const r = await editCatalogue(store, "/srv/po/fr/app.po", {
+ *   entries: [{ msgid: "Save", msgstr: "Enregistrer", expected_msgstr: "" }],
+ *   mode: "update",
+ * });
+ * // r.updated === 1, r.revision: the new revision
+ * ```
+ */
+export async function editCatalogue(
+  store: CatalogueStore<PoCatalog>,
+  path: string,
+  edit: CatalogueEdit,
+  options: CatalogueCallOptions = {},
+): Promise<EditResult> {
+  try {
+    const outcome = await store.updateWithRevision(path, (doc, current) => {
+      if (edit.ifRevision !== undefined && edit.ifRevision !== current.revision) {
+        throw new ConflictError(
+          `Nothing was written: the file changed since it was read (if_revision ${
+            JSON.stringify(edit.ifRevision)
+          }, ${current.revision === null ? "but the file does not exist" : `now ${current.revision}`}); ` +
+            "read it again and redo the edit on what it holds now",
+          { revision: current.revision },
+        );
+      }
+      const write = applyWrite(doc, edit.entries, { mode: edit.mode, revision: current.revision });
+      const result: EditResult = {
+        created: write.created,
+        updated: write.updated,
+        unchanged: write.unchanged,
+        revived: write.revived,
+        duplicatesDropped: write.duplicatesDropped,
+        outcomes: write.outcomes,
+        revision: current.revision,
+        written: false,
+      };
+      if (edit.dryRun) {
+        const decoder = new TextDecoder();
+        const before = current.bytes === null ? "" : decoder.decode(flatBytes(current.bytes));
+        const after = decoder.decode(flatBytes(PO_CODEC.encode(write.catalog)));
+        throw new DryRunResult({
+          ...result,
+          diff: unifiedDiff(before, after, path, { maxWork: DRY_RUN_DIFF_WORK }),
+        });
+      }
+      return { doc: write.catalog, result };
+    }, options);
+    return { ...outcome.result, revision: outcome.revision, written: outcome.written };
+  } catch (error) {
+    if (error instanceof DryRunResult) return error.result;
+    throw error;
+  }
+}
