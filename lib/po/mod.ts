@@ -54,3 +54,4 @@ export {
   revisionDate,
   updateHeader,
 } from "./header.ts";
+export { mergeCatalogs, type MergeOptions, type MergeResult, type MergeStats } from "./merge.ts";

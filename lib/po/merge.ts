@@ -1,0 +1,413 @@
+/**
+ * Merge a catalogue with a template, as GNU `msgmerge` 0.21 does (`gettext-tools/src/msgmerge.c`:
+ * `merge`, `match_domain`, `message_merge`): the template decides which entries exist and in which
+ * order; each keeps its translation from the catalogue, found by (msgctxt, msgid), or else by a
+ * similar msgid (fuzzy matching, `_fuzzy_match.ts`) and then marked fuzzy; entries the template
+ * no longer has become obsolete (`#~`), after the others.
+ *
+ * Per entry, as message_merge does: msgid, msgid_plural, references (`#:`), extracted comments
+ * (`#.`), format, `range:` and wrap flags from the template; msgstr, translator comments and
+ * fuzziness from the catalogue. Fuzzy besides when the entry was matched by similarity, when
+ * msgid_plural changed, when a plural entry is made from a singular one or back, or when the
+ * catalogue's `range:` is not inside the template's. The header keeps the catalogue's fields in
+ * gettext's order, with Report-Msgid-Bugs-To and POT-Creation-Date from the template. A new
+ * plural entry gets as many empty forms as the catalogue's Plural-Forms says.
+ *
+ * Not reproduced: msgmerge also marks fuzzy an entry whose template newly declares a format
+ * (`python-format`…) that its translation does not satisfy (`msgfmt -c`'s check); such entries
+ * are kept as they were here.
+ *
+ * @module
+ */
+import { parsePluralExpression } from "./_plural_forms.ts";
+import { FuzzyIndex, type FuzzyLimits } from "./_fuzzy_match.ts";
+import { LANGUAGE_CODES, LANGUAGE_VARIANT_CODES } from "./_language_codes.ts";
+import type { PoCatalog, PoMessage } from "./types.ts";
+import { canonicalCatalog, interpretFlags } from "./write.ts";
+
+/** Options of {@link mergeCatalogs}. */
+export interface MergeOptions {
+  /** Look for a similar msgid when an entry has no exact match (msgmerge's default: true). */
+  fuzzyMatching?: boolean;
+  /** Keep the msgid a fuzzy entry was translated from as `#| msgid` (`msgmerge --previous`). */
+  previous?: boolean;
+  /** Bounds of fuzzy matching (see {@link FuzzyLimits}). */
+  fuzzyLimits?: Partial<FuzzyLimits>;
+}
+
+/** Counts as msgmerge reports them with `--verbose`, and what the fuzzy bound left out. */
+export interface MergeStats {
+  /** Entries found by (msgctxt, msgid). */
+  merged: number;
+  /** Entries matched by similarity (marked fuzzy). */
+  fuzzied: number;
+  /** Template entries with no translation (added untranslated). */
+  missing: number;
+  /** Catalogue entries the template no longer has (made obsolete). */
+  obsolete: number;
+  /**
+   * Entries that had no exact match and were not searched for a similar one because the fuzzy
+   * matching's budget was spent (see {@link FuzzyLimits}): they are added untranslated.
+   */
+  fuzzySkipped: number;
+}
+
+/** What {@link mergeCatalogs} returns. */
+export interface MergeResult {
+  catalog: PoCatalog;
+  stats: MergeStats;
+}
+
+/** One message during the merge: the output message, and its msgstr as gettext holds it. */
+interface Draft {
+  message: PoMessage;
+  /** msgstr forms (one for a non-plural message). */
+  forms: string[];
+  fuzzy: boolean;
+  /** 1: needs plural forms made from a singular msgstr; 2: needs the first form only. */
+  problem: 0 | 1 | 2;
+}
+
+const NO_CONTEXT = "\u0000";
+
+function keyOf(msgctxt: string | null, msgid: string): string {
+  return msgctxt === null ? NO_CONTEXT + msgid : msgctxt + "\u0004" + msgid;
+}
+
+function isHeader(m: PoMessage): boolean {
+  return m.msgid === "" && m.msgctxt === null;
+}
+
+function formsOf(m: PoMessage): string[] {
+  if (m.msgidPlural === null) return [m.msgstr];
+  return m.msgstrPlural && m.msgstrPlural.length > 0 ? [...m.msgstrPlural] : [""];
+}
+
+/** The domain name of a message (`messages` is the default). */
+function domainOf(m: PoMessage): string {
+  return m.domain ?? "messages";
+}
+
+/** Messages by domain, in order of first appearance, the default domain first (as gettext's lists). */
+function byDomain(messages: readonly PoMessage[]): Map<string, PoMessage[]> {
+  const domains = new Map<string, PoMessage[]>([["messages", []]]);
+  for (const m of messages) {
+    const d = domainOf(m);
+    let list = domains.get(d);
+    if (list === undefined) domains.set(d, list = []);
+    list.push(m);
+  }
+  return domains;
+}
+
+/**
+ * nplurals as gettext's `extract_plural_expression` finds it in a header msgstr: the number after
+ * `nplurals=` when a `plural=` expression follows that parses; 2 otherwise.
+ */
+export function pluralCount(headerMsgstr: string | null): number {
+  if (headerMsgstr === null) return 2;
+  const p = headerMsgstr.indexOf("plural=");
+  const n = headerMsgstr.indexOf("nplurals=");
+  if (p < 0 || n < 0) return 2;
+  let at = n + 9;
+  while (at < headerMsgstr.length && /\s/.test(headerMsgstr[at])) at++;
+  let end = at;
+  while (end < headerMsgstr.length && headerMsgstr[end] >= "0" && headerMsgstr[end] <= "9") end++;
+  if (end === at) return 2;
+  if (typeof parsePluralExpression(headerMsgstr, p + 7) === "string") return 2;
+  const count = Number(headerMsgstr.slice(at, end));
+  // A count no catalogue means (and that would make a huge entry) is taken as gettext's default.
+  return count >= 1 && count <= 1000 ? count : 2;
+}
+
+/**
+ * Merges `def` (the translations) with `ref` (the template) as `msgmerge def ref` does, with
+ * `--no-fuzzy-matching` when `options.fuzzyMatching` is false and `--previous` when
+ * `options.previous` is true. The result is canonical (as the writer reads it back), ready for
+ * {@link encodePo}.
+ *
+ * @throws {UnwritableCatalogError} the merged header names a charset msgcat refuses.
+ * @example
+ * ```ts
+ * const { catalog, stats } = mergeCatalogs(parsePo(po, "fr.po"), parsePo(pot, "app.pot"));
+ * await Deno.writeFile("fr.po", encodePo(catalog));
+ * ```
+ */
+export function mergeCatalogs(def: PoCatalog, ref: PoCatalog, options: MergeOptions = {}): MergeResult {
+  const fuzzy = options.fuzzyMatching ?? true;
+  const previous = options.previous ?? false;
+  const stats: MergeStats = { merged: 0, fuzzied: 0, missing: 0, obsolete: 0, fuzzySkipped: 0 };
+  const defDomains = byDomain(def.messages);
+  const refDomains = byDomain(ref.messages);
+  // msgmerge converts the catalogue to UTF-8 when a template header says `charset=UTF-8` (in any
+  // case), and that conversion writes "UTF-8" into the header even when it said "utf-8".
+  const toUtf8 = ref.messages.some((m) =>
+    isHeader(m) && !m.obsolete && /^utf-8$/i.test(charsetValue(m.msgstr))
+  );
+  const used = new Set<PoMessage>();
+  const out = new Map<string, Draft[]>();
+  const fuzzyBudget = fuzzy ? FuzzyIndex.budget(options.fuzzyLimits) : null;
+
+  for (const [domain, refList] of refDomains) {
+    const refMessages = refList.some((m) => isHeader(m)) ? refList : [dummyHeader(domain), ...refList];
+    const defList = defDomains.get(domain) ?? [];
+    const defByKey = new Map<string, PoMessage>();
+    for (const m of defList) {
+      const k = keyOf(m.msgctxt, m.msgid);
+      if (!defByKey.has(k)) defByKey.set(k, m);
+    }
+    const defHeader = defByKey.get(keyOf(null, "")) ?? null;
+    const nplurals = pluralCount(defHeader?.msgstr ?? null);
+    let index: FuzzyIndex | null = null;
+    const drafts: Draft[] = [];
+    for (const r of refMessages) {
+      const d = defByKey.get(keyOf(r.msgctxt, r.msgid));
+      if (d !== undefined) {
+        drafts.push(mergeMessage(d, r, false, previous, toUtf8));
+        used.add(d);
+        stats.merged++;
+        continue;
+      }
+      if (isHeader(r)) continue;
+      let similar: PoMessage | null = null;
+      if (fuzzyBudget !== null) {
+        index ??= new FuzzyIndex(defList, fuzzyBudget);
+        const found = index.search(r.msgctxt, r.msgid);
+        if (found === "skipped") stats.fuzzySkipped++;
+        else similar = found;
+      }
+      if (similar !== null) {
+        drafts.push(mergeMessage(similar, r, true, previous, toUtf8));
+        used.add(similar);
+        stats.fuzzied++;
+        continue;
+      }
+      drafts.push(newEntry(r, nplurals));
+      stats.missing++;
+    }
+    fixPlurals(drafts);
+    out.set(domain, drafts);
+  }
+
+  // Entries of the catalogue the template no longer has: kept, obsolete, in catalogue order,
+  // without their references and extracted comments.
+  for (const [domain, defList] of defDomains) {
+    for (const d of defList) {
+      if (used.has(d)) continue;
+      let drafts = out.get(domain);
+      if (drafts === undefined) out.set(domain, drafts = []);
+      drafts.push({
+        message: { ...d, references: [], extractedComments: [], obsolete: true },
+        forms: formsOf(d),
+        fuzzy: interpretFlags(d.flags).fuzzy,
+        problem: 0,
+      });
+      stats.obsolete++;
+    }
+  }
+
+  const messages: PoMessage[] = [];
+  for (const drafts of out.values()) for (const draft of drafts) messages.push(finish(draft));
+  const catalog = canonicalCatalog({ messages, charset: null, fileName: def.fileName });
+  return { catalog, stats };
+}
+
+/** The value after the first `charset=` of a header msgstr, up to a blank or newline ("" when none). */
+function charsetValue(msgstr: string): string {
+  const at = msgstr.indexOf("charset=");
+  return at < 0 ? "" : /^[^ \t\n]*/.exec(msgstr.slice(at + 8))![0];
+}
+
+function dummyHeader(domain: string): PoMessage {
+  const m: PoMessage = {
+    msgctxt: null,
+    msgid: "",
+    msgidPlural: null,
+    msgstr: "",
+    msgstrPlural: null,
+    translatorComments: [],
+    extractedComments: [],
+    references: [],
+    flags: [],
+    previousMsgctxt: null,
+    previousMsgid: null,
+    previousMsgidPlural: null,
+    obsolete: false,
+  };
+  if (domain !== "messages") m.domain = domain;
+  return m;
+}
+
+/** message_merge: the template's entry `r` with the catalogue's translation `d`. */
+function mergeMessage(
+  d: PoMessage,
+  r: PoMessage,
+  forceFuzzy: boolean,
+  previous: boolean,
+  toUtf8: boolean,
+): Draft {
+  const dFlags = interpretFlags(d.flags);
+  const rFlags = interpretFlags(r.flags);
+  const header = isHeader(r);
+  const forms = header ? [mergeHeader(d.msgstr, r.msgstr, toUtf8)] : formsOf(d);
+  let fuzzy = dFlags.fuzzy || forceFuzzy;
+  if (!fuzzy && r.msgidPlural !== d.msgidPlural) fuzzy = true;
+  if (
+    !fuzzy && dFlags.range !== null &&
+    !(rFlags.range !== null && rFlags.range.min >= dFlags.range.min && rFlags.range.max <= dFlags.range.max)
+  ) fuzzy = true;
+  let prev: [string | null, string | null, string | null] = [null, null, null];
+  if (previous && !header) {
+    prev = dFlags.fuzzy
+      ? [d.previousMsgctxt, d.previousMsgid, d.previousMsgidPlural]
+      : [d.msgctxt, d.msgid, d.msgidPlural];
+  }
+  const message: PoMessage = {
+    msgctxt: r.msgctxt,
+    msgid: r.msgid,
+    msgidPlural: r.msgidPlural,
+    msgstr: "",
+    msgstrPlural: null,
+    translatorComments: d.translatorComments,
+    extractedComments: r.extractedComments,
+    references: r.references,
+    flags: r.flags.filter((f) => f !== "fuzzy"),
+    previousMsgctxt: prev[0],
+    previousMsgid: prev[1],
+    previousMsgidPlural: prev[2],
+    obsolete: r.obsolete,
+  };
+  if (r.domain !== undefined) message.domain = r.domain;
+  const problem = r.msgidPlural !== null
+    ? (d.msgidPlural === null ? 1 : 0)
+    : (d.msgidPlural !== null ? 2 : 0);
+  return { message, forms, fuzzy, problem };
+}
+
+/** A template entry no catalogue entry matches: copied, with nplurals empty forms when plural. */
+function newEntry(r: PoMessage, nplurals: number): Draft {
+  let forms = formsOf(r);
+  if (r.msgidPlural !== null && forms.every((f) => f === "")) forms = new Array(nplurals).fill("");
+  return { message: r, forms, fuzzy: interpretFlags(r.flags).fuzzy, problem: 0 };
+}
+
+/** match_domain's post-processing of entries whose plural-ness changed. */
+function fixPlurals(drafts: Draft[]): void {
+  if (!drafts.some((d) => d.problem !== 0)) return;
+  let nplurals = 0;
+  if (drafts.some((d) => d.problem === 1)) {
+    const header = drafts.find((d) => isHeader(d.message));
+    nplurals = pluralCount(header ? header.forms[0] : null);
+  }
+  for (const d of drafts) {
+    if (d.problem === 1 && nplurals > 0) {
+      d.forms = new Array(nplurals).fill(d.forms).flat();
+      d.fuzzy = true;
+    }
+    if (d.problem === 2 && d.forms.length > 1) {
+      d.forms = [d.forms[0]];
+      d.fuzzy = true;
+    }
+    d.problem = 0;
+  }
+}
+
+/** The output message of a draft: its forms and fuzzy flag set, `#|` lines dropped where msgmerge drops them. */
+function finish(d: Draft): PoMessage {
+  const m = d.message;
+  const plural = m.msgidPlural !== null;
+  const flags = m.flags.filter((f) => f !== "fuzzy");
+  if (d.fuzzy) flags.unshift("fuzzy");
+  const keepPrevious = d.fuzzy && d.forms[0] !== "";
+  return {
+    ...m,
+    msgstr: plural ? "" : d.forms[0],
+    msgstrPlural: plural ? d.forms : null,
+    flags,
+    previousMsgctxt: keepPrevious ? m.previousMsgctxt : null,
+    previousMsgid: keepPrevious ? m.previousMsgid : null,
+    previousMsgidPlural: keepPrevious ? m.previousMsgidPlural : null,
+  };
+}
+
+/** The header fields message_merge knows, in the order it writes them. */
+const KNOWN_FIELDS = [
+  "Project-Id-Version:",
+  "Report-Msgid-Bugs-To:",
+  "POT-Creation-Date:",
+  "PO-Revision-Date:",
+  "Last-Translator:",
+  "Language-Team:",
+  "Language:",
+  "MIME-Version:",
+  "Content-Type:",
+  "Content-Transfer-Encoding:",
+];
+const REPORT_MSGID_BUGS_TO = 1;
+const POT_CREATION_DATE = 2;
+const LANGUAGE_TEAM = 5;
+const LANGUAGE = 6;
+
+/**
+ * The merged header msgstr (message_merge's header branch): the catalogue's lines, known fields
+ * in gettext's order (a field given twice: the last wins) then the others in order; Language
+ * derived from Language-Team when absent; Report-Msgid-Bugs-To and POT-Creation-Date from the
+ * template when it has them. Every line ends with a newline.
+ */
+function mergeHeader(defMsgstr: string, refMsgstr: string, toUtf8: boolean): string {
+  const known: (string | null)[] = new Array(KNOWN_FIELDS.length).fill(null);
+  let unknown = "";
+  let at = 0;
+  while (at < defMsgstr.length) {
+    const nl = defMsgstr.indexOf("\n", at);
+    const line = nl < 0 ? defMsgstr.slice(at) + "\n" : defMsgstr.slice(at, nl + 1);
+    at = nl < 0 ? defMsgstr.length : nl + 1;
+    const k = KNOWN_FIELDS.findIndex((f) =>
+      line.length >= f.length && asciiLower(line.slice(0, f.length)) === asciiLower(f)
+    );
+    if (k >= 0) known[k] = line.slice(KNOWN_FIELDS[k].length);
+    else unknown += line;
+  }
+  if (known[LANGUAGE] === null && known[LANGUAGE_TEAM] !== null) {
+    known[LANGUAGE] = ` ${languageOfTeam(known[LANGUAGE_TEAM]!)}\n`;
+  }
+  for (const k of [REPORT_MSGID_BUGS_TO, POT_CREATION_DATE]) {
+    const name = KNOWN_FIELDS[k];
+    const found = refMsgstr.indexOf(name);
+    if (found < 0) continue;
+    const start = found + name.length;
+    const nl = refMsgstr.indexOf("\n", start);
+    known[k] = nl < 0 ? refMsgstr.slice(start) + "\n" : refMsgstr.slice(start, nl + 1);
+  }
+  let result = "";
+  known.forEach((value, k) => {
+    if (value !== null) result += KNOWN_FIELDS[k] + value;
+  });
+  result += unknown;
+  // msgmerge converts a catalogue to UTF-8 when the template is UTF-8 (iconv_msgdomain_list),
+  // which rewrites the charset the header names.
+  if (toUtf8) result = result.replace(/charset=[^ \t\n]*/, "charset=UTF-8");
+  return result;
+}
+
+function asciiLower(s: string): string {
+  return s.replace(/[A-Z]/g, (c) => c.toLowerCase());
+}
+
+/**
+ * The Language code msgmerge derives from a Language-Team value (without its leading blank):
+ * blanks trimmed, a last word that looks like an address or URL dropped, then the English name
+ * looked up in gettext's tables; "" when it is not there.
+ */
+function languageOfTeam(team: string): string {
+  // The value still ends with its newline here, as in message_merge: only a team whose last
+  // word is an address or URL is found in the tables ("French" alone keeps "French\n").
+  let s = team.replace(/^[ \t]+/, "").replace(/[ \t]+$/, "");
+  let i = s.length;
+  while (i > 0 && s[i - 1] !== " " && s[i - 1] !== "\t") i--;
+  if (i < s.length && (s[i] === "<" || s.endsWith(">") || s.includes("@") || s.includes("/"))) {
+    while (i > 0 && (s[i - 1] === " " || s[i - 1] === "\t")) i--;
+    s = s.slice(0, i);
+  }
+  return LANGUAGE_VARIANT_CODES.get(s) ?? LANGUAGE_CODES.get(s) ?? "";
+}

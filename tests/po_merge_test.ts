@@ -1,0 +1,178 @@
+import assert from "node:assert/strict";
+import { encodePo, parsePo } from "../lib/po/mod.ts";
+import { mergeCatalogs, type MergeOptions, pluralCount } from "../lib/po/merge.ts";
+import { similarity } from "../lib/po/_fuzzy_match.ts";
+import type { PoCatalog } from "../lib/po/types.ts";
+import { makeTemplate, type TemplateVariant } from "./_merge_templates.ts";
+import { lacks } from "./_prerequisites.ts";
+
+const FIXTURES = new URL("./fixtures/merge/", import.meta.url);
+const CORPUS = new URL("../../shared/corpus/po/", import.meta.url);
+const text = new TextDecoder();
+
+function read(name: string): PoCatalog {
+  return parsePo(Deno.readFileSync(new URL(name, FIXTURES)), name);
+}
+
+function merged(def: PoCatalog, ref: PoCatalog, options: MergeOptions): string {
+  return text.decode(encodePo(mergeCatalogs(def, ref, options).catalog));
+}
+
+const HAS_MSGMERGE = (() => {
+  try {
+    return new Deno.Command("msgmerge", { args: ["--version"], stdout: "null", stderr: "null" }).outputSync()
+      .success;
+  } catch {
+    return false;
+  }
+})();
+
+function lacksMsgmerge(): boolean {
+  if (lacks(import.meta.url, "shared")) return true;
+  if (!HAS_MSGMERGE) {
+    console.log("not run in po_merge_test.ts: tests that need msgmerge are ignored (not found)");
+  }
+  return !HAS_MSGMERGE;
+}
+
+Deno.test("mergeCatalogs gives msgmerge 0.21's bytes on the hand-made cases", async (t) => {
+  const cases: [string, string, string, MergeOptions][] = [
+    ["def.po", "ref.pot", "def-exact.out.po", { fuzzyMatching: false }],
+    ["def.po", "ref.pot", "def-fuzzy.out.po", {}],
+    ["def.po", "ref.pot", "def-previous.out.po", { previous: true }],
+    ["latin1.po", "utf8.pot", "latin1-utf8.out.po", {}],
+    ["noheader.po", "noheader.pot", "noheader.out.po", {}],
+    ["noheader.po", "ref.pot", "noheader-ref.out.po", {}],
+  ];
+  for (const [def, ref, golden, options] of cases) {
+    await t.step(`${def} + ${ref} ${JSON.stringify(options)} → ${golden}`, () => {
+      const expected = text.decode(Deno.readFileSync(new URL(golden, FIXTURES)));
+      assert.equal(merged(read(def), read(ref), options), expected);
+    });
+  }
+});
+
+Deno.test("mergeCatalogs counts merged, fuzzied, missing and obsolete entries as msgmerge --verbose does", () => {
+  const { stats } = mergeCatalogs(read("def.po"), read("ref.pot"));
+  // msgmerge -v def.po ref.pot: "merged 7, fuzzied 3, missing 2, obsolete 2" (the header counts as merged).
+  assert.deepEqual(stats, { merged: 7, fuzzied: 3, missing: 2, obsolete: 2, fuzzySkipped: 0 });
+});
+
+Deno.test("fuzzy matching stops when its budget is spent: the rest is added untranslated and counted", () => {
+  const def = read("def.po");
+  const ref = read("ref.pot");
+  const capped = mergeCatalogs(def, ref, { fuzzyLimits: { maxComparisons: 0 } });
+  assert.equal(capped.stats.fuzzied, 0);
+  assert.equal(capped.stats.fuzzySkipped, 5);
+  assert.equal(
+    text.decode(encodePo(capped.catalog)),
+    text.decode(Deno.readFileSync(new URL("def-exact.out.po", FIXTURES))),
+    "with no budget the result is --no-fuzzy-matching's",
+  );
+});
+
+Deno.test("pluralCount reads nplurals as gettext does, 2 when the expression does not parse", () => {
+  assert.equal(pluralCount("Plural-Forms: nplurals=3; plural=n==1 ? 0 : n==2 ? 1 : 2;\n"), 3);
+  assert.equal(pluralCount("Plural-Forms: nplurals=INTEGER; plural=EXPRESSION;\n"), 2);
+  assert.equal(pluralCount("Plural-Forms: nplurals=4; plural=n = 1;\n"), 2);
+  assert.equal(pluralCount(null), 2);
+});
+
+Deno.test("similarity is fstrcmp's 2·LCS/(|a|+|b|) over bytes, 0 below the bound", () => {
+  const b = (s: string) => new TextEncoder().encode(s);
+  assert.equal(similarity(b("Open the file"), b("Open the files"), 0), 26 / 27);
+  assert.equal(similarity(b(""), b(""), 0.6), 1);
+  assert.equal(similarity(b("abc"), b("xyz"), 0), 0);
+  assert.equal(similarity(b("Print the whole document now"), b("Print the whole document"), 0.99), 0);
+  // A long pair costs a bit-parallel pass, not a quadratic table.
+  const long = "x".repeat(20_000);
+  const started = performance.now();
+  assert.equal(similarity(b(long), b(long + "y"), 0.6), 40_000 / 40_001);
+  assert.ok(performance.now() - started < 2000);
+});
+
+let accepted: string[] | undefined;
+
+/** Corpus catalogues msgcat accepts (msgmerge reads the same). */
+function corpusFiles(): string[] {
+  return accepted ??= [...Deno.readDirSync(CORPUS)]
+    .filter((e) => e.name.endsWith(".po"))
+    .map((e) => e.name)
+    .sort()
+    .filter((name) =>
+      new Deno.Command("msgcat", {
+        args: [new URL(name, CORPUS).pathname, "-o", "/dev/null"],
+        stderr: "null",
+      })
+        .outputSync().success
+    );
+}
+
+async function msgmerge(def: string, pot: string, args: string[]): Promise<Uint8Array> {
+  const out = await Deno.makeTempFile({ suffix: ".po" });
+  try {
+    const r = await new Deno.Command("msgmerge", {
+      args: ["-q", ...args, def, pot, "-o", out],
+      stderr: "piped",
+    })
+      .output();
+    assert.ok(r.success, text.decode(r.stderr));
+    return await Deno.readFile(out);
+  } finally {
+    await Deno.remove(out);
+  }
+}
+
+const SAME: TemplateVariant = { dropEvery: 0, add: 0, editEvery: 0, shiftLines: 0 };
+const CHANGED: TemplateVariant = { dropEvery: 5, add: 7, editEvery: 0, shiftLines: 3 };
+const EDITED: TemplateVariant = { dropEvery: 5, add: 7, editEvery: 7, shiftLines: 3 };
+
+/** A template variant, msgmerge's arguments, our options, and the largest catalogue to run it on. */
+type Variant = [string, TemplateVariant, string[], MergeOptions, number];
+
+async function differential(t: Deno.TestContext, variants: Variant[]): Promise<void> {
+  const dir = await Deno.makeTempDir();
+  try {
+    for (const name of corpusFiles()) {
+      const path = new URL(name, CORPUS).pathname;
+      const size = Deno.statSync(path).size;
+      const def = parsePo(Deno.readFileSync(path), name);
+      for (const [label, variant, args, options, maxBytes] of variants) {
+        if (size > maxBytes) continue;
+        await t.step(`${name}, ${label}`, async () => {
+          const ref = makeTemplate(def, variant);
+          const pot = `${dir}/template.pot`;
+          await Deno.writeFile(pot, encodePo(ref));
+          const expected = await msgmerge(path, pot, args);
+          const ours = encodePo(mergeCatalogs(def, parsePo(await Deno.readFile(pot), pot), options).catalog);
+          assert.equal(text.decode(ours), text.decode(expected));
+        });
+      }
+    }
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+}
+
+Deno.test(
+  "merging every corpus catalogue with templates made from it gives msgmerge --no-fuzzy-matching's bytes",
+  { ignore: lacksMsgmerge() },
+  async (t) => {
+    await differential(t, [
+      ["its own template", SAME, ["--no-fuzzy-matching"], { fuzzyMatching: false }, 400_000],
+      ["entries dropped, added, moved", CHANGED, ["--no-fuzzy-matching"], { fuzzyMatching: false }, Infinity],
+    ]);
+  },
+);
+
+Deno.test(
+  "fuzzy merges of the corpus catalogues under 100 KB give msgmerge's bytes, with and without --previous",
+  { ignore: lacksMsgmerge() },
+  async (t) => {
+    // msgmerge's fuzzy search takes 10 s and more on the largest: bench/merge_corpus.ts runs them all.
+    await differential(t, [
+      ["msgids edited (default mode)", EDITED, [], {}, 100_000],
+      ["msgids edited, --previous", EDITED, ["--previous"], { previous: true }, 100_000],
+    ]);
+  },
+);
