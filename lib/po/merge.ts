@@ -23,7 +23,8 @@ import { parsePluralExpression } from "./_plural_forms.ts";
 import { FuzzyIndex, type FuzzyLimits } from "./_fuzzy_match.ts";
 import { LANGUAGE_CODES, LANGUAGE_VARIANT_CODES } from "./_language_codes.ts";
 import type { PoCatalog, PoMessage } from "./types.ts";
-import { canonicalCatalog, interpretFlags } from "./write.ts";
+import { canonicalCatalog } from "./canonical.ts";
+import { interpretFlags } from "./_flags.ts";
 
 /** Options of {@link mergeCatalogs}. */
 export interface MergeOptions {
