@@ -50,9 +50,10 @@ export function encodePieces(texts: readonly string[], separator = ""): BytePiec
   const gap = utf8Length(separator);
   const pieces: BytePiece[] = new Array(texts.length);
   let at = 0;
-  for (let i = 0; i < texts.length; i++) {
-    const end = at + utf8Length(texts[i]);
-    pieces[i] = { buffer, start: at, end };
+  let i = 0;
+  for (const text of texts) {
+    const end = at + utf8Length(text);
+    pieces[i++] = { buffer, start: at, end };
     at = end + gap;
   }
   if (texts.length > 0 && at - gap !== buffer.length) {
@@ -159,7 +160,8 @@ export function bytesLength(bytes: Bytes): number {
 /** `bytes` as one array: itself, its only run, or its runs copied into a new array. */
 export function flatBytes(bytes: Bytes): Uint8Array {
   if (bytes instanceof Uint8Array) return bytes;
-  return bytes.length === 1 ? bytes[0] : concatRuns(bytes);
+  const [only] = bytes;
+  return bytes.length === 1 && only !== undefined ? only : concatRuns(bytes);
 }
 
 /**

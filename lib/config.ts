@@ -223,7 +223,8 @@ export function parseConfig(
   }
   const parsed = EnvSchema.safeParse(present);
   if (!parsed.success) {
-    const issue = parsed.error.issues[0];
+    // A failed parse has at least one issue.
+    const issue = parsed.error.issues[0]!;
     const variable = String(issue.path[0] ?? "environment");
     // A secret is never echoed, not even when it is refused: only its length is.
     const shown = present[variable] === undefined

@@ -22,9 +22,10 @@ function distance(a: string, b: string, limit: number): number {
     let rowMin = i;
     for (let j = 1; j <= b.length; j++) {
       const cost = a[i - 1] === b[j - 1] ? 0 : 1;
-      let d = Math.min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + cost);
+      // Every row has b.length + 1 cells, and 0 <= j - 2 < j <= b.length: no index misses.
+      let d = Math.min(previous[j]! + 1, current[j - 1]! + 1, previous[j - 1]! + cost);
       if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) {
-        d = Math.min(d, before[j - 2] + 1);
+        d = Math.min(d, before[j - 2]! + 1);
       }
       current[j] = d;
       if (d < rowMin) rowMin = d;
@@ -32,7 +33,7 @@ function distance(a: string, b: string, limit: number): number {
     if (rowMin > limit) return limit + 1;
     [before, previous, current] = [previous, current, before];
   }
-  return previous[b.length];
+  return previous[b.length]!;
 }
 
 /**

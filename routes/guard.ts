@@ -117,7 +117,8 @@ export function requestGuard(options: GuardOptions): MiddlewareHandler {
       const header = c.req.header("authorization") ?? "";
       const match = /^Bearer\s+(.+)$/i.exec(header);
       // Comparing fixed-length digests keeps the comparison constant-time whatever the input length.
-      if (!match || !timingSafeEqual(digest(match[1].trim()), expected)) {
+      // `(.+)` takes part in every match.
+      if (!match || !timingSafeEqual(digest(match[1]!.trim()), expected)) {
         return c.json({ detail: "Not authenticated" }, 401, { "WWW-Authenticate": "Bearer" });
       }
     }

@@ -28,7 +28,8 @@ export type RawBody =
  */
 export function isJsonContentType(header: string | null): boolean {
   if (header === null || header.trim() === "") return true;
-  const mime = header.split(";")[0].trim().toLowerCase();
+  const [first = ""] = header.split(";");
+  const mime = first.trim().toLowerCase();
   const [type, subtype = ""] = mime.split("/");
   return type === "application" && (subtype === "json" || subtype.endsWith("+json"));
 }
@@ -284,7 +285,7 @@ export function pythonJsonError(text: string): PythonJsonError {
       }
       if (code === 0x5c) {
         if (i + 1 >= n) fail("Unterminated string starting at", start);
-        const esc = text[i + 1];
+        const esc = text.charAt(i + 1);
         if (esc === "u") {
           // CPython refuses an escape whose four digits end the text (`end >= len`), even when valid.
           if (i + 6 >= n) fail("Invalid \\uXXXX escape", i + 1);

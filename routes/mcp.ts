@@ -333,7 +333,7 @@ function releasedWhenSent(response: Response, held: (() => void)[], deps: AppDep
 /** An error as one short log line (the SDK's validation messages span many lines and echo input). */
 export function logLine(error: unknown): string {
   const text = String((error as Error)?.message ?? error);
-  const first = text.split("\n", 1)[0];
+  const [first = ""] = text.split("\n", 1);
   return (first.length > 300 ? `${first.slice(0, 300)}…` : first).replace(
     /[^\x20-\x7e\u00a0-\u2027\u202a-\uffff]/g,
     "?",

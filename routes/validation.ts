@@ -264,8 +264,9 @@ export function pyInt(bounds: { ge?: number; le?: number } = {}) {
  */
 export function literalExpected(values: readonly string[]): string {
   const quote = (v: string) => `'${truncateText(v, MAX_ECHO_CHARS)}'`;
-  if (values.length === 1) return quote(values[0]);
-  const last = quote(values[values.length - 1]);
+  const [only] = values;
+  if (values.length === 1 && only !== undefined) return quote(only);
+  const last = quote(values.at(-1) ?? "");
   if (values.length <= MAX_LISTED_VALUES + 1) {
     return `${values.slice(0, -1).map(quote).join(", ")} or ${last}`;
   }
