@@ -45,6 +45,8 @@ export const LB_BA: number = classNumber("BA");
 export const LB_PR: number = classNumber("PR");
 /** Quotation (`"`). */
 export const LB_QU: number = classNumber("QU");
+/** Ideographic (CJK ideographs; the AI class in a CJK encoding). */
+export const LB_ID1: number = classNumber("ID1");
 
 /** `prev` after HL followed by HY or BA (rule LB21a); not a real class. */
 const HL_BA = 255;

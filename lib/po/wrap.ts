@@ -14,11 +14,13 @@ import {
   BREAK_MANDATORY,
   BREAK_PROHIBITED,
   CLASS_COUNT,
+  LB_ID1,
   LB_PR,
   LINE_BREAK_DFA,
   LINE_BREAK_DFA_START,
 } from "./_linebreak.ts";
 import { astralWidth, BMP_WIDTHS } from "./_width.ts";
+import { cjkColumns, isAmbiguous } from "./_cjk_layout.ts";
 import { ByteWriter, ESCAPE_LETTER, SEEN_NON_ASCII } from "./_byte_writer.ts";
 
 /** Options of {@link wrapString}. */
@@ -31,6 +33,11 @@ export interface WrapOptions {
   noWrap?: boolean;
   /** First applicable format language per msgcat-format.md 3.5/4.9 (e.g. "c", "python", "python-brace"), or null. */
   formatLanguage?: string | null;
+  /**
+   * The file is in one of libunistring's CJK encodings (EUC-KR, GBK, BIG5…: `isCjkEncoding`): U+00A1
+   * to U+FF60 count 2 columns and ambiguous characters break as ideographs (`_cjk_layout.ts`).
+   */
+  cjk?: boolean;
 }
 
 const PAGE_WIDTH = 79;
@@ -80,6 +87,7 @@ let portionKinds = 0;
  * {@link portionKinds}.
  */
 function portionColumns(src: Uint8Array, from: number, to: number, limit: number): number {
+  const widths = bmpWidths;
   let columns = 0;
   let kinds = 0;
   for (let i = from; i < to && columns <= limit;) {
@@ -89,10 +97,10 @@ function portionColumns(src: Uint8Array, from: number, to: number, limit: number
       columns += ASCII_COLUMNS[c];
       i++;
     } else if (c < 0xe0) {
-      columns += BMP_WIDTHS[((c & 0x1f) << 6) | (src[i + 1] & 63)];
+      columns += widths[((c & 0x1f) << 6) | (src[i + 1] & 63)];
       i += 2;
     } else if (c < 0xf0) {
-      columns += BMP_WIDTHS[((c & 0x0f) << 12) | ((src[i + 1] & 63) << 6) | (src[i + 2] & 63)];
+      columns += widths[((c & 0x0f) << 12) | ((src[i + 1] & 63) << 6) | (src[i + 2] & 63)];
       i += 3;
     } else {
       columns += astralWidth(
@@ -137,6 +145,40 @@ for (let c = 0; c < 0x10000; c++) {
  * {@link LINE_BREAK_DFA} with states numbered 0, 1, 2… (not multiples of {@link CLASS_COUNT}):
  * `t = DFA_BY_NUMBER[state * CLASS_COUNT + k]`, break `t & 3`, next state `t >> 2`.
  */
+/** {@link UNIT_INFO} and the widths for a file in a CJK encoding, made on first use. */
+let cjkTables: { info: Uint16Array; widths: Uint8Array } | null = null;
+
+function makeCjkTables(): { info: Uint16Array; widths: Uint8Array } {
+  const info = UNIT_INFO.slice();
+  const widths = BMP_WIDTHS.slice();
+  for (let c = 0x80; c < 0x10000; c++) {
+    const columns = cjkColumns(c, BMP_WIDTHS[c]);
+    const cls = isAmbiguous(c) ? LB_ID1 : BMP_CLASSES[c];
+    widths[c] = columns;
+    info[c] = cls | (columns << 6);
+  }
+  return { info, widths };
+}
+
+/** The tables of the string being written: UTF-8 (and every other) files', or a CJK encoding's. */
+let unitInfo: Uint16Array = UNIT_INFO;
+let bmpWidths: Uint8Array = BMP_WIDTHS;
+/** Whether astral AI characters break as ideographs (a CJK encoding). */
+let astralAmbiguousAsId = false;
+
+/** Selects the tables for a string of a file in a CJK encoding or not. */
+function useTables(cjk: boolean): void {
+  if (!cjk) {
+    unitInfo = UNIT_INFO;
+    bmpWidths = BMP_WIDTHS;
+  } else {
+    cjkTables ??= makeCjkTables();
+    unitInfo = cjkTables.info;
+    bmpWidths = cjkTables.widths;
+  }
+  astralAmbiguousAsId = cjk;
+}
+
 const DFA_BY_NUMBER = Int32Array.from(
   LINE_BREAK_DFA,
   (t) => (((t >> 2) / CLASS_COUNT) << 2) | (t & 3),
@@ -189,6 +231,7 @@ function scan(src: Uint8Array, from: number, to: number, interiors: Uint8Array |
   const ats = opportunityAt;
   const columnsBefore = opportunityColumn;
   const kinds = opportunityKind;
+  const info = unitInfo;
   let state = DFA_START_NUMBER;
   let n = 0;
   let run = 0;
@@ -207,22 +250,23 @@ function scan(src: Uint8Array, from: number, to: number, interiors: Uint8Array |
       i++;
     } else {
       byteKinds |= 2;
-      let info: number;
+      let unit: number;
       if (c < 0xe0) {
-        info = UNIT_INFO[((c & 0x1f) << 6) | (src[i + 1] & 63)];
+        unit = info[((c & 0x1f) << 6) | (src[i + 1] & 63)];
         i += 2;
       } else if (c < 0xf0) {
-        info = UNIT_INFO[((c & 0x0f) << 12) | ((src[i + 1] & 63) << 6) | (src[i + 2] & 63)];
+        unit = info[((c & 0x0f) << 12) | ((src[i + 1] & 63) << 6) | (src[i + 2] & 63)];
         i += 3;
       } else {
         const cp = ((c & 7) << 18) | ((src[i + 1] & 63) << 12) | ((src[i + 2] & 63) << 6) | (src[i + 3] & 63);
         i += 4;
-        info = astralLineBreakClass(cp) | (astralWidth(cp) << 6);
+        const cls = astralAmbiguousAsId && isAmbiguous(cp) ? LB_ID1 : astralLineBreakClass(cp);
+        unit = cls | (astralWidth(cp) << 6);
       }
       // (No character outside ASCII is escaped.)
-      const t = DFA_BY_NUMBER[state * CLASS_COUNT + (info & 63)];
+      const t = DFA_BY_NUMBER[state * CLASS_COUNT + (unit & 63)];
       brk = t & 3;
-      columns = (info >> 6) & 3;
+      columns = (unit >> 6) & 3;
       state = t >> 2;
     }
     if (interiors !== null && interiors[at] === 1) brk = BREAK_PROHIBITED;
@@ -304,6 +348,7 @@ export function wrapString(value: string, options: WrapOptions): string {
     options.keyword,
     options.noWrap ?? false,
     options.formatLanguage ?? null,
+    options.cjk ?? false,
   );
   return utf8Decoder.decode(scratch.bytes());
 }
@@ -311,7 +356,7 @@ export function wrapString(value: string, options: WrapOptions): string {
 /**
  * Writes one string field as msgcat 0.21 prints it ({@link wrapString}) into `w`, in UTF-8; what
  * the string holds is recorded in `w.seen`. The value is encoded once, and everything after that
- * (measuring, break opportunities, escaping) reads its bytes.
+ * (measuring, break opportunities, escaping) reads its bytes. `cjk`: as {@link WrapOptions.cjk}.
  */
 export function writeString(
   w: ByteWriter,
@@ -320,6 +365,7 @@ export function writeString(
   keyword: string,
   noWrap: boolean,
   language: string | null,
+  cjk = false,
 ): void {
   if (value.length === 0) {
     w.ascii(prefix);
@@ -327,6 +373,7 @@ export function writeString(
     w.ascii(' ""\n');
     return;
   }
+  useTables(cjk);
   if (source.length < value.length * 3) source = new Uint8Array(value.length * 3 + 1024);
   const src = source;
   const n = utf8Encoder.encodeInto(value, src).written;
