@@ -6,6 +6,7 @@
  * @module
  */
 import { Buffer } from "node:buffer";
+import { legacyCodec } from "./_legacy_charset.ts";
 
 /** The charsets msgcat 0.21 accepts ("portable encoding names"), by upper-case spelling. */
 const CANONICAL_CHARSETS: ReadonlyMap<string, string> = (() => {
@@ -187,6 +188,9 @@ export function byteStringDecoder(canonical: string, strict: boolean): ((s: stri
       return out;
     };
   }
+  // Multi-byte legacy charsets: as glibc's iconv reads them (what msgcat reads with).
+  const codec = legacyCodec(canonical);
+  if (codec !== null) return (s) => isAscii(s) ? s : codec.decode(s, strict);
   const spec = DECODER_LABELS[canonical];
   if (!spec) return null;
   const d = new TextDecoder(spec.label, { fatal: strict });
@@ -262,7 +266,11 @@ export function headerCharset(msgstr: string): string | null {
   return msgstr.slice(at + 8, end);
 }
 
-/** The bytes after the first `charset=` of a file, up to a space, quote, backslash or newline. */
+/**
+ * The bytes after the first `charset=` of a file, up to a space, backslash or newline; a name
+ * split over two quoted pieces (`"charset=BIG5-"` `"HKSCS\\n"`, as msgcat writes it when narrow)
+ * is joined.
+ */
 export function guessCharset(body: Uint8Array): string {
   const needle = [0x63, 0x68, 0x61, 0x72, 0x73, 0x65, 0x74, 0x3d]; // "charset="
   const limit = Math.min(body.length, 65536);
@@ -270,8 +278,21 @@ export function guessCharset(body: Uint8Array): string {
     for (let k = 0; k < needle.length; k++) if (body[i + k] !== needle[k]) continue outer;
     let j = i + needle.length;
     let name = "";
-    while (j < body.length && body[j] > 0x20 && body[j] !== 0x22 && body[j] !== 0x5c && body[j] < 0x7f) {
-      name += String.fromCharCode(body[j++]);
+    while (j < body.length && name.length < 64) {
+      const b = body[j];
+      if (b === 0x22) {
+        // The end of a quoted piece: the name goes on in the next one, after white space.
+        let k = j + 1;
+        while (
+          k < body.length && (body[k] === 0x20 || body[k] === 0x09 || body[k] === 0x0a || body[k] === 0x0d)
+        ) k++;
+        if (k >= body.length || body[k] !== 0x22) break;
+        j = k + 1;
+        continue;
+      }
+      if (b <= 0x20 || b === 0x5c || b >= 0x7f) break;
+      name += String.fromCharCode(b);
+      j++;
     }
     return name;
   }
