@@ -293,15 +293,10 @@ Deno.test("path and file errors get their status and a clear message", async (t)
   }
 });
 
-Deno.test("writes to a non-UTF-8 catalogue are refused; reads decode it", async () => {
-  const latin1 = new Uint8Array([
-    ...new TextEncoder().encode(
-      'msgid ""\nmsgstr "Content-Type: text/plain; charset=ISO-8859-1\\n"\n\nmsgid "cafe"\nmsgstr "caf',
-    ),
-    0xe9,
-    ...new TextEncoder().encode('"\n'),
-  ]);
-  await using f = await poFixture({ "l.po": latin1 });
+Deno.test("writes to a single-byte catalogue keep its charset; a character it cannot hold is refused", async () => {
+  const latin1 = (text: string) => new Uint8Array([...text].map((c) => c.charCodeAt(0)));
+  const header = 'msgid ""\nmsgstr "Content-Type: text/plain; charset=ISO-8859-1\\n"\n\n';
+  await using f = await poFixture({ "l.po": latin1(header + 'msgid "cafe"\nmsgstr "café"\n') });
   const r = await f.post("/po/read", { file_path: f.path("l.po") });
   assert.equal(r.status, 200);
   assert.equal(r.body.entries[0].msgstr, "café");
@@ -309,9 +304,20 @@ Deno.test("writes to a non-UTF-8 catalogue are refused; reads decode it", async 
     file_path: f.path("l.po"),
     entries: [{ msgid: "cafe", msgstr: "thé" }],
   });
-  assert.equal(w.status, 422);
-  assert.match(w.body.detail, /ISO-8859-1/);
-  assert.deepEqual(await Deno.readFile(f.path("l.po")), latin1);
+  assert.equal(w.status, 200);
+  const written = latin1(header + 'msgid "cafe"\nmsgstr "thé"\n');
+  assert.deepEqual(await Deno.readFile(f.path("l.po")), written);
+  const refused = await f.post("/po/write", {
+    file_path: f.path("l.po"),
+    entries: [{ msgid: "tea", msgstr: "茶" }],
+  });
+  assert.equal(refused.status, 422);
+  assert.equal(
+    refused.body.detail,
+    'Cannot write PO file in charset "ISO-8859-1": the entry with msgid "tea" has the character U+8336 (茶), ' +
+      "which ISO-8859-1 cannot hold",
+  );
+  assert.deepEqual(await Deno.readFile(f.path("l.po")), written, "the file is untouched");
 });
 
 Deno.test("/po/read and /po/find_fuzzy answers (serialised once per document) follow writes and outside edits", async () => {

@@ -25,6 +25,8 @@ export interface LaidOutList {
   singleByte: boolean;
   /** Whether strings were laid out as with `msgcat --no-wrap`. */
   noWrapAll: boolean;
+  /** The multi-byte legacy charset laid out for (CJK widths, `#:` lines counted in its bytes); absent for none. */
+  legacy?: string | null;
 }
 
 /**
@@ -55,6 +57,7 @@ export function previousLayouts(
   messages: readonly PoMessage[],
   singleByte: boolean,
   noWrapAll: boolean,
+  legacy: string | null = null,
 ): readonly (Layout | undefined)[] | null {
   const tried: LaidOutList[] = [];
   let best: (Layout | undefined)[] | null = null;
@@ -64,6 +67,7 @@ export function previousLayouts(
     if (list === undefined || tried.includes(list)) continue;
     tried.push(list);
     if (list.singleByte !== singleByte || list.noWrapAll !== noWrapAll) continue;
+    if ((list.legacy ?? null) !== legacy) continue;
     if (list.messages === messages) return list.layouts;
     const found: (Layout | undefined)[] = new Array(messages.length);
     const hits = matchLayouts(messages, list, found);

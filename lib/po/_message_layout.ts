@@ -11,6 +11,7 @@ import type { Layout } from "./_layout_cache.ts";
 import { writeReferences } from "./_references.ts";
 import type { PoMessage } from "./types.ts";
 import { writeString } from "./wrap.ts";
+import { isCjkEncoding, type LegacyCodec } from "./_legacy_charset.ts";
 
 // Control characters are what these look for.
 // deno-lint-ignore no-control-regex
@@ -84,11 +85,19 @@ function writeComment(w: ByteWriter, marker: string, text: string): void {
 
 /**
  * Writes one message into `w` as msgcat's `message_print` / `message_print_obsolete` would, and
- * returns its layout; `bytes.buffer` is set by the caller once the writer is done growing.
+ * returns its layout; `bytes.buffer` is set by the caller once the writer is done growing. `legacy`:
+ * the codec of a multi-byte legacy charset the catalogue is written in (widths of libunistring's
+ * CJK encodings, `#:` lines counted in its bytes), or null.
  *
  * @throws {UnwritableCatalogError} a string or comment holds NUL or U+0004.
  */
-export function writeMessage(w: ByteWriter, m: PoMessage, singleByte: boolean, noWrapAll: boolean): Layout {
+export function writeMessage(
+  w: ByteWriter,
+  m: PoMessage,
+  singleByte: boolean,
+  noWrapAll: boolean,
+  legacy: LegacyCodec | null = null,
+): Layout {
   const plural = m.msgidPlural !== null;
   const forms = m.msgstrPlural !== null && m.msgstrPlural.length > 0 ? m.msgstrPlural : null;
   const msgstr0 = plural && forms !== null ? forms[0] : m.msgstr;
@@ -102,26 +111,29 @@ export function writeMessage(w: ByteWriter, m: PoMessage, singleByte: boolean, n
     const flags = m.flags.length === 0 ? NO_FLAGS : interpretFlags(m.flags);
     const noWrap = noWrapAll || flags.wrap === false;
     const language = flags.formats.length === 0 ? null : formatLanguageOf(flags);
+    const cjk = legacy !== null && isCjkEncoding(legacy.charset);
     for (let i = 0; i < m.translatorComments.length; i++) writeComment(w, "#", m.translatorComments[i]);
     for (let i = 0; i < m.extractedComments.length; i++) writeComment(w, "#.", m.extractedComments[i]);
-    if (m.references.length > 0) writeReferences(w, m.references, singleByte);
+    if (m.references.length > 0) writeReferences(w, m.references, singleByte, legacy);
     if (flags !== NO_FLAGS) w.ascii(flagLine(flags, msgstr0, m.obsolete));
     let prefix = m.obsolete ? "#~| " : "#| ";
-    if (m.previousMsgctxt !== null) writeString(w, m.previousMsgctxt, prefix, "msgctxt", noWrap, language);
-    if (m.previousMsgid !== null) writeString(w, m.previousMsgid, prefix, "msgid", noWrap, language);
+    if (m.previousMsgctxt !== null) {
+      writeString(w, m.previousMsgctxt, prefix, "msgctxt", noWrap, language, cjk);
+    }
+    if (m.previousMsgid !== null) writeString(w, m.previousMsgid, prefix, "msgid", noWrap, language, cjk);
     if (m.previousMsgidPlural !== null) {
-      writeString(w, m.previousMsgidPlural, prefix, "msgid_plural", noWrap, language);
+      writeString(w, m.previousMsgidPlural, prefix, "msgid_plural", noWrap, language, cjk);
     }
     prefix = m.obsolete ? "#~ " : "";
-    if (m.msgctxt !== null) writeString(w, m.msgctxt, prefix, "msgctxt", noWrap, language);
-    writeString(w, m.msgid, prefix, "msgid", noWrap, language);
-    if (!plural) writeString(w, m.msgstr, prefix, "msgstr", noWrap, language);
+    if (m.msgctxt !== null) writeString(w, m.msgctxt, prefix, "msgctxt", noWrap, language, cjk);
+    writeString(w, m.msgid, prefix, "msgid", noWrap, language, cjk);
+    if (!plural) writeString(w, m.msgstr, prefix, "msgstr", noWrap, language, cjk);
     else {
-      writeString(w, m.msgidPlural!, prefix, "msgid_plural", noWrap, language);
-      if (forms === null) writeString(w, m.msgstr, prefix, "msgstr[0]", noWrap, language);
+      writeString(w, m.msgidPlural!, prefix, "msgid_plural", noWrap, language, cjk);
+      if (forms === null) writeString(w, m.msgstr, prefix, "msgstr[0]", noWrap, language, cjk);
       else {
         for (let i = 0; i < forms.length; i++) {
-          writeString(w, forms[i], prefix, PLURAL_KEYWORDS[i] ?? `msgstr[${i}]`, noWrap, language);
+          writeString(w, forms[i], prefix, PLURAL_KEYWORDS[i] ?? `msgstr[${i}]`, noWrap, language, cjk);
         }
         // Not printed, but read and checked by msgcat all the same.
         w.seen |= scanText(m.msgstr);

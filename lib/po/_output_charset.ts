@@ -8,6 +8,7 @@ import { UnwritableCatalogError } from "../errors.ts";
 import { canonicalCharset, headerCharset, singleByteTable } from "./_charset.ts";
 import { readList } from "./parse.ts";
 import { isHeader, type PoCatalog, type PoMessage } from "./types.ts";
+import { legacyCodec } from "./_legacy_charset.ts";
 
 const utf8Decoder = new TextDecoder();
 
@@ -78,22 +79,47 @@ export function isSingleByte(canonical: string): boolean {
     (canonical === "ISO-8859-1" || singleByteTable(canonical) !== null);
 }
 
-/** UTF-8 output `utf8` in a single-byte charset. */
-export function encodeLegacy(utf8: Uint8Array, canonical: string, spelled: string | null): Uint8Array {
+/**
+ * Whether `encodePo` can write a catalogue in `canonical` (a name from `canonicalCharset`): UTF-8,
+ * ASCII, the single-byte charsets and the multi-byte ones of `_legacy_charset.ts`; not EUC-TW and
+ * JOHAB.
+ */
+export function isWritableCharset(canonical: string): boolean {
+  return canonical === "UTF-8" || canonical === "ASCII" || isSingleByte(canonical) ||
+    legacyCodec(canonical) !== null;
+}
+
+/**
+ * UTF-8 output `utf8` of `catalog` in a legacy charset, single-byte or multi-byte; a character the
+ * charset cannot hold is refused, naming the first entry that has it.
+ */
+export function encodeLegacy(
+  utf8: Uint8Array,
+  canonical: string,
+  spelled: string | null,
+  catalog: PoCatalog,
+): Uint8Array {
   const text = utf8Decoder.decode(utf8);
   if (canonical === "ISO-8859-1") {
     const out = new Uint8Array(text.length);
     for (let i = 0; i < text.length; i++) {
       const c = text.charCodeAt(i);
-      if (c > 0xff) throw unencodable(text, i, spelled!);
+      if (c > 0xff) throw unencodable(text, i, spelled!, catalog);
       out[i] = c;
     }
+    return out;
+  }
+  const codec = legacyCodec(canonical);
+  if (codec !== null) {
+    const out = codec.encode(text);
+    if (typeof out === "number") throw unencodable(text, out, spelled!, catalog);
     return out;
   }
   const table = singleByteTable(canonical);
   if (!table) {
     throw new UnwritableCatalogError(
-      `Cannot write PO file in charset "${spelled}": only UTF-8 and single-byte charsets can be written`,
+      `Cannot write PO file in charset "${spelled}": EUC-TW and JOHAB catalogues cannot be written here ` +
+        "(convert it with msgconv --to-code=UTF-8 first)",
     );
   }
   const reverse = new Map<string, number>();
@@ -103,17 +129,39 @@ export function encodeLegacy(utf8: Uint8Array, canonical: string, spelled: strin
   const out = new Uint8Array(text.length);
   for (let i = 0; i < text.length; i++) {
     const b = reverse.get(text[i]);
-    if (b === undefined) throw unencodable(text, i, spelled!);
+    if (b === undefined) throw unencodable(text, i, spelled!, catalog);
     out[i] = b;
   }
   return out;
 }
 
-function unencodable(text: string, i: number, charset: string): UnwritableCatalogError {
+/**
+ * The error for the character at `text[i]`, which `charset` cannot hold, naming the first entry
+ * of `catalog` (in file order) that has it in a string, comment, reference or flag.
+ */
+function unencodable(text: string, i: number, charset: string, catalog: PoCatalog): UnwritableCatalogError {
   const cp = text.codePointAt(i)!;
+  const ch = String.fromCodePoint(cp);
+  const m = catalog.messages.find((m) => messageTexts(m).some((t) => t.includes(ch)));
+  const entry = m === undefined
+    ? ""
+    : ` the entry with ${
+      m.msgctxt === null ? "" : `msgctxt ${JSON.stringify(m.msgctxt.slice(0, 60))} and `
+    }msgid ${JSON.stringify(m.msgid.slice(0, 60))} has`;
   return new UnwritableCatalogError(
-    `Cannot write PO file in charset "${charset}": the character U+${
+    `Cannot write PO file in charset "${charset}":${entry} the character U+${
       cp.toString(16).toUpperCase().padStart(4, "0")
-    } (${String.fromCodePoint(cp)}) cannot be encoded in it`,
+    } (${ch}), which ${charset} cannot hold`,
   );
+}
+
+/** Every text of a message that is written: strings, comments, reference file names, flags. */
+function messageTexts(m: PoMessage): string[] {
+  const out = [m.msgid, m.msgstr, ...(m.msgstrPlural ?? []), ...m.translatorComments, ...m.extractedComments];
+  for (const t of [m.msgctxt, m.msgidPlural, m.previousMsgctxt, m.previousMsgid, m.previousMsgidPlural]) {
+    if (t !== null) out.push(t);
+  }
+  for (const r of m.references) out.push(r.file);
+  for (const f of m.flags) out.push(f);
+  return out;
 }

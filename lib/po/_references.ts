@@ -9,6 +9,9 @@ import { utf8Length } from "../byte_runs.ts";
 import type { ByteWriter } from "./_byte_writer.ts";
 import { ownString } from "./_lexer.ts";
 import type { PoReference } from "./types.ts";
+import type { LegacyCodec } from "./_legacy_charset.ts";
+
+const NON_ASCII_TEXT = /[^\0-\x7f]/;
 
 const PAGE_WIDTH = 79;
 
@@ -193,8 +196,16 @@ export function referenceLines(refs: readonly PoReference[], singleByte: boolean
   return out + "\n";
 }
 
-/** {@link referenceLines}, written into `w` without a string per reference. */
-export function writeReferences(w: ByteWriter, refs: readonly PoReference[], singleByte: boolean): void {
+/**
+ * {@link referenceLines}, written into `w` without a string per reference. In a multi-byte legacy
+ * charset (`legacy`), a non-ASCII file name counts the bytes it will be encoded in.
+ */
+export function writeReferences(
+  w: ByteWriter,
+  refs: readonly PoReference[],
+  singleByte: boolean,
+  legacy: LegacyCodec | null = null,
+): void {
   w.ascii("#:");
   let column = 2;
   for (let i = 0; i < refs.length; i++) {
@@ -212,6 +223,11 @@ export function writeReferences(w: ByteWriter, refs: readonly PoReference[], sin
       const digitsAt = w.pos;
       w.decimal(r.line);
       len = singleByte ? file.length - from + 2 + (w.pos - digitsAt) : w.pos - at;
+    }
+    if (legacy !== null && NON_ASCII_TEXT.test(file)) {
+      const name = file.slice(from);
+      const encoded = legacy.encode(name);
+      if (typeof encoded !== "number") len += encoded.length - utf8Length(name);
     }
     if (column > 2 && column + len > PAGE_WIDTH) {
       // Too long for this line: move it to a new one.

@@ -22,7 +22,7 @@ import {
 } from "./_read_back.ts";
 import { isHeader, type PoCatalog, type PoMessage, type PoReference } from "./types.ts";
 import { canonicalCatalog, canonicalCatalogFrom } from "./canonical.ts";
-import { catalogCharset } from "./_output_charset.ts";
+import { catalogCharset, isWritableCharset } from "./_output_charset.ts";
 
 /**
  * One entry of a write request. Only `msgid` is required. A field left out (undefined) keeps the
@@ -384,7 +384,12 @@ function applyEntry(
  * translation and `range` on an obsolete entry dropped); an obsolete entry without translation
  * is dropped.
  *
- * @throws {UnwritableCatalogError} the catalogue's charset is not UTF-8 (or ASCII/absent).
+ * The catalogue keeps its charset: UTF-8, a single-byte one, or a multi-byte legacy one (EUC-KR,
+ * Shift_JIS, GBK, Big5…); a character it cannot hold is refused when the catalogue is encoded
+ * (`encodePo`), naming the entry, the character and the charset.
+ *
+ * @throws {UnwritableCatalogError} the catalogue's charset is one the writer does not cover (EUC-TW,
+ *   JOHAB), or a header entry would change the charset.
  * @throws {InvalidInputError} msgid "" without context (the header), a field holds NUL or U+0004 or a
  *   lone surrogate, a comment line ends with a backslash (gettext would join the next line to it)
  *   or reads as a Solaris reference, an occurrence holds a space, tab, newline or NUL, ends with a
@@ -407,10 +412,10 @@ export function applyWrite(
 ): WriteResult {
   const base = cat === null ? newCatalog() : withHeader(cat);
   const charset = catalogCharset(base);
-  if (charset.canonical !== "UTF-8" && charset.canonical !== "ASCII") {
+  if (!isWritableCharset(charset.canonical)) {
     throw new UnwritableCatalogError(
-      `Cannot write to a catalogue in charset "${charset.spelled}": only UTF-8 catalogues can be updated ` +
-        "(convert it with msgconv --to-code=UTF-8 first)",
+      `Cannot write to a catalogue in charset "${charset.spelled}": EUC-TW and JOHAB catalogues cannot be ` +
+        "updated (convert it with msgconv --to-code=UTF-8 first)",
     );
   }
 
@@ -536,9 +541,11 @@ export function applyWrite(
     markUnique(next.messages);
   }
   const after = catalogCharset(next);
-  if (after.canonical !== "UTF-8" && after.canonical !== "ASCII") {
+  const unicode = (c: string) => c === "UTF-8" || c === "ASCII";
+  if (after.canonical !== charset.canonical && !(unicode(after.canonical) && unicode(charset.canonical))) {
     throw new UnwritableCatalogError(
-      `Cannot write the header: it would change the charset to "${after.spelled}"; only UTF-8 catalogues can be updated`,
+      `Cannot write the header: it would change the charset from "${charset.spelled ?? "ASCII"}" to ` +
+        `"${after.spelled}" (convert the catalogue with msgconv --to-code instead)`,
     );
   }
   next.charset = after.spelled;

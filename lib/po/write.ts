@@ -19,6 +19,7 @@ import { isRemembered, type Layout, previousLayouts, rememberLayouts } from "./_
 import { NO_BYTES, writeMessage } from "./_message_layout.ts";
 import { catalogCharset, encodeLegacy, isSingleByte } from "./_output_charset.ts";
 import { messageLine, readList } from "./parse.ts";
+import { legacyCodec } from "./_legacy_charset.ts";
 import type { PoCatalog, PoMessage } from "./types.ts";
 
 const utf8Decoder = new TextDecoder();
@@ -94,10 +95,11 @@ function layoutCatalog(catalog: PoCatalog, noWrapAll: boolean, forcePo: boolean)
   checkAccepted(catalog);
   const charset = catalogCharset(catalog);
   const singleByte = isSingleByte(charset.canonical);
+  const legacy = legacyCodec(charset.canonical);
   const messages = catalog.messages;
   const { domains, groups } = domainGroups(messages, forcePo);
   if (groups === null) return [];
-  const previous = previousLayouts(messages, singleByte, noWrapAll);
+  const previous = previousLayouts(messages, singleByte, noWrapAll, legacy?.charset ?? null);
   // Laid out from scratch: everything goes into one buffer, in order, separators included, and
   // that buffer is the output; no pieces to join.
   const cold = previous === null;
@@ -146,7 +148,7 @@ function layoutCatalog(catalog: PoCatalog, noWrapAll: boolean, forcePo: boolean)
           // The separator goes into the same buffer just before the message, where joinRuns finds it.
           const separatorAt = w.pos;
           if (blank) w.byte(10);
-          layout = writeMessage(w, m, singleByte, noWrapAll);
+          layout = writeMessage(w, m, singleByte, noWrapAll, legacy);
           if (!cold) freshLayouts.push(layout);
           if (layout.end === layout.start) {
             w.pos = separatorAt;
@@ -181,7 +183,7 @@ function layoutCatalog(catalog: PoCatalog, noWrapAll: boolean, forcePo: boolean)
     for (let i = 0; i < fresh.length; i++) if (fresh[i] !== undefined) fresh[i].buffer = buffer;
   }
   if (w !== null || !isRemembered(messages)) {
-    rememberLayouts({ messages, layouts: all, singleByte, noWrapAll });
+    rememberLayouts({ messages, layouts: all, singleByte, noWrapAll, legacy: legacy?.charset ?? null });
   }
   if (cold) return buffer.length === 0 ? [] : [buffer];
   return joinRuns(items);
@@ -254,5 +256,5 @@ export function encodePoRuns(catalog: PoCatalog, options: FormatOptions = {}): U
   const runs = layoutCatalog(catalog, options.noWrap ?? false, options.forcePo ?? false);
   const { canonical, spelled } = catalogCharset(catalog);
   if (canonical === "UTF-8" || canonical === "ASCII") return runs;
-  return [encodeLegacy(runs.length === 1 ? runs[0] : concatRuns(runs), canonical, spelled)];
+  return [encodeLegacy(runs.length === 1 ? runs[0] : concatRuns(runs), canonical, spelled, catalog)];
 }
