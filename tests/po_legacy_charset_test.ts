@@ -170,9 +170,10 @@ Deno.test(
         const codec = legacyCodec(charset)!;
         // Every character the codec reads from its table, one per line.
         let text = "";
-        for (let cp = 0x80; cp < 0x110000; cp++) {
+        // The BMP and plane 2; GB18030 writes the planes by one formula, checked on plane 1.
+        for (let cp = 0x80; cp < 0x30000; cp++) {
           if (cp >= 0xd800 && cp < 0xe000) continue;
-          if (cp >= 0x10000 && charset === "GB18030" && cp > 0x20000) break; // the rest is a formula
+          if (cp === 0x10000 && charset !== "GB18030") cp = 0x20000; // Big5-HKSCS has plane 2 ideographs
           const ch = String.fromCodePoint(cp);
           if (typeof codec.encode(ch) !== "number") text += ch + "\n";
         }
