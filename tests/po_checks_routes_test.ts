@@ -62,13 +62,15 @@ Deno.test("POST /po/check walks a directory: *.po files only, hidden names and l
   const r = await fx.post("/po/check", { directory: fx.path("fr"), checks: ["c-format", "plural-forms"] });
   assert.equal(r.status, 200);
   assert.equal(r.body.totals.files, 3);
-  assert.deepEqual(r.body.totals.by_check, { "c-format": 2, "plural-forms": 1, syntax: 1 });
+  assert.equal(r.body.totals.files_with_problems, 3);
+  assert.deepEqual(r.body.totals.by_check, { "c-format": 2, "plural-forms": 2, syntax: 1 });
   assert.deepEqual(
     r.body.problems.map((p: { path: string; check: string }) => [p.path.slice(fx.root.length), p.check]),
     [
       ["/fr/a/cases.po", "c-format"],
       ["/fr/a/cases.po", "c-format"],
       ["/fr/b/broken.po", "syntax"],
+      ["/fr/b/plural.po", "plural-forms"],
       ["/fr/b/plural.po", "plural-forms"],
     ],
   );

@@ -255,11 +255,14 @@ export function checkCatalog(
   const lineOf = (m: PoMessage, i: number) =>
     messageLine(m) ?? (lines !== undefined && catalog.messages[i] === m ? lines[i] : null);
   let firstPlural: string | null = null;
+  let firstPluralEntry: { m: PoMessage; line: number | null } | null = null;
   for (let i = 0; i < catalog.messages.length; i++) {
     const m = catalog.messages[i];
-    if (firstPlural === null && m.msgidPlural !== null && !m.obsolete) {
+    if (m.msgidPlural !== null && !m.obsolete) {
       const line = lineOf(m, i);
       firstPlural = line === null ? `msgid "${m.msgid.slice(0, 40)}"` : `first at line ${line}`;
+      firstPluralEntry = { m, line };
+      break;
     }
   }
   const headerLine = header === null ? null : lineOf(header, catalog.messages.indexOf(header));
@@ -273,6 +276,19 @@ export function checkCatalog(
       severity: SEVERITY.get(f.check)!,
       message: f.message,
     });
+    // msgfmt names the first plural entry too: so do the checks, for the translator who looks there.
+    if (f.check === "plural-forms" && firstPluralEntry !== null && plural.forms === null) {
+      out.push({
+        path,
+        line: firstPluralEntry.line,
+        msgctxt: firstPluralEntry.m.msgctxt,
+        msgid: firstPluralEntry.m.msgid,
+        check: "plural-forms",
+        severity: SEVERITY.get(f.check)!,
+        message:
+          "this entry has plural forms, but the header has no Plural-Forms to say how many: add it to the header",
+      });
+    }
   }
   if (only === undefined && selection.enabled.has("duplicates")) {
     const seen = new Map<string, number | null>();
