@@ -307,3 +307,31 @@ function applyUnifiedDiff(before: string, diff: string): string {
   while (at < a.length) out.push(a[at++]);
   return out.map((l) => l + "\n").join("");
 }
+
+Deno.test("mode update on a missing file is a 404 and creates nothing; upsert creates it as before", async () => {
+  await using s = await servedCatalogues({ "fr.po": partlyTranslated(3) });
+  const file = s.path("new.po");
+  for (const entries of [[], [{ msgid: "Save", msgstr: "Enregistrer" }]]) {
+    const res = await s.post("/po/write", { file_path: file, mode: "update", entries });
+    assert.equal(res.status, 404);
+    assert.equal(
+      res.body.detail,
+      `File not found: ${file} (mode "update" changes entries of an existing catalogue)`,
+    );
+    await assert.rejects(Deno.stat(file), Deno.errors.NotFound);
+  }
+  const dry = await s.post("/po/write", {
+    file_path: file,
+    entries: [{ msgid: "Save", msgstr: "Enregistrer" }],
+    dry_run: true,
+  });
+  assert.deepEqual([dry.status, dry.body.revision, dry.body.outcomes], [200, null, ["created"]]);
+  assert.match(dry.body.diff, /^--- .*\n\+\+\+ .*\n@@ -0,0 \+1,\d+ @@\n\+msgid ""\n/);
+  await assert.rejects(Deno.stat(file), Deno.errors.NotFound);
+  const created = await s.post("/po/write", {
+    file_path: file,
+    entries: [{ msgid: "Save", msgstr: "Enregistrer" }],
+  });
+  assert.deepEqual([created.status, created.body.written], [200, true]);
+  assert.equal(applyUnifiedDiff("", dry.body.diff), await Deno.readTextFile(file));
+});

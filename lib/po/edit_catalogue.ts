@@ -7,7 +7,7 @@
  * @module
  */
 import { flatBytes } from "../byte_runs.ts";
-import { ConflictError } from "../errors.ts";
+import { ConflictError, NotFoundError } from "../errors.ts";
 import type { CatalogueCallOptions, CatalogueStore } from "../store/mod.ts";
 import { applyWrite, type EntryOutcome, type WriteEntry, type WriteMode } from "./apply_write.ts";
 import { PO_CODEC } from "./po_codec.ts";
@@ -57,6 +57,7 @@ class DryRunResult {
  *
  * @throws {ConflictError} the revision is not `ifRevision` (details: `revision`, the current one),
  *   or an entry does not fit (see `applyWrite`); the file is untouched.
+ * @throws {NotFoundError} `mode: "update"` and the file does not exist (nothing is created).
  * @throws what `applyWrite` and the store's update throw; the file is untouched.
  * @example
  * ```ts
@@ -82,6 +83,11 @@ export async function editCatalogue(
           }, ${current.revision === null ? "but the file does not exist" : `now ${current.revision}`}); ` +
             "read it again and redo the edit on what it holds now",
           { revision: current.revision },
+        );
+      }
+      if (doc === null && edit.mode === "update") {
+        throw new NotFoundError(
+          `File not found: ${path} (mode "update" changes entries of an existing catalogue)`,
         );
       }
       const write = applyWrite(doc, edit.entries, { mode: edit.mode, revision: current.revision });
