@@ -221,3 +221,36 @@ Deno.test("over MCP, write_po takes if_revision and expected_msgstr in its argum
     await client.close();
   }
 });
+
+Deno.test("the README's two agent examples work over MCP on the shipped French catalogue, and a second try is refused", async () => {
+  const readme = await Deno.readTextFile(new URL("../README.md", import.meta.url));
+  const examples = [...readme.matchAll(/```jsonc\n([\s\S]*?)```/g)].map((m) => JSON.parse(m[1]));
+  assert.equal(examples.length, 2);
+  const glossary = await Deno.readTextFile(new URL("../examples/fr/glossary.po", import.meta.url));
+  await using s = await servedCatalogues({ "fr/glossary.po": glossary });
+  const transport = new StreamableHTTPClientTransport(new URL("http://localhost/mcp"), {
+    fetch: (url, init) => Promise.resolve(s.app.request(url instanceof Request ? url : String(url), init)),
+  });
+  const client = new Client({ name: "test", version: "1.0.0" });
+  await client.connect(transport);
+  try {
+    const call = (args: Record<string, unknown>) =>
+      client.callTool({ name: "write_po", arguments: { ...args, file_path: s.path("fr/glossary.po") } });
+    for (const example of examples) {
+      const done = await call(example);
+      assert.equal(done.isError, undefined, JSON.stringify(done.content));
+      assert.deepEqual((done.structuredContent as { outcomes: string[] }).outcomes, ["updated"]);
+    }
+    const entries = (await s.post("/po/read", { file_path: s.path("fr/glossary.po") })).body
+      .entries as Entry[];
+    assert.equal(entries.find((e) => e.msgid === "annotation").msgstr, "annotation");
+    assert.deepEqual(entries.find((e) => e.msgid === "Glossary").flags, ["fuzzy"]);
+    // The first example again: the entry is no longer untranslated.
+    const again = await call(examples[0]);
+    assert.equal(again.isError, true);
+    const detail = JSON.parse((again.content as { text: string }[])[0].text);
+    assert.deepEqual([detail.conflicts[0].reason, detail.conflicts[0].msgstr], ["changed", "annotation"]);
+  } finally {
+    await client.close();
+  }
+});
