@@ -321,6 +321,43 @@ export class CatalogueStore<D> {
   }
 
   /**
+   * Reads a catalogue's bytes through the path policy and the load allowance, without parsing or
+   * caching them: for a caller that keeps what it derives from them (the workbench's counts). The
+   * stat is the opened file's, checked as {@link CatalogueStore.read} checks it.
+   *
+   * @throws the same path, size and abort errors as {@link CatalogueStore.read}.
+   */
+  async readBytes(
+    userPath: string,
+    options: CatalogueCallOptions = {},
+  ): Promise<{ bytes: Uint8Array; revision: string; stat: Deno.FileInfo; path: ResolvedCataloguePath }> {
+    const { signal } = options;
+    try {
+      signal?.throwIfAborted();
+      const path = await this.#resolveForRead(userPath);
+      const release = this.#take(path.stat?.size ?? 0);
+      try {
+        const current = await readRegularFile(path.lexicalPath, path.userPath, this.#maxFileBytes, {
+          followSymlinks: false,
+          directories: path.directories,
+          signal,
+        });
+        if (current === null) throw new NotFoundError(`File not found: ${path.userPath}`);
+        return {
+          bytes: flatBytes(current.bytes),
+          revision: revisionOf(current.bytes),
+          stat: current.stat,
+          path,
+        };
+      } finally {
+        release();
+      }
+    } catch (error) {
+      throw mapSandboxError(error, userPath, this.roots);
+    }
+  }
+
+  /**
    * Locked read-modify-write of one catalogue. Under the file's lock (in-process queue + `flock`), the
    * current file is read and parsed (null when it does not exist yet; its directory must exist in a
    * root), `fn` computes the new document and a result, and the encoded document replaces the file
