@@ -148,7 +148,19 @@ for (
     ["substring, all four fields", { query: "no such text", in: ["msgid", "msgstr", "msgctxt", "comments"] }],
   ] as const
 ) {
-  await post("/po/search", body); // the first one parses nothing more: the listing kept the documents
+  // The first search parses every catalogue (the listing counted them from their bytes): it may end
+  // on its time budget; its cursor goes on. Afterwards the records keep the parsed catalogues.
+  let cursor: string | null = null;
+  t = performance.now();
+  let pages = 0;
+  do {
+    const page: { next_cursor: string | null } = await post("/po/search", { ...body, cursor });
+    cursor = page.next_cursor;
+    pages++;
+  } while (cursor !== null);
+  if (name.startsWith("substring, msgid")) {
+    console.log(`first (cold) search: ${(performance.now() - t).toFixed(0)} ms in ${pages} pages`);
+  }
   const runs: number[] = [];
   for (let i = 0; i < 7; i++) {
     t = performance.now();

@@ -306,7 +306,7 @@ export const workbenchTools = defineToolGroup<WorkbenchDeps>({
       }),
       errors: [403, 404],
       output: SearchEntriesResponse,
-      handle: async (input, { workbench: bench, catalogues }, call) => {
+      handle: async (input, { workbench: bench }, call) => {
         const query = {
           query: input.query,
           regex: input.regex,
@@ -321,16 +321,20 @@ export const workbenchTools = defineToolGroup<WorkbenchDeps>({
         const keep = filter.glob === null ? null : globMatcher(filter.glob);
         const files = (await bench.files({ under: filter.under, signal: call.signal }))
           .filter((f) => keep === null || keep(f.summary.path));
-        return await searchCatalogues(files, rootIndexOf(bench.roots), query, {
-          limit: input.limit,
-          cursor: input.cursor ?? null,
-          fields: (input.fields ?? null) as EntryField[] | null,
-          kind: "search",
-          digest,
-        }, async (file) => {
-          const read = await catalogues.read(file.filePath, { signal: call.signal });
-          return { doc: read.doc, revision: read.revision };
-        }, { signal: call.signal });
+        return await searchCatalogues(
+          files,
+          rootIndexOf(bench.roots),
+          query,
+          {
+            limit: input.limit,
+            cursor: input.cursor ?? null,
+            fields: (input.fields ?? null) as EntryField[] | null,
+            kind: "search",
+            digest,
+          },
+          (file) => bench.document(file, call.signal),
+          { signal: call.signal },
+        );
       },
     }),
   ],

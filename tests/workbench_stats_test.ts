@@ -5,6 +5,8 @@
 import assert from "node:assert/strict";
 import { parsePo } from "../lib/po/mod.ts";
 import { catalogueLanguage, countCatalogue, entryState, wordCount } from "../lib/workbench/mod.ts";
+import { scanCounts } from "../lib/workbench/_count_scan.ts";
+import { generatedCatalogue } from "../bench/_generated_po.ts";
 import { HAS_MSGCAT, lacks } from "./_prerequisites.ts";
 import { SHARED_DIR } from "./_helpers.ts";
 
@@ -138,3 +140,68 @@ Deno.test("msgfmt itself says what the partial plural difference is", { ignore: 
     untranslated: 1,
   });
 });
+
+/** What the scanner and the parser say of a file: equal counts and language, or the scanner declines. */
+function scanAgrees(path: string, bytes: Uint8Array): "scanned" | "declined" | "unparsable" {
+  let catalog;
+  try {
+    catalog = parsePo(bytes, { fileName: path, strict: false, allowBom: true });
+  } catch {
+    return "unparsable";
+  }
+  const scanned = scanCounts(bytes);
+  if (scanned === null) return "declined";
+  assert.deepEqual(scanned.counts, countCatalogue(catalog), path);
+  const headerLanguage = catalogueLanguage(catalog, "x.po");
+  assert.equal(scanned.language, headerLanguage, path);
+  return "scanned";
+}
+
+Deno.test("the byte scanner counts what the parser counts, on every fixture and generated catalogue", () => {
+  const files = [
+    ...poFilesIn(FIXTURES),
+    ...poFilesIn(PO_FIXTURES),
+    ...poFilesIn(new URL("./fixtures/fuzz/", import.meta.url)),
+  ];
+  const outcomes = files.map((f) => scanAgrees(f, Deno.readFileSync(f)));
+  assert.ok(outcomes.filter((o) => o === "scanned").length >= 8, outcomes.join(" "));
+  for (const n of [0, 1, 14, 500]) {
+    assert.equal(scanAgrees(`generated ${n}`, generatedCatalogue(n)), "scanned");
+  }
+});
+
+Deno.test("the byte scanner declines what it does not read, and the parser decides", () => {
+  const cases: [string, string][] = [
+    ["CRLF", 'msgid "a"\r\nmsgstr "b"\r\n'],
+    ["backslash-newline", 'msgid "a\\\nb"\nmsgstr "c"\n'],
+    [
+      "Latin-1 header",
+      'msgid ""\nmsgstr "Content-Type: text/plain; charset=ISO-8859-1\\n"\n\nmsgid "\xe9"\nmsgstr ""\n',
+    ],
+    ["a domain line", 'domain "x"\nmsgid "a"\nmsgstr "b"\n'],
+    ["an octal escape", 'msgid "\\101"\nmsgstr "b"\n'],
+    ["msgid without msgstr", 'msgid "a"\nmsgid "b"\nmsgstr "c"\n'],
+    ["a comment inside an entry", 'msgid "a"\n# note\nmsgstr "b"\n'],
+    ["an unterminated string", 'msgid "a\nmsgstr "b"\n'],
+    [
+      "invalid UTF-8",
+      'msgid ""\nmsgstr "Content-Type: text/plain; charset=UTF-8\\n"\n\nmsgid "\xff"\nmsgstr ""\n',
+    ],
+  ];
+  for (const [name, text] of cases) {
+    const bytes = Uint8Array.from(text, (c) => c.charCodeAt(0));
+    assert.equal(scanCounts(bytes), null, name);
+  }
+});
+
+Deno.test(
+  "the byte scanner counts what the parser counts on every corpus catalogue it reads",
+  { ignore: lacks(import.meta.url, "shared") },
+  () => {
+    const outcomes = poFilesIn(new URL("corpus/po/", SHARED_DIR)).map((f) =>
+      scanAgrees(f, Deno.readFileSync(f))
+    );
+    // Most of the corpus is in the plain layout (the rest: CRLF, other charsets, odd escapes).
+    assert.ok(outcomes.filter((o) => o === "scanned").length >= 39, outcomes.join(" "));
+  },
+);

@@ -247,3 +247,24 @@ Deno.test("POST /po/search pages through hits across files, and regexes are chec
     assert.match(res.body.detail, /^Regular expression refused: /, bad);
   }
 });
+
+Deno.test("POST /po/catalogues follows no symlink out of the roots, to a file or a directory", async () => {
+  await using po = await tree();
+  const outside = await Deno.realPath(await Deno.makeTempDir({ prefix: "wb-outside-" }));
+  try {
+    Deno.writeTextFileSync(`${outside}/secret.po`, FIXTURE);
+    Deno.symlinkSync(`${outside}/secret.po`, po.path("linked.po"));
+    Deno.symlinkSync(outside, po.path("linked-dir"));
+    const res = await po.post("/po/catalogues", {});
+    assert.equal(res.status, 200);
+    const paths = res.body.catalogues.map((c: { path: string }) => c.path);
+    assert.ok(!paths.some((p: string) => p.includes("linked") || p.includes("secret")), paths.join(" "));
+    assert.ok(!JSON.stringify(res.body).includes(outside));
+    const under = await po.post("/po/catalogues", { under: "linked-dir" });
+    assert.equal(under.status, 404);
+    const search = await po.post("/po/search", { query: "Ouvrir" });
+    assert.deepEqual(search.body.hits.map((h: { path: string }) => h.path), ["fr/LC_MESSAGES/app.po"]);
+  } finally {
+    await Deno.remove(outside, { recursive: true });
+  }
+});

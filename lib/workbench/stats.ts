@@ -139,6 +139,11 @@ export function catalogueLanguage(catalog: PoCatalog, relativePath: string): str
     const match = /^Language:[ \t]*([^\n]*?)[ \t]*$/m.exec(header.msgstr);
     if (match && match[1] !== "") return match[1];
   }
+  return pathLanguage(relativePath);
+}
+
+/** The locale a catalogue's path names (see {@link catalogueLanguage}), or null. */
+export function pathLanguage(relativePath: string): string | null {
   const parts = relativePath.split("/");
   const file = parts.pop()!.replace(/\.pot?$/, "");
   for (let i = parts.length - 1; i >= 0; i--) if (LOCALE.test(parts[i])) return parts[i];

@@ -7,17 +7,21 @@
  *   are never followed (a directory is `lstat`ed right before it is listed); at most
  *   {@link WorkbenchOptions.maxFiles} files and {@link WorkbenchOptions.maxDepth} levels.
  * - **Reads go through the store.** A file whose record is missing or stale is read with
- *   `CatalogueStore.read` (the path policy, size limit, shared load allowance and parse cache); a
- *   file the policy refuses is left out of the listing, one it cannot parse is listed with `error`.
+ *   `CatalogueStore.readBytes` (the path policy, size limit and shared load allowance) and counted
+ *   from its bytes (`_count_scan.ts`, several times faster than a parse); a file not in the plain
+ *   layout that scanner reads is parsed with `CatalogueStore.read`. A file the policy refuses is
+ *   left out of the listing, one that cannot be parsed is listed with `error`.
  * - **Stat-keyed records.** A record is kept per real path with the `lstat` key (device, inode, size,
  *   mtime, ctime) of the file it was read from; a listing `lstat`s every file and re-reads only those
  *   whose key changed. A record read within {@link RACY_WINDOW_MS} of the file's last change is
  *   "racy" (a second write in the same clock tick would keep every stat field): it is verified by a
  *   store read (the store re-reads racy files and compares bytes) and replaced when its revision
  *   differs. So a listing never serves counts of bytes that are no longer on disk, whoever wrote them.
- * - **Memory.** A record keeps its parsed catalogue for searches while the kept files' bytes stay
- *   within {@link WorkbenchOptions.maxKeptBytes} (about 1.7× their size on the heap, measured in
- *   bench/README.md); past it, a search reads the others through the store as it goes.
+ * - **Memory.** A listing keeps counts only. A search needs the texts: it parses each file once
+ *   (through the store) and its record keeps the parsed catalogue, while the kept files' bytes stay
+ *   within {@link WorkbenchOptions.maxKeptBytes} (about 1.9× their size on the heap, measured in
+ *   bench/README.md); past it, a search reads the others through the store (its bounded cache) as it
+ *   goes. A record whose file changed drops its catalogue with it.
  * - **One refresh at a time.** Concurrent listings share one walk, so many requests cost one file's
  *   load at a time, not one each.
  *
@@ -35,7 +39,8 @@ import {
 } from "../errors.ts";
 import type { PoCatalog } from "../po/types.ts";
 import type { CatalogueStore } from "../store/mod.ts";
-import { type CatalogueCounts, catalogueLanguage, countCatalogue } from "./stats.ts";
+import { scanCounts } from "./_count_scan.ts";
+import { type CatalogueCounts, catalogueLanguage, countCatalogue, pathLanguage } from "./stats.ts";
 
 /** One catalogue as listed. */
 export interface CatalogueSummary {
@@ -85,6 +90,7 @@ export const RACY_WINDOW_MS = 2000;
 export const DEFAULT_MAX_FILES = 20_000;
 
 interface FileRecord {
+  /** The file's stat key when read. */
   key: string;
   readAt: number;
   lastChange: number;
@@ -253,8 +259,8 @@ export class Workbench {
     let key: string;
     let lastChange = 0;
     try {
-      const read = await this.#store.read(path, { signal });
-      const stat = read.path.stat!;
+      const read = await this.#store.readBytes(path, { signal });
+      const stat = read.stat;
       key = statKey(stat);
       lastChange = Math.max(stat.mtime?.getTime() ?? 0, stat.ctime?.getTime() ?? 0);
       if (previous && previous.file.summary.revision === read.revision) {
@@ -264,15 +270,23 @@ export class Workbench {
         previous.lastChange = lastChange;
         return previous.file;
       }
-      doc = read.doc;
+      // Counted from the bytes when they are in the plain layout; parsed (through the store) otherwise.
+      let scanned = scanCounts(read.bytes);
+      let revision = read.revision;
+      if (scanned === null) {
+        const parsed = await this.#store.read(path, { signal });
+        doc = parsed.doc;
+        revision = parsed.revision;
+        scanned = { counts: countCatalogue(parsed.doc), language: catalogueLanguage(parsed.doc, rel) };
+      }
       summary = {
         root,
         path: rel,
-        language: catalogueLanguage(read.doc, rel),
-        counts: countCatalogue(read.doc),
+        language: scanned.language ?? pathLanguage(rel),
+        counts: scanned.counts,
         size: stat.size,
         modified: stat.mtime?.toISOString() ?? null,
-        revision: read.revision,
+        revision,
         error: null,
       };
     } catch (error) {
@@ -301,17 +315,42 @@ export class Workbench {
       };
     }
     this.#drop(path);
-    const keep = doc !== null && this.#keptBytes + summary.size <= this.#maxKeptBytes;
     const record: FileRecord = {
       key,
       readAt,
       lastChange,
-      file: { summary, filePath: path, doc: keep ? doc : null },
-      keptBytes: keep ? summary.size : 0,
+      file: { summary, filePath: path, doc: null },
+      keptBytes: 0,
     };
-    this.#keptBytes += record.keptBytes;
     this.#records.set(path, record);
+    if (doc !== null) this.#keep(record, doc);
     return record.file;
+  }
+
+  /**
+   * The parsed catalogue of a listed file, at the listed revision: the kept one, or read through
+   * the store (and kept, within `maxKeptBytes`, while the file's record is unchanged).
+   *
+   * @throws {ConflictError} the file changed since it was listed (its revision differs).
+   * @throws the store's errors.
+   */
+  async document(file: CatalogueFile, signal?: AbortSignal): Promise<{ doc: PoCatalog; revision: string }> {
+    const revision = file.summary.revision;
+    if (file.doc !== null && revision !== null) return { doc: file.doc, revision };
+    const read = await this.#store.read(file.filePath, { signal });
+    const record = this.#records.get(file.filePath);
+    if (record !== undefined && record.file === file && read.revision === revision) {
+      this.#keep(record, read.doc);
+    }
+    return { doc: read.doc, revision: read.revision };
+  }
+
+  /** Keeps `doc` in `record` for searches while the kept bytes stay within the bound. */
+  #keep(record: FileRecord, doc: PoCatalog): void {
+    if (record.keptBytes > 0 || this.#keptBytes + record.file.summary.size > this.#maxKeptBytes) return;
+    record.file = { ...record.file, doc };
+    record.keptBytes = record.file.summary.size;
+    this.#keptBytes += record.keptBytes;
   }
 
   #drop(path: string): void {
