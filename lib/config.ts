@@ -18,6 +18,8 @@ import {
   StoreSetupError,
 } from "./store/lock_dir.ts";
 import { checkRoots } from "./store/path_policy.ts";
+import { DEFAULT_QUOTA_WINDOWS, parsePeakWindow, type QuotaWindows } from "./gpss/quota_window.ts";
+import { openStateDirectory, StateDirError, stateDirSetting } from "./gpss/state_dir.ts";
 
 /** The real GPSS endpoint (TIPO, Taiwan). */
 export const DEFAULT_GPSS_API_URL = "https://tiponet.tipo.gov.tw/gpss1/gpsskmc/gpss_api";
@@ -45,6 +47,10 @@ export const CONFIG_ENV_NAMES = [
   "MAX_RESPONSE_BYTES",
   "MAX_INFLIGHT_BYTES",
   "PO_LOCK_DIR",
+  "GPSS_STATE_DIR",
+  "GPSS_QUOTA_PEAK",
+  "GPSS_QUOTA_PEAK_RECORDS",
+  "GPSS_QUOTA_OFFPEAK_RECORDS",
 ] as const;
 
 /** The variables that decide permissions (all that `main.ts permissions` is allowed to read). */
@@ -55,6 +61,7 @@ export const PERMISSION_ENV_NAMES = [
   "GPSS_API_URL",
   "INIT_CWD",
   "PO_LOCK_DIR",
+  "GPSS_STATE_DIR",
 ] as const;
 
 /** Variables whose values are secrets: never echoed in a message. */
@@ -96,6 +103,13 @@ export interface Config {
    * or null for lock files beside each catalogue (`PO_LOCK_DIR=beside`). See `lib/store/lock_dir.ts`.
    */
   poLockDir: string | null;
+  /**
+   * The directory keeping the GPSS quota ledger across restarts (`GPSS_STATE_DIR`), or null (unset)
+   * to keep it in memory only. See `lib/gpss/state_dir.ts`.
+   */
+  gpssStateDir: string | null;
+  /** The GPSS quota windows and budgets (`GPSS_QUOTA_PEAK`, `GPSS_QUOTA_PEAK_RECORDS`, `…_OFFPEAK_RECORDS`). */
+  gpssQuotaWindows: QuotaWindows;
 }
 
 /** Raised for an invalid variable; the message names it and says what is expected. */
@@ -148,6 +162,10 @@ const EnvSchema = z.object({
   // in bench/abuse.ts where 256 MiB let garbage collection pauses reach 1.5-3 s.
   MAX_INFLIGHT_BYTES: intVar(1024, 16 * 1024 * MIB).default(128 * MIB),
   PO_LOCK_DIR: z.string().optional(),
+  GPSS_STATE_DIR: z.string().optional(),
+  GPSS_QUOTA_PEAK: z.string().optional(),
+  GPSS_QUOTA_PEAK_RECORDS: intVar(0, 10_000_000).default(DEFAULT_QUOTA_WINDOWS.peakRecords),
+  GPSS_QUOTA_OFFPEAK_RECORDS: intVar(0, 10_000_000).default(DEFAULT_QUOTA_WINDOWS.offPeakRecords),
 });
 
 /** Loopback names, always accepted in `Host` unless ALLOWED_HOSTS is "*". */
@@ -255,6 +273,22 @@ export function parseConfig(
     if (!(error instanceof StoreSetupError)) throw error;
     throw new ConfigError("PO_LOCK_DIR", error.message.replace(/^PO_LOCK_DIR: /, ""));
   }
+  let gpssStateDir: string | null;
+  let peak: Pick<QuotaWindows, "peakDays" | "peakStart" | "peakEnd" | "utcOffsetMinutes"> =
+    DEFAULT_QUOTA_WINDOWS;
+  try {
+    gpssStateDir = stateDirSetting(e.GPSS_STATE_DIR);
+  } catch (error) {
+    if (!(error instanceof StateDirError)) throw error;
+    throw new ConfigError("GPSS_STATE_DIR", error.message.replace(/^GPSS_STATE_DIR: /, ""));
+  }
+  if (e.GPSS_QUOTA_PEAK !== undefined) {
+    try {
+      peak = parsePeakWindow(e.GPSS_QUOTA_PEAK);
+    } catch (error) {
+      throw new ConfigError("GPSS_QUOTA_PEAK", (error as Error).message);
+    }
+  }
   return {
     port: e.PORT,
     host: e.HOST,
@@ -276,6 +310,12 @@ export function parseConfig(
     maxResponseBytes: e.MAX_RESPONSE_BYTES,
     maxInflightBytes: e.MAX_INFLIGHT_BYTES,
     poLockDir,
+    gpssStateDir,
+    gpssQuotaWindows: {
+      ...peak,
+      peakRecords: e.GPSS_QUOTA_PEAK_RECORDS,
+      offPeakRecords: e.GPSS_QUOTA_OFFPEAK_RECORDS,
+    },
   };
 }
 
@@ -296,6 +336,15 @@ export function parseConfig(
 export function prepareStore(config: Config, uid: () => number | null = processUid): void {
   try {
     checkRoots(config.poRoots);
+    if (config.gpssStateDir !== null) {
+      const id = uid();
+      if (id === null) {
+        throw new StateDirError(
+          `cannot tell whether ${config.gpssStateDir} is this user's: run with --allow-sys=uid`,
+        );
+      }
+      openStateDirectory(config.gpssStateDir, id);
+    }
     if (config.poLockDir === null) return setLockPlacement(LOCKS_BESIDE_PLACEMENT);
     const id = uid();
     if (id === null) {
@@ -305,6 +354,7 @@ export function prepareStore(config: Config, uid: () => number | null = processU
     }
     setLockPlacement(openLockDirectory(config.poLockDir, id));
   } catch (error) {
+    if (error instanceof StateDirError) throw new ConfigError(error.variable, error.message.slice(16));
     if (!(error instanceof StoreSetupError)) throw error;
     throw new ConfigError(error.variable, error.message.slice(error.variable.length + 2));
   }
@@ -334,7 +384,11 @@ export function isLoopbackHost(host: string): boolean {
  * ```
  */
 export function permissionFlags(config: Config, mode: "serve" | "mcp"): string[] {
-  const files = [...config.poRoots, ...(config.poLockDir === null ? [] : [config.poLockDir])].join(",");
+  const files = [
+    ...config.poRoots,
+    ...(config.poLockDir === null ? [] : [config.poLockDir]),
+    ...(config.gpssStateDir === null ? [] : [config.gpssStateDir]),
+  ].join(",");
   const net = [gpssNetAddress(config.gpssApiUrl)];
   if (mode === "serve") net.unshift(`${config.host}:${config.port}`);
   return [
@@ -342,6 +396,6 @@ export function permissionFlags(config: Config, mode: "serve" | "mcp"): string[]
     `--allow-write=${files}`,
     `--allow-net=${net.join(",")}`,
     `--allow-env=${CONFIG_ENV_NAMES.join(",")}`,
-    ...(config.poLockDir === null ? [] : ["--allow-sys=uid"]),
+    ...(config.poLockDir === null && config.gpssStateDir === null ? [] : ["--allow-sys=uid"]),
   ];
 }

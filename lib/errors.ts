@@ -31,6 +31,18 @@ export class AnswerTooLargeError extends DomainError {}
 /** Shared capacity (memory for large work) is in use by other requests right now: try again later. */
 export class BusyError extends DomainError {}
 
+/**
+ * A limit on use (the GPSS download quota of the current window) would be exceeded: nothing was
+ * sent. `retryAfterS` is how long until the limit resets.
+ */
+export class QuotaExceededError extends DomainError {
+  readonly retryAfterS: number;
+  constructor(message: string, retryAfterS: number) {
+    super(message);
+    this.retryAfterS = retryAfterS;
+  }
+}
+
 /** The work took longer than the time allowed to one request, and was abandoned. */
 export class TimeoutError extends DomainError {}
 

@@ -6,7 +6,7 @@
 import { ByteBudget } from "../lib/byte_budget.ts";
 import type { Config } from "../lib/config.ts";
 import { DEFAULT_MAX_INFLIGHT_BYTES } from "../lib/json_answer.ts";
-import type { SearchOutcome, SearchRequest } from "../lib/gpss/mod.ts";
+import type { QuotaStatus, SearchOutcome, SearchRequest } from "../lib/gpss/mod.ts";
 import type { PoCatalog } from "../lib/po/types.ts";
 import type { CatalogueStore } from "../lib/store/mod.ts";
 
@@ -30,7 +30,11 @@ export interface AppDeps {
   /** The allowance large loads and answers share (made from `config.maxInflightBytes` if absent). */
   budget?: ByteBudget;
   /** The GPSS client (cache, coalescing, timeout, in-band errors). */
-  gpss?: { search(request: SearchRequest): Promise<SearchOutcome> };
+  gpss?: {
+    search(request: SearchRequest): Promise<SearchOutcome>;
+    /** The quota ledger's account (null: none kept); absent on test doubles that keep none. */
+    quotaStatus?(): QuotaStatus | null;
+  };
 }
 
 /** The shared allowance of an app's deps, made once per deps object. */

@@ -16,6 +16,7 @@ import {
   NotFoundError,
   OutsideRootsError,
   PoSyntaxError,
+  QuotaExceededError,
   TimeoutError,
   TooLargeError,
   UnwritableCatalogError,
@@ -62,6 +63,9 @@ export function toErrorAnswer(
   if (error instanceof Deno.errors.NotCapable) {
     // The sandbox refused a path: the message holds absolute paths, so it is not echoed.
     return { status: 403, detail: "Path is outside the catalogue roots" };
+  }
+  if (error instanceof QuotaExceededError) {
+    return { status: 429, detail: error.message, headers: { "Retry-After": String(error.retryAfterS) } };
   }
   for (const [cls, status, detail] of ERROR_STATUS) {
     if (error instanceof cls) {

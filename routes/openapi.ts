@@ -22,7 +22,7 @@ function answer(description: string, schema: object = JSON_ERROR, headers?: obje
  * FastAPI's `{"detail": "message"}`, or pydantic's items for a 422 on validation.
  */
 export function toolOperationResponses(tool: ToolInfo, tokenConfigured: boolean): Record<string, object> {
-  const catalogue = tool.errors?.includes(404) ?? false;
+  const catalogue = (tool.errors?.includes(404) ?? false) && tool.path.startsWith("/po/");
   const outside = tool.errors?.includes(403) ?? false;
   const responses: Record<string, object> = {};
   responses[400] = answer(
@@ -42,6 +42,9 @@ export function toolOperationResponses(tool: ToolInfo, tokenConfigured: boolean)
     }`,
   );
   if (catalogue) responses[404] = answer("File not found (or, for a write, its directory)");
+  if (!catalogue && tool.errors?.includes(404)) {
+    responses[404] = answer("Not found: the detail says what was looked up");
+  }
   if (tool.errors?.includes(409)) {
     responses[409] = answer(
       "Conflict: nothing was written; detail is the message, or {message, revision, …} with what to retry with",
@@ -61,6 +64,15 @@ export function toolOperationResponses(tool: ToolInfo, tokenConfigured: boolean)
           catalogue ? " or an invalid catalogue" : ""
         }`,
       { anyOf: [VALIDATION_ERROR, JSON_ERROR] },
+    );
+  }
+  if (tool.errors?.includes(429)) {
+    responses[429] = answer(
+      "Too Many Requests: the GPSS download quota of this window would be exceeded; nothing was sent",
+      JSON_ERROR,
+      {
+        "Retry-After": { schema: { type: "integer" }, description: "Seconds until the quota window resets" },
+      },
     );
   }
   responses[500] = answer('A bug: the fixed message "Internal Server Error" (details are logged)');

@@ -49,12 +49,32 @@ const GetPatentResponse = z.object({
   error: z.string().nullable(),
 }).meta({ id: "GetPatentResponse" });
 
+const QuotaStatusSchema = z.object({
+  window: z.object({ kind: z.enum(["peak", "off_peak"]), start: z.string(), end: z.string() }),
+  budget: z.int(),
+  used: z.int(),
+  reserved: z.int(),
+  remaining: z.int(),
+  resets_at: z.string(),
+  exhausted_upstream: z.boolean(),
+  persisted: z.boolean(),
+  ledger_problem: z.string().nullable(),
+}).meta({ id: "QuotaStatus" });
+
+/** The lists are answered from the service's own state, without asking GPSS. */
+const LOCAL_STATE = {
+  readOnlyHint: true,
+  destructiveHint: false,
+  idempotentHint: true,
+  openWorldHint: false,
+};
+
 /** What these tools use: the GPSS client. */
 interface ResearchDeps {
   gpss: NonNullable<AppDeps["gpss"]>;
 }
 
-/** `/tools/get_patent` (and, with a quota ledger, `/tools/get_quota_status`). */
+/** `/tools/get_patent` and `/tools/get_quota_status`. */
 export const patentResearchTools = defineToolGroup<ResearchDeps>({
   name: "the patent research tools",
   deps: (app) => ({ gpss: requireDep(app.gpss, "gpss", "the patent research tools") }),
@@ -69,11 +89,38 @@ export const patentResearchTools = defineToolGroup<ResearchDeps>({
         "upstream failures (USER_CODE, quota, upstream down) come back as success=false with an error.",
       input: GetPatentRequest,
       annotations: UPSTREAM,
-      errors: [404],
+      errors: [404, 429],
       example: () => ({ number: "TWI800001B", fields: ["claims", "citations"], max_chars: 5000 }),
       output: GetPatentResponse,
       handle: (body, { gpss }) =>
         getPatent(gpss, { number: body.number, fields: body.fields, maxChars: body.max_chars }),
+    }),
+    defineTool({
+      name: "get_quota_status",
+      path: "/tools/get_quota_status",
+      summary: "What is left of the GPSS download quota",
+      description:
+        "Returns the records this service has fetched with its user code in the current GPSS quota " +
+        "window (weekdays 08:00-18:00 Taipei time: 10,000; other hours: 30,000, unless configured otherwise), " +
+        "what is left, and when the window resets. Searches that would go over are refused (429) before " +
+        "anything is sent; answers from the cache cost nothing. Asks nothing of GPSS. Takes no arguments.",
+      input: null,
+      annotations: LOCAL_STATE,
+      output: z.object({
+        success: z.boolean(),
+        quota: QuotaStatusSchema.nullable(),
+        note: z.string().nullable(),
+      }),
+      handle: (_body, { gpss }) => {
+        const quota = gpss.quotaStatus?.() ?? null;
+        return {
+          success: true,
+          quota,
+          note: quota === null
+            ? "No quota ledger is kept: USER_CODE is not set, so nothing is sent to GPSS."
+            : null,
+        };
+      },
     }),
   ],
 });

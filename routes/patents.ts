@@ -279,6 +279,7 @@ export const patentTools = defineToolGroup<PatentToolDeps>({
         "shows the query sent upstream (without the user code).",
       input: SearchPatentsRequest,
       annotations: UPSTREAM,
+      errors: [429],
       example: () => ({
         keywords: "wireless charging",
         search_field: ["title", "abstract"],

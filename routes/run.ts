@@ -10,7 +10,7 @@ import { ByteBudget } from "../lib/byte_budget.ts";
 import { listenFailure, serveWarnings } from "../lib/cli/startup.ts";
 import { writeAll } from "../lib/cli/log.ts";
 import { type Config, isLoopbackHost } from "../lib/config.ts";
-import { GpssClient } from "../lib/gpss/mod.ts";
+import { GpssClient, QuotaLedger } from "../lib/gpss/mod.ts";
 import { PO_CODEC } from "../lib/po/po_codec.ts";
 import { CatalogueStore } from "../lib/store/mod.ts";
 import type { AppDeps } from "./deps.ts";
@@ -29,6 +29,12 @@ export function appDeps(config: Config, log: (line: string) => void): AppDeps {
     userCode: config.userCode,
     timeoutMs: config.gpssTimeoutMs,
     cacheTtlMs: config.gpssCacheTtlS * 1000,
+    // The quota ledger of this user code, kept in GPSS_STATE_DIR (checked at start-up).
+    quota: config.userCode === undefined ? null : new QuotaLedger({
+      userCode: config.userCode,
+      windows: config.gpssQuotaWindows,
+      stateDir: config.gpssStateDir,
+    }),
   });
   const budget = new ByteBudget(config.maxInflightBytes);
   const catalogues = new CatalogueStore({

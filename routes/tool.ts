@@ -76,7 +76,7 @@ export interface ToolAnnotations {
 }
 
 /** Statuses a tool may declare in {@link Tool.errors}. */
-export type ToolErrorStatus = 403 | 404 | 409;
+export type ToolErrorStatus = 403 | 404 | 409 | 429;
 
 /** A tool as documented: everything but its handler. */
 export type ToolInfo = Omit<Tool, "handle">;

@@ -172,6 +172,7 @@ Deno.test("/openapi.json declares every status a tool answers, each with its bod
     if (tool.input) expected.push("413", "415", "422");
     if (tool.path.startsWith("/po/") || tool.errors?.includes(404)) expected.push("404");
     if (tool.path === "/po/write") expected.push("409");
+    if (tool.errors?.includes(429)) expected.push("429");
     assert.deepEqual(Object.keys(responses).sort(), expected.sort(), tool.path);
     if (tool.path === "/po/write") {
       assert.deepEqual(responses["409"].content["application/json"].schema, {

@@ -296,7 +296,11 @@ const INPUT_ENDPOINTS = [
   "/tools/search_patents",
   "/tools/get_patent",
 ] as const;
-const NO_INPUT_ENDPOINTS = ["/tools/get_available_databases", "/tools/get_search_examples"] as const;
+const NO_INPUT_ENDPOINTS = [
+  "/tools/get_available_databases",
+  "/tools/get_search_examples",
+  "/tools/get_quota_status",
+] as const;
 
 /** A valid body for each endpoint that reads one. */
 function validBody(fx: Fixture, endpoint: string): Record<string, unknown> {

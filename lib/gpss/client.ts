@@ -24,6 +24,7 @@ import {
   requestParams,
   type SearchRequest,
 } from "./query.ts";
+import type { QuotaLedger, QuotaStatus } from "./quota.ts";
 import type { OutputSection } from "./sections.ts";
 import { describeGpssMessage } from "./messages.ts";
 import { GpssResponseError, parseGpssResponse, type PatentRecord } from "./response.ts";
@@ -95,6 +96,11 @@ export interface GpssClientOptions {
    * `Deno.createHttpClient({})` when available; `null` = retry with the plain fetch.
    */
   createHttpClient?: (() => Deno.HttpClient) | null;
+  /**
+   * The quota ledger: each search reserves its `expQty` before it is sent and is charged the
+   * records it got; default none (nothing is counted or refused).
+   */
+  quota?: QuotaLedger | null;
 }
 
 /**
@@ -128,6 +134,8 @@ interface AttemptFailure {
   retry: boolean;
   /** Set when GPSS answered `expSkip too much`: the offset is past the last result. */
   skip?: true;
+  /** Set when GPSS answered that the download quota is used up. */
+  quota?: true;
 }
 
 /** Searches whose totals are remembered (for refusing an offset past the end without a call). */
@@ -207,6 +215,9 @@ export class GpssClient {
   readonly #totals = new Map<string, number>();
   /** Outcomes that were GPSS's `expSkip too much`. */
   readonly #skipped = new WeakSet<SearchOutcome>();
+  /** Outcomes that were GPSS's `Over download quantity` (or `Over search quantity`). */
+  readonly #quotaUsedUp = new WeakSet<SearchOutcome>();
+  readonly #quota: QuotaLedger | null;
   #upstreamCalls = 0;
 
   constructor(options: GpssClientOptions) {
@@ -221,10 +232,16 @@ export class GpssClient {
     this.#queueTimeoutMs = options.queueTimeoutMs ?? this.#timeoutMs;
     this.#now = options.now ?? Date.now;
     this.#maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
+    this.#quota = options.quota ?? null;
     this.#mask = secretMasker(this.#userCode ?? "");
     this.#createHttpClient = options.createHttpClient === undefined
       ? defaultCreateHttpClient()
       : options.createHttpClient;
+  }
+
+  /** The quota ledger's account of the current window, or null when none is kept. */
+  quotaStatus(): QuotaStatus | null {
+    return this.#quota?.status() ?? null;
   }
 
   /** Upstream requests sent so far (retries included). */
@@ -293,9 +310,16 @@ export class GpssClient {
     }
     let pending = this.#inFlight.get(key);
     if (pending === undefined) {
+      // The quota is reserved for what may come back, before anything is sent (throws when short).
+      const settle = this.#quota?.reserve(Number(params.expQty));
       pending = this.#fetchOutcome(params, sections).then((outcome) => {
+        settle?.(outcome.success ? outcome.data.returned_count : 0);
+        if (this.#quotaUsedUp.has(outcome)) this.#quota?.markExhausted();
         if (outcome.success) this.#remember(key, outcome);
         return outcome;
+      }, (error) => {
+        settle?.(0);
+        throw error;
       }).finally(() => this.#inFlight.delete(key));
       this.#inFlight.set(key, pending);
     }
@@ -387,6 +411,7 @@ export class GpssClient {
       error: result.error,
     };
     if (result.skip) this.#skipped.add(outcome);
+    if (result.quota) this.#quotaUsedUp.add(outcome);
     return outcome;
   }
 
@@ -526,9 +551,9 @@ export class GpssClient {
           error: null,
         };
       }
-      return info.kind === "skip"
-        ? { error: info.error!, retry: false, skip: true }
-        : { error: info.error!, retry: false };
+      if (info.kind === "skip") return { error: info.error!, retry: false, skip: true };
+      if (info.kind === "quota") return { error: info.error!, retry: false, quota: true };
+      return { error: info.error!, retry: false };
     }
     const offset = Number(params.expSkip);
     const total = Math.max(parsed.totalCount, offset + parsed.records.length);

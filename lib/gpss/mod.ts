@@ -18,4 +18,7 @@ export * from "./messages.ts";
 export * from "./sections.ts";
 export * from "./number.ts";
 export * from "./patent.ts";
+export * from "./quota.ts";
+export * from "./quota_window.ts";
+export * from "./state_dir.ts";
 export * from "./client.ts";
