@@ -196,8 +196,8 @@ Deno.test("canonicalCatalog equals reading the written file back", async (t) => 
 });
 
 /** The (msgctxt, msgid) → msgstr forms map of a catalogue, obsolete entries included. */
-function translationMap(cat: PoCatalog): Map<string, string[]> {
-  const map = new Map<string, string[]>();
+function translationMap(cat: PoCatalog): Map<string, readonly string[]> {
+  const map = new Map<string, readonly string[]>();
   for (const m of cat.messages) {
     map.set(`${m.obsolete ? "~" : ""}${m.msgctxt ?? ""}\u0004${m.msgid}`, m.msgstrPlural ?? [m.msgstr]);
   }

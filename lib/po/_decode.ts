@@ -15,7 +15,7 @@ import {
   NON_ASCII_CHAR,
   UTF8_LOOSE,
 } from "./_charset.ts";
-import type { PendingField, RawParse } from "./_grammar.ts";
+import type { ParsedMessage, PendingField, RawParse } from "./_grammar.ts";
 import { isHeader, type PoMessage } from "./types.ts";
 
 /** Every string field of a message that msgcat checks for non-ASCII text, comments included. */
@@ -155,7 +155,7 @@ export function decodeByteMode(raw: RawParse, info: CharsetInfo): void {
  * msgstr, …) by `strings(value)`, comments, reference file names and flags by `others(value)`,
  * always in the same order.
  */
-function mapTexts(m: PoMessage, strings: (s: string) => string, others: (s: string) => string): void {
+function mapTexts(m: ParsedMessage, strings: (s: string) => string, others: (s: string) => string): void {
   m.msgid = strings(m.msgid);
   m.msgstr = strings(m.msgstr);
   if (m.msgctxt !== null) m.msgctxt = strings(m.msgctxt);
@@ -222,7 +222,7 @@ function decodeUtf8Batch(raw: RawParse): boolean {
 }
 
 /** Decodes the domain names (byte strings) of the messages that have one, each name once. */
-function decodeDomains(messages: PoMessage[], decode: (s: string) => string): void {
+function decodeDomains(messages: ParsedMessage[], decode: (s: string) => string): void {
   let names: Map<string, string> | null = null;
   for (const m of messages) {
     if (m.domain === undefined) continue;

@@ -4,10 +4,8 @@
  *
  * @module
  */
+import { uniqueLists } from "./_identity_caches.ts";
 import type { PoMessage } from "./types.ts";
-
-/** Message lists known to have no duplicates ({@link markUnique}, {@link forEachDuplicate}). */
-const uniqueLists = new WeakSet<readonly PoMessage[]>();
 
 /**
  * Records that `list` has no duplicate messages, for a caller that knows it by construction (a

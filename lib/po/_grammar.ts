@@ -27,11 +27,24 @@ import {
   T_STRING,
   TOKEN_NAMES,
 } from "./_lexer.ts";
-import { DEFAULT_DOMAIN, type PoMessage, type PoReference } from "./types.ts";
+import { DEFAULT_DOMAIN, type Draft, type PoMessage, type PoReference } from "./types.ts";
+
+/**
+ * A message as the reader builds it: every field and list writable, for the decoding that
+ * replaces its texts in place (`_decode.ts`). {@link parsePo} hands it out as a {@link PoMessage},
+ * never to be changed again.
+ */
+export interface ParsedMessage extends Draft<PoMessage> {
+  msgstrPlural: string[] | null;
+  translatorComments: string[];
+  extractedComments: string[];
+  references: Draft<PoReference>[];
+  flags: string[];
+}
 
 /** Fields whose value may still be bytes (UTF-8 mode, an escape produced a non-ASCII byte). */
 export interface PendingField {
-  message: PoMessage;
+  message: ParsedMessage;
   field:
     | "msgctxt"
     | "msgid"
@@ -47,7 +60,7 @@ export interface PendingField {
 
 /** What {@link parseText} gives: the messages in file order, and what it learnt of them on the way. */
 export interface RawParse {
-  messages: PoMessage[];
+  messages: ParsedMessage[];
   /** Line of each message's msgid keyword, parallel to `messages`. */
   lines: number[];
   pending: PendingField[];
@@ -72,7 +85,7 @@ export interface RawParse {
 }
 
 const NO_STRINGS = Object.freeze([]) as unknown as string[];
-const NO_REFERENCES = Object.freeze([]) as unknown as PoReference[];
+const NO_REFERENCES = Object.freeze([]) as unknown as Draft<PoReference>[];
 
 /** The parser state carried from one message to the next: comments waiting for their message. */
 class Pending {
@@ -85,7 +98,7 @@ class Pending {
    * The references read so far, in a list kept from message to message: {@link takeReferences}
    * copies them out at their exact size (a list grown by push holds room for 17).
    */
-  references: PoReference[] = [];
+  references: Draft<PoReference>[] = [];
 
   reset(): void {
     this.translator = NO_STRINGS;
@@ -96,7 +109,7 @@ class Pending {
   }
 
   /** The references read since the last reset, as a list of their own; none are left. */
-  takeReferences(): PoReference[] {
+  takeReferences(): Draft<PoReference>[] {
     const refs = this.references;
     if (refs.length === 0) return NO_REFERENCES;
     if (refs.length === 1) return [refs.pop()!];
@@ -130,7 +143,7 @@ class Pending {
  * @throws {PoSyntaxError} at the first syntax error.
  */
 export function parseText(lex: Lexer): RawParse {
-  const messages: PoMessage[] = [];
+  const messages: ParsedMessage[] = [];
   const lines: number[] = [];
   const pending: PendingField[] = [];
   const high: number[] = [];
@@ -237,7 +250,7 @@ function takeKeyword(lex: Lexer, kind: number, obsolete: boolean, previous: bool
   lex.advance();
 }
 
-function parseMessage(lex: Lexer, pending: PendingField[], comments: Pending, line: number): PoMessage {
+function parseMessage(lex: Lexer, pending: PendingField[], comments: Pending, line: number): ParsedMessage {
   const obsolete = lex.obsolete;
   let prevCtxt: StringValue | null = null;
   let prevId: StringValue | null = null;
@@ -306,7 +319,7 @@ function parseMessage(lex: Lexer, pending: PendingField[], comments: Pending, li
     throw lex.error("missing 'msgstr' section", idStart, idTokLine, idLineStart);
   }
 
-  const m: PoMessage = {
+  const m: ParsedMessage = {
     msgctxt: typeof ctxt === "string" || ctxt === null ? ctxt : "",
     msgid: typeof id === "string" ? id : "",
     msgidPlural: typeof plural === "string" || plural === null ? plural : "",

@@ -6,6 +6,7 @@
  * @module
  */
 import type { BytePiece } from "../byte_runs.ts";
+import { layoutAnchors } from "./_identity_caches.ts";
 import type { PoMessage } from "./types.ts";
 
 /**
@@ -35,9 +36,9 @@ export interface LaidOutList {
  * first and last {@link ANCHORS} messages lead to the list last laid out with them: the same list
  * laid out again finds its layouts by index, and a new list (a catalogue with a few messages
  * replaced or added) is matched in order against it ({@link matchLayouts}). A list stays findable
- * while one of its anchor messages lives and no later list took that anchor over.
+ * while one of its anchor messages lives and no later list took that anchor over
+ * (`layoutAnchors` in `_identity_caches.ts`).
  */
-const anchors = new WeakMap<PoMessage, LaidOutList>();
 const ANCHORS = 16;
 
 /** The indices of a list's anchor messages, in order, each once. */
@@ -63,7 +64,7 @@ export function previousLayouts(
   let best: (Layout | undefined)[] | null = null;
   let bestHits = 0;
   for (const i of anchorIndices(messages.length)) {
-    const list = anchors.get(messages[i]);
+    const list = layoutAnchors.get(messages[i]);
     if (list === undefined || tried.includes(list)) continue;
     tried.push(list);
     if (list.singleByte !== singleByte || list.noWrapAll !== noWrapAll) continue;
@@ -119,10 +120,10 @@ export function matchLayouts(
 
 /** Whether `messages` is the list {@link previousLayouts} finds from its first message. */
 export function isRemembered(messages: readonly PoMessage[]): boolean {
-  return messages.length > 0 && anchors.get(messages[0])?.messages === messages;
+  return messages.length > 0 && layoutAnchors.get(messages[0])?.messages === messages;
 }
 
 /** Makes `list` the one {@link previousLayouts} finds from its anchor messages. */
 export function rememberLayouts(list: LaidOutList): void {
-  for (const i of anchorIndices(list.messages.length)) anchors.set(list.messages[i], list);
+  for (const i of anchorIndices(list.messages.length)) layoutAnchors.set(list.messages[i], list);
 }

@@ -6,6 +6,7 @@
  */
 import { UnwritableCatalogError } from "../errors.ts";
 import { canonicalCharset, headerCharset, singleByteTable } from "./_charset.ts";
+import { outputCharsets } from "./_identity_caches.ts";
 import { readList } from "./parse.ts";
 import { isHeader, type PoCatalog, type PoMessage } from "./types.ts";
 import { legacyCodec } from "./_legacy_charset.ts";
@@ -30,17 +31,12 @@ export interface OutputCharset {
  */
 export function catalogCharset(catalog: PoCatalog): OutputCharset {
   // Asked several times per write (the update, the layout, the encoding) of a 10k-message list.
-  const cached = charsets.get(catalog.messages);
+  const cached = outputCharsets.get(catalog.messages);
   if (cached !== undefined && cached.fileName === catalog.fileName) return cached.charset;
   const charset = findCharset(catalog);
-  charsets.set(catalog.messages, { fileName: catalog.fileName, charset });
+  outputCharsets.set(catalog.messages, { fileName: catalog.fileName, charset });
   return charset;
 }
-
-const charsets = new WeakMap<
-  readonly PoMessage[],
-  { fileName: string | undefined; charset: OutputCharset }
->();
 
 function findCharset(catalog: PoCatalog): OutputCharset {
   let canonical: string | null = null;

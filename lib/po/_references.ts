@@ -112,12 +112,13 @@ export function addReference(out: PoReference[], file: string, line: number | nu
     out.push({ file, line });
     return;
   }
-  let index = referenceIndexes.get(out);
-  if (index === undefined || index.count !== n) {
-    // New, or the list changed behind the index's back (lists are only appended to here).
+  let index = indexed === out ? listIndex : null;
+  if (index === null || index.count !== n) {
+    // Another list, or this one changed behind the index's back (lists are only appended to here).
     index = { count: 0, lines: new Map() };
     for (let k = 0; k < n; k++) indexReference(index, out[k].file, out[k].line);
-    referenceIndexes.set(out, index);
+    indexed = out;
+    listIndex = index;
   }
   if (!indexReference(index, file, line)) return;
   out.push({ file, line });
@@ -132,7 +133,13 @@ interface ReferenceIndex {
   lines: Map<string, Set<number | null>>;
 }
 
-const referenceIndexes = new WeakMap<PoReference[], ReferenceIndex>();
+/**
+ * The list being built and its index. Lists are built one at a time (an entry's references, then
+ * the next entry's), so one slot serves: a list that comes back after another is indexed again,
+ * in time linear in its length. (Not an identity cache: the list is not a handed-out value.)
+ */
+let indexed: readonly PoReference[] | null = null;
+let listIndex: ReferenceIndex | null = null;
 
 /** Adds a reference to the index; false when it was there already. */
 function indexReference(index: ReferenceIndex, file: string, line: number | null): boolean {

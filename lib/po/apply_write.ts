@@ -20,7 +20,7 @@ import {
   referenceProblem,
   unreadableReference,
 } from "./_read_back.ts";
-import { isHeader, type PoCatalog, type PoMessage, type PoReference } from "./types.ts";
+import { type Draft, isHeader, type PoCatalog, type PoMessage, type PoReference } from "./types.ts";
 import { canonicalCatalog, canonicalCatalogFrom } from "./canonical.ts";
 import { catalogCharset, isWritableCharset } from "./_output_charset.ts";
 
@@ -303,7 +303,7 @@ function applyEntry(
   checkText(e, "msgctxt", msgctxt);
   e.occurrences?.forEach((o, i) => checkWellFormed(e, `occurrences[${i}]`, o));
   e.flags?.forEach((f, i) => checkWellFormed(e, `flags[${i}]`, f));
-  const m: PoMessage = base ? { ...base } : newMessage(msgctxt, e.msgid, "");
+  const m: Draft<PoMessage> = base ? { ...base } : newMessage(msgctxt, e.msgid, "");
   if (e.msgid_plural !== undefined) {
     if (e.msgid_plural === null) {
       if (m.msgidPlural !== null) m.msgstr = m.msgstrPlural?.[0] ?? "";
@@ -531,7 +531,7 @@ export function applyWrite(
   // references as printed…), so a cache of this document agrees with the file.
   // Written as `msgcat --force-po` does (PO_CODEC): a catalogue left with nothing but its header
   // keeps it.
-  const next = cat === null || base !== cat
+  const next: Draft<PoCatalog> = cat === null || base !== cat
     ? canonicalCatalog({ ...base, messages: out }, { forcePo: true })
     : canonicalCatalogFrom(base, { ...base, messages: out }, { forcePo: true });
   // Every request entry updated its message or was added as a key the list did not have (or

@@ -6,11 +6,12 @@
  * @module
  */
 import { domainGroups } from "./_domains.ts";
+import { canonicalLists, canonicalMessages, handOut } from "./_identity_caches.ts";
 import { flagLine, interpretFlags, tokenizeFlags } from "./_flags.ts";
 import { MATCH_WINDOW } from "./_layout_cache.ts";
 import { catalogCharset, isSingleByte } from "./_output_charset.ts";
 import { addReference, parseReferences, referenceLines, solarisReference } from "./_references.ts";
-import type { PoCatalog, PoMessage, PoReference } from "./types.ts";
+import type { Draft, PoCatalog, PoMessage, PoReference } from "./types.ts";
 import type { FormatOptions } from "./write.ts";
 
 function sameList<T>(a: readonly T[], b: readonly T[]): boolean {
@@ -26,15 +27,13 @@ function unusualReference(r: PoReference): boolean {
     (r.line !== null && !(r.line >= 0 && Number.isSafeInteger(r.line)));
 }
 
-const canonicalCache = new WeakMap<PoMessage, { singleByte: boolean; message: PoMessage }>();
-
 /** One message as reading its printed form back gives it; the same object when nothing differs. */
 function canonicalMessage(m: PoMessage, singleByte: boolean): PoMessage {
-  const cached = canonicalCache.get(m);
+  const cached = canonicalMessages.get(m);
   if (cached && cached.singleByte === singleByte) return cached.message;
   const message = computeCanonicalMessage(m, singleByte);
-  canonicalCache.set(m, { singleByte, message });
-  if (message !== m) canonicalCache.set(message, { singleByte, message });
+  canonicalMessages.set(m, { singleByte, message });
+  if (message !== m) canonicalMessages.set(message, { singleByte, message });
   return message;
 }
 
@@ -53,12 +52,13 @@ function computeCanonicalMessage(m: PoMessage, singleByte: boolean): PoMessage {
   let translator = m.translatorComments;
   const solaris: PoReference[] = [];
   if (translator.some((c) => c.includes("\n") || /^[Ff]ile:/.test(c))) {
-    translator = [];
+    const lines: string[] = [];
     for (const line of m.translatorComments.flatMap((c) => c.split("\n"))) {
       const ref = line === "" ? null : solarisReference(` ${line}`);
       if (ref) solaris.push(ref);
-      else translator.push(line);
+      else lines.push(line);
     }
+    translator = lines;
   }
   const extracted = m.extractedComments.some((c) => c.includes("\n"))
     ? m.extractedComments.flatMap((c) => c.split("\n"))
@@ -67,11 +67,12 @@ function computeCanonicalMessage(m: PoMessage, singleByte: boolean): PoMessage {
   // References read back from their printed lines: "./" stripped, then exact duplicates removed.
   let references = m.references;
   if (solaris.length > 0 || references.some(unusualReference)) {
-    references = [];
-    for (const r of solaris) addReference(references, r.file, r.line);
+    const read: PoReference[] = [];
+    for (const r of solaris) addReference(read, r.file, r.line);
     for (const line of referenceLines(m.references, singleByte).split("\n")) {
-      if (line !== "") parseReferences(line.slice(2), references);
+      if (line !== "") parseReferences(line.slice(2), read);
     }
+    references = read;
   }
 
   // Flags read back from the printed flag line.
@@ -138,14 +139,11 @@ export function canonicalCatalog(
       if (msgstr0 !== "") messages.push(canonicalMessage(m, singleByte));
     }
   }
-  const next: PoCatalog = { ...catalog, messages, charset: null };
+  const next: Draft<PoCatalog> = { ...catalog, messages, charset: null };
   next.charset = catalogCharset(next).spelled;
   canonicalLists.set(messages, groups !== null && groups.length > 1);
-  return next;
+  return handOut(next, false);
 }
-
-/** Message lists {@link canonicalCatalog} made, and whether they have more than one domain. */
-const canonicalLists = new WeakMap<readonly PoMessage[], boolean>();
 
 /**
  * {@link canonicalCatalog} of `catalog`, made from `base` (a catalogue canonicalCatalog returned)
@@ -188,8 +186,8 @@ export function canonicalCatalogFrom(
     } else if (m.obsolete) return canonicalCatalog(catalog, options);
     else messages[i] = canonicalMessage(m, singleByte);
   }
-  const next: PoCatalog = { ...catalog, messages, charset: null };
+  const next: Draft<PoCatalog> = { ...catalog, messages, charset: null };
   next.charset = catalogCharset(next).spelled;
   canonicalLists.set(messages, false);
-  return next;
+  return handOut(next, false);
 }

@@ -4,6 +4,7 @@
  *
  * @module
  */
+import { entryIndexes } from "./_identity_caches.ts";
 import { isHeader, type PoCatalog, type PoMessage, type PoReference } from "./types.ts";
 
 /** An entry as the JSON API returns it (snake_case, as the Python service did). */
@@ -69,7 +70,7 @@ export function fuzzyMessages(cat: PoCatalog): readonly PoMessage[] {
 }
 
 /** Entries without the header, and the first position of each (msgctxt, msgid), per catalogue. */
-interface EntryIndex {
+export interface EntryIndex {
   list: PoMessage[];
   /**
    * msgid → position of its first entry, or, when several share the msgid, the first position of
@@ -80,8 +81,7 @@ interface EntryIndex {
 }
 
 // Catalogues are immutable values (a write makes a new one), so the index is built once per
-// catalogue and a read of a cached catalogue costs a map look-up, not a scan.
-const entryIndexes = new WeakMap<PoCatalog, EntryIndex>();
+// catalogue (`entryIndexes`) and a read of a cached catalogue costs a map look-up, not a scan.
 
 function entryIndex(cat: PoCatalog): EntryIndex {
   let index = entryIndexes.get(cat);

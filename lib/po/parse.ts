@@ -17,8 +17,9 @@ import { bytesToByteString, canonicalCharset, decodeUtf8, guessCharset, WEIRD_CJ
 import { type CharsetInfo, checkAscii, decodeByteMode, decodePending, resolveCharset } from "./_decode.ts";
 import { forEachDuplicate, sampleKey } from "./_duplicates.ts";
 import { parseText, type RawParse } from "./_grammar.ts";
+import { handOut, lineOfMessage, type ReadList, readLists } from "./_identity_caches.ts";
 import { Lexer, removeBackslashNewlines } from "./_lexer.ts";
-import type { PoCatalog, PoMessage } from "./types.ts";
+import type { Draft, PoCatalog, PoMessage } from "./types.ts";
 
 /** Options of {@link parsePo}. */
 export interface ParsePoOptions {
@@ -39,8 +40,6 @@ export interface ParsePoOptions {
    */
   strict?: boolean;
 }
-
-const lineOfMessage = new WeakMap<PoMessage, number>();
 
 /**
  * The 1-based line of the `msgid` keyword of a message returned by {@link parsePo}, or undefined
@@ -136,29 +135,13 @@ export function parsePo(bytes: Uint8Array, options: string | ParsePoOptions = {}
   const { raw, info } = read ?? readAsText(body, opts.fileName);
   checkDuplicates(raw, opts.strict ?? true);
 
-  const catalog: PoCatalog = { messages: raw.messages, charset: info.raw };
+  const catalog: Draft<PoCatalog> = { messages: raw.messages, charset: info.raw };
   readLists.set(raw.messages, { headers: raw.headers, domains: raw.domains, bytes: body.length });
   linesOfList.set(raw.messages, raw.lines);
   if (bom) catalog.bom = true;
   if (opts.fileName !== undefined) catalog.fileName = opts.fileName;
-  return catalog;
+  return handOut(catalog);
 }
-
-/**
- * What {@link parsePo} knew of a message list it returned, for the writer to lay it out without
- * walking all of its messages for each (a walk of 12k messages fresh from the reader costs a cache
- * miss or more per message). Lists are not changed in place (see `types.ts`).
- */
-export interface ReadList {
-  /** Indices of the messages that may be headers, ascending: every header is among them. */
-  headers: readonly number[];
-  /** Whether some message belongs to a domain other than the default one. */
-  domains: boolean;
-  /** Size of the file it was read from, in bytes. */
-  bytes: number;
-}
-
-const readLists = new WeakMap<readonly PoMessage[], ReadList>();
 
 /** What {@link parsePo} knew of `list`, when it made it; undefined for any other list. */
 export function readList(list: readonly PoMessage[]): ReadList | undefined {

@@ -5,70 +5,71 @@
  * and writing it back gives exactly what `msgcat FILE` prints. Strings are Unicode (decoded from
  * the file's charset); escapes are resolved.
  *
- * Messages, and a catalogue's list of messages, are treated as immutable values: the writer caches
- * each message's laid-out text by object identity (and remembers lists it found free of
- * duplicates), so code that changes a message or the list must make a new one (see `catalog.ts`).
+ * Messages, their lists and references, and catalogues are immutable values, and the types say so
+ * (`readonly` fields, `ReadonlyArray`s): the engine caches what it learnt of each by object identity
+ * (`_identity_caches.ts`), so code that changes a message or a list makes a new one (as
+ * `apply_write.ts` does).
  *
  * @module
  */
 
 /** One `#:` reference: a file name (as read, `./` prefixes included) and an optional line number. */
 export interface PoReference {
-  file: string;
-  line: number | null;
+  readonly file: string;
+  readonly line: number | null;
 }
 
 /** One message of a catalogue (the header is the message with msgid "" and no msgctxt). */
 export interface PoMessage {
   /** `msgctxt`, or null when the message has none (an empty `msgctxt ""` is "", not null). */
-  msgctxt: string | null;
-  msgid: string;
+  readonly msgctxt: string | null;
+  readonly msgid: string;
   /** `msgid_plural`, or null for a non-plural message. */
-  msgidPlural: string | null;
+  readonly msgidPlural: string | null;
   /** `msgstr` of a non-plural message ("" for plural messages). */
-  msgstr: string;
+  readonly msgstr: string;
   /** `msgstr[N]` in stored order, or null for a non-plural message. */
-  msgstrPlural: string[] | null;
+  readonly msgstrPlural: readonly string[] | null;
   /** Translator comments (`# text`), one string per line, leading space stripped as msgcat does. */
-  translatorComments: string[];
+  readonly translatorComments: readonly string[];
   /** Extracted comments (`#. text`), one string per line. */
-  extractedComments: string[];
+  readonly extractedComments: readonly string[];
   /** References from every `#:` line, in order, exact duplicates removed. */
-  references: PoReference[];
+  readonly references: readonly PoReference[];
   /**
    * Flag tokens of the entry's last `#,` line (msgcat 0.21: only the last line counts), as read:
    * split at spaces and commas, except that `range:` and its argument form one token
    * (`"range: 1..5"`). Unknown tokens are kept here; the writer drops them as msgcat does.
    */
-  flags: string[];
+  readonly flags: readonly string[];
   /** `#| msgctxt`, `#| msgid`, `#| msgid_plural`: null when absent. */
-  previousMsgctxt: string | null;
-  previousMsgid: string | null;
-  previousMsgidPlural: string | null;
+  readonly previousMsgctxt: string | null;
+  readonly previousMsgid: string | null;
+  readonly previousMsgidPlural: string | null;
   /** True for a `#~` entry. */
-  obsolete: boolean;
+  readonly obsolete: boolean;
   /**
    * The domain the message belongs to, set by a preceding `domain "NAME"` directive; absent for the
    * default domain (`messages`). The writer groups messages by domain as msgcat does.
    */
-  domain?: string;
+  readonly domain?: string;
 }
 
 /** A parsed catalogue: every message in file order (header included, obsolete ones included). */
 export interface PoCatalog {
-  messages: PoMessage[];
+  readonly messages: readonly PoMessage[];
   /** Charset named by the header's Content-Type (as spelled there), or null when there is none. */
-  charset: string | null;
+  readonly charset: string | null;
   /**
    * True when the file started with a UTF-8 byte order mark that the reader was told to accept
    * (`allowBom`). msgcat 0.21 rejects such a file, so the writer refuses to format it.
    */
-  bom?: boolean;
+  readonly bom?: boolean;
   /**
    * The file name the catalogue was read from, when known. Only its `.pot` ending matters: msgcat
    * accepts the `charset=CHARSET` placeholder in a `.pot` file only.
    */
-  fileName?: string;
+  readonly fileName?: string;
 }
 
 /** The name of gettext's default domain (a message in it has no `domain`). */
@@ -81,3 +82,15 @@ export const DEFAULT_DOMAIN = "messages";
 export function isHeader(m: PoMessage): boolean {
   return m.msgid === "" && m.msgctxt === null && !m.obsolete;
 }
+
+/**
+ * `T` with writable fields (its lists stay read-only): for code that builds a new message or
+ * catalogue, before it hands it out. A value handed out is never changed (see above).
+ *
+ * @example
+ * ```ts
+ * const m: Draft<PoMessage> = { ...old };
+ * m.msgstr = "new"; // a new message: `old` is untouched
+ * ```
+ */
+export type Draft<T> = { -readonly [K in keyof T]: T[K] };
