@@ -30,6 +30,9 @@ import type { PoCatalog, PoMessage } from "./types.ts";
  */
 export const lineOfMessage: WeakMap<PoMessage, number> = new WeakMap();
 
+/** `parse.ts`: the line of each message's `msgid` keyword, for the lists {@link parsePo} made. */
+export const linesOfList: WeakMap<readonly PoMessage[], readonly number[]> = new WeakMap();
+
 /**
  * What {@link parsePo} knew of a message list it returned, for the writer to lay it out without
  * walking all of its messages for each (a walk of 12k messages fresh from the reader costs a cache

@@ -17,7 +17,7 @@ import { bytesToByteString, canonicalCharset, decodeUtf8, guessCharset, WEIRD_CJ
 import { type CharsetInfo, checkAscii, decodeByteMode, decodePending, resolveCharset } from "./_decode.ts";
 import { forEachDuplicate, sampleKey } from "./_duplicates.ts";
 import { parseText, type RawParse } from "./_grammar.ts";
-import { handOut, lineOfMessage, type ReadList, readLists } from "./_identity_caches.ts";
+import { handOut, lineOfMessage, linesOfList, type ReadList, readLists } from "./_identity_caches.ts";
 import { Lexer, removeBackslashNewlines } from "./_lexer.ts";
 import type { Draft, PoCatalog, PoMessage } from "./types.ts";
 
@@ -48,8 +48,6 @@ export interface ParsePoOptions {
 export function messageLine(message: PoMessage): number | undefined {
   return lineOfMessage.get(message);
 }
-
-const linesOfList = new WeakMap<readonly PoMessage[], readonly number[]>();
 
 /**
  * The 1-based line of each message's `msgid` keyword, parallel to `catalog.messages`, when that list
