@@ -22,7 +22,7 @@
 import { parsePluralExpression } from "./_plural_forms.ts";
 import { FuzzyIndex, type FuzzyLimits } from "./_fuzzy_match.ts";
 import { LANGUAGE_CODES, LANGUAGE_VARIANT_CODES } from "./_language_codes.ts";
-import type { PoCatalog, PoMessage } from "./types.ts";
+import type { Draft as Writable, PoCatalog, PoMessage } from "./types.ts";
 import { canonicalCatalog } from "./canonical.ts";
 import { interpretFlags } from "./_flags.ts";
 
@@ -220,7 +220,7 @@ function charsetValue(msgstr: string): string {
 }
 
 function dummyHeader(domain: string): PoMessage {
-  const m: PoMessage = {
+  const m: Writable<PoMessage> = {
     msgctxt: null,
     msgid: "",
     msgidPlural: null,
@@ -263,7 +263,7 @@ function mergeMessage(
       ? [d.previousMsgctxt, d.previousMsgid, d.previousMsgidPlural]
       : [d.msgctxt, d.msgid, d.msgidPlural];
   }
-  const message: PoMessage = {
+  const message: Writable<PoMessage> = {
     msgctxt: r.msgctxt,
     msgid: r.msgid,
     msgidPlural: r.msgidPlural,
