@@ -20,6 +20,7 @@
  * @module
  */
 import type { EntryIndex } from "./catalog.ts";
+import type { ClosestIndex } from "./_closest.ts";
 import type { LaidOutList } from "./_layout_cache.ts";
 import type { OutputCharset } from "./_output_charset.ts";
 import type { PoCatalog, PoMessage } from "./types.ts";
@@ -82,6 +83,9 @@ export const canonicalLists: WeakMap<readonly PoMessage[], boolean> = new WeakMa
 
 /** `catalog.ts`: the entries of a catalogue (header excluded) and where each key first appears. */
 export const entryIndexes: WeakMap<PoCatalog, EntryIndex> = new WeakMap();
+
+/** `_write_conflicts.ts`: the active entries of a catalogue sorted for the closest-key search. */
+export const closestIndexes: WeakMap<PoCatalog, ClosestIndex> = new WeakMap();
 
 let freezing = false;
 

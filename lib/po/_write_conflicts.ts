@@ -19,6 +19,7 @@ import {
   closestIndex,
 } from "./_closest.ts";
 import type { WriteEntry, WriteMode } from "./apply_write.ts";
+import { closestIndexes } from "./_identity_caches.ts";
 import type { PoCatalog, PoMessage } from "./types.ts";
 
 /** Conflicting entries listed in one answer at most (each with up to three suggestions). */
@@ -132,11 +133,9 @@ export function writeConflicts(input: ConflictInput): ConflictError | null {
 }
 
 /** Catalogues are immutable values: the index of one is built once (it sorts the msgids twice). */
-const indexes = new WeakMap<PoCatalog, ClosestIndex>();
-
 function indexOf(catalog: PoCatalog): ClosestIndex {
-  let index = indexes.get(catalog);
-  if (index === undefined) indexes.set(catalog, index = closestIndex(activeEntries(catalog)));
+  let index = closestIndexes.get(catalog);
+  if (index === undefined) closestIndexes.set(catalog, index = closestIndex(activeEntries(catalog)));
   return index;
 }
 
