@@ -66,3 +66,29 @@ Deno.test("a bounded diff stays within its work on a text made to be slow (long 
   assert.ok(diff.startsWith("--- f.po\n+++ f.po\n@@ "));
   console.log(`  60,000 lines, 2,069 changes, work bound 2,000,000: ${ms.toFixed(0)} ms`);
 });
+
+Deno.test(
+  "bounded diffs of random edits apply with GNU patch",
+  { ignore: lacks(import.meta.url, "patch") },
+  async () => {
+    let seed = 7;
+    const random = (n: number) => (seed = (seed * 1103515245 + 12345) % 2147483648) % n;
+    const lines = (n: number) =>
+      Array.from({ length: n }, () => ["", "a", "b", 'msgstr "x"', "#, fuzzy", `${random(5)}`][random(6)]);
+    for (let round = 0; round < 40; round++) {
+      const a = lines(random(60));
+      const b = a.slice();
+      for (let e = random(6); e > 0; e--) {
+        const at = random(b.length + 1);
+        if (random(2) === 0) b.splice(at, 1);
+        else b.splice(at, 0, `new ${round} ${e}`);
+      }
+      // Sometimes without a final newline, on either side.
+      const before = a.join("\n") + (random(4) === 0 ? "" : "\n");
+      const after = b.join("\n") + (random(4) === 0 ? "" : "\n");
+      const diff = unifiedDiff(before, after, "f", { maxWork: round % 3 === 0 ? 50 : 1_000_000 });
+      assert.equal(diff === "", before === after);
+      if (diff !== "") assert.equal(await patched(before, diff), after, `round ${round}`);
+    }
+  },
+);

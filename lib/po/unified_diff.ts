@@ -114,66 +114,97 @@ interface Work {
   left: number;
 }
 
-/** Below this many lines in all, the changed middle is searched line by line at once. */
-const DIRECT_LINES = 4000;
+/** Equal lines that no hunk shows, skipped: their count. */
+type Skip = ["~", count: number];
 
-/** The edit script of two line arrays within `work` (see the module doc), appended to `out`. */
-function boundedScript(a: readonly string[], b: readonly string[], work: Work, out: Op[]): void {
-  if (a.length + b.length <= DIRECT_LINES) return script(a, b, work, out);
-  // Too large for one search: blocks first.
-  const blocksA = blocks(a), blocksB = blocks(b);
-  // Equal blocks as one string object each, so a comparison is a pointer check.
-  const interned = new Map<string, string>();
-  const intern = (block: readonly string[]) => {
-    const text = block.join("\n");
-    const seen = interned.get(text);
-    if (seen !== undefined) return seen;
-    interned.set(text, text);
-    return text;
-  };
-  const blockOps = myers(blocksA.map(intern), blocksB.map(intern), MAX_EDIT_DISTANCE, work);
-  if (blockOps === null) return replaced(a, b, out);
-  // Walk the block script with indices into both block lists (the ops carry joined texts only).
-  let i = 0, j = 0;
-  let k = 0;
-  while (k < blockOps.length) {
-    if (blockOps[k][0] === " ") {
-      for (const l of blocksA[i]) out.push([" ", l]);
-      i++;
-      j++;
-      k++;
-      continue;
-    }
-    const removedLines: string[] = [];
-    const addedLines: string[] = [];
-    while (k < blockOps.length && blockOps[k][0] !== " ") {
-      if (blockOps[k][0] === "-") { for (const l of blocksA[i++]) removedLines.push(l); }
-      else for (const l of blocksB[j++]) addedLines.push(l);
-      k++;
-    }
-    script(removedLines, addedLines, work, out);
+/** A text's blocks: runs of lines each ending with an empty line (the last one may not), as slices. */
+function blocksOf(text: string): string[] {
+  const out: string[] = [];
+  let at = 0;
+  for (;;) {
+    const end = text.indexOf("\n\n", at);
+    if (end < 0) break;
+    out.push(text.slice(at, end + 2));
+    at = end + 2;
   }
+  if (at < text.length) out.push(text.slice(at));
+  return out;
 }
 
-/** The shortest script within `work`, or the lines replaced whole. */
-function script(a: readonly string[], b: readonly string[], work: Work, out: Op[]): void {
+/** Lines in a block (as {@link splitLines} counts them). */
+function lineCount(block: string): number {
+  let n = 0;
+  for (let at = block.indexOf("\n"); at >= 0; at = block.indexOf("\n", at + 1)) n++;
+  return block.endsWith("\n") ? n : n + 1;
+}
+
+/**
+ * Equal blocks as script items: all their lines when few, else the first and last {@link CONTEXT}
+ * lines (all a hunk can show) around a skip, so a large file costs no item per unchanged line.
+ */
+function equalRun(blocks: readonly string[], from: number, to: number, out: (Op | Skip)[]): void {
+  let count = 0;
+  for (let q = from; q < to; q++) count += lineCount(blocks[q]);
+  if (count <= 2 * CONTEXT + 1) {
+    for (let q = from; q < to; q++) for (const l of splitLines(blocks[q])) out.push([" ", l]);
+    return;
+  }
+  const head: string[] = [];
+  for (let q = from; q < to && head.length < CONTEXT; q++) {
+    for (const l of splitLines(blocks[q])) if (head.length < CONTEXT) head.push(l);
+  }
+  const tail: string[] = [];
+  for (let q = to - 1; q >= from && tail.length < CONTEXT; q--) {
+    const lines = splitLines(blocks[q]);
+    for (let k = lines.length - 1; k >= 0 && tail.length < CONTEXT; k--) tail.push(lines[k]);
+  }
+  for (const l of head) out.push([" ", l]);
+  out.push(["~", count - 2 * CONTEXT]);
+  for (let k = tail.length - 1; k >= 0; k--) out.push([" ", tail[k]]);
+}
+
+/** The script of changed lines: the shortest one within `work`, or the lines replaced whole. */
+function changedRun(a: readonly string[], b: readonly string[], work: Work, out: (Op | Skip)[]): void {
   const ops = work.left > 0 ? myers(a, b, MAX_EDIT_DISTANCE, work) : null;
   if (ops) { for (const op of ops) out.push(op); }
-  else replaced(a, b, out);
+  else replaced(a, b, out as Op[]);
 }
 
-/** Lines grouped into blocks, each ending with an empty line (the last one may not). */
-function blocks(lines: readonly string[]): string[][] {
-  const out: string[][] = [];
-  let block: string[] = [];
-  for (const l of lines) {
-    block.push(l);
-    if (l === "") {
-      out.push(block);
-      block = [];
-    }
+/** The edit script of two texts within `work`, by blocks then lines (see the module doc). */
+function boundedScript(before: string, after: string, work: Work): (Op | Skip)[] {
+  const a = blocksOf(before), b = blocksOf(after);
+  let pre = 0;
+  while (pre < a.length && pre < b.length && a[pre] === b[pre]) pre++;
+  let suf = 0;
+  while (suf < a.length - pre && suf < b.length - pre && a[a.length - 1 - suf] === b[b.length - 1 - suf]) {
+    suf++;
   }
-  if (block.length > 0) out.push(block);
+  const out: (Op | Skip)[] = [];
+  equalRun(a, 0, pre, out);
+  const midA = a.slice(pre, a.length - suf), midB = b.slice(pre, b.length - suf);
+  const blockOps = myers(midA, midB, MAX_EDIT_DISTANCE, work) ??
+    [...midA.map((t): Op => ["-", t]), ...midB.map((t): Op => ["+", t])];
+  let i = 0, j = 0, k = 0;
+  while (k < blockOps.length) {
+    if (blockOps[k][0] === " ") {
+      const from = i;
+      while (k < blockOps.length && blockOps[k][0] === " ") {
+        i++;
+        j++;
+        k++;
+      }
+      equalRun(midA, from, i, out);
+      continue;
+    }
+    const removed: string[] = [], added: string[] = [];
+    while (k < blockOps.length && blockOps[k][0] !== " ") {
+      if (blockOps[k][0] === "-") { for (const l of splitLines(midA[i++])) removed.push(l); }
+      else for (const l of splitLines(midB[j++])) added.push(l);
+      k++;
+    }
+    changedRun(removed, added, work, out);
+  }
+  equalRun(a, a.length - suf, a.length, out);
   return out;
 }
 
@@ -187,6 +218,9 @@ function blocks(lines: readonly string[]): string[][] {
  */
 export function unifiedDiff(before: string, after: string, path: string, options: DiffOptions = {}): string {
   if (before === after) return "";
+  if (options.maxWork !== undefined) {
+    return hunks(boundedScript(before, after, { left: options.maxWork }), path);
+  }
   const a = splitLines(before);
   const b = splitLines(after);
   // Trim the common prefix and suffix; diff the middle.
@@ -200,17 +234,19 @@ export function unifiedDiff(before: string, after: string, path: string, options
   const midB = b.slice(pre, b.length - suf);
   const ops: Op[] = [];
   for (let i = 0; i < pre; i++) ops.push([" ", a[i]]);
-  if (options.maxWork === undefined) {
-    const middle = myers(midA, midB, MAX_EDIT_DISTANCE);
-    if (middle) { for (const op of middle) ops.push(op); }
-    else replaced(midA, midB, ops);
-  } else boundedScript(midA, midB, { left: options.maxWork }, ops);
+  const middle = myers(midA, midB, MAX_EDIT_DISTANCE);
+  if (middle) { for (const op of middle) ops.push(op); }
+  else replaced(midA, midB, ops);
   for (let i = a.length - suf; i < a.length; i++) ops.push([" ", a[i]]);
   return hunks(ops, path);
 }
 
-/** The unified diff text of an edit script. */
-function hunks(ops: readonly Op[], path: string): string {
+function isChange(op: Op | Skip): boolean {
+  return op[0] === "-" || op[0] === "+";
+}
+
+/** The unified diff text of an edit script (skips stand for equal lines no hunk shows). */
+function hunks(ops: readonly (Op | Skip)[], path: string): string {
   const parts: string[] = [`--- ${path}\n+++ ${path}\n`];
   let i = 0;
   // Line numbers (1-based) of ops[i] in a and b.
@@ -220,22 +256,29 @@ function hunks(ops: readonly Op[], path: string): string {
   for (let q = 0; q < ops.length; q++) {
     posA[q] = la;
     posB[q] = lb;
-    if (ops[q][0] !== "+") la++;
-    if (ops[q][0] !== "-") lb++;
+    const op = ops[q];
+    if (op[0] === "~") {
+      la += op[1];
+      lb += op[1];
+      continue;
+    }
+    if (op[0] !== "+") la++;
+    if (op[0] !== "-") lb++;
   }
   while (i < ops.length) {
-    if (ops[i][0] === " ") {
+    if (!isChange(ops[i])) {
       i++;
       continue;
     }
+    // A skip has CONTEXT equal lines on each side, so a hunk never reaches one.
     const start = Math.max(0, i - CONTEXT);
     let end = i;
     // Extend the hunk while changes are within 2×CONTEXT lines of each other.
     for (;;) {
-      while (end < ops.length && ops[end][0] !== " ") end++;
+      while (end < ops.length && isChange(ops[end])) end++;
       let next = end;
       while (next < ops.length && ops[next][0] === " ") next++;
-      if (next < ops.length && next - end <= 2 * CONTEXT) end = next;
+      if (next < ops.length && isChange(ops[next]) && next - end <= 2 * CONTEXT) end = next;
       else {
         end = Math.min(ops.length, end + CONTEXT);
         break;
