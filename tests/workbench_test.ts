@@ -268,3 +268,31 @@ Deno.test("POST /po/catalogues follows no symlink out of the roots, to a file or
     await Deno.remove(outside, { recursive: true });
   }
 });
+
+Deno.test("under the service's V8 flags a search expression runs on the linear engine, in linear time", async () => {
+  const tasks = JSON.parse(Deno.readTextFileSync(new URL("../deno.json", import.meta.url))).tasks;
+  for (const task of ["start", "mcp", "compile"]) {
+    assert.match(tasks[task], /--enable-experimental-regexp-engine/, task);
+  }
+  const script = `
+    import { compileSearchRegex, LINEAR_REGEXP } from "${new URL(
+    "../lib/workbench/mod.ts",
+    import.meta.url,
+  )}";
+    const re = compileSearchRegex("^x.*y.*z$", false);
+    const started = performance.now();
+    const matched = re.test("x" + "y".repeat(200000));
+    console.log(JSON.stringify({ linear: LINEAR_REGEXP, flags: re.flags, matched, ms: performance.now() - started }));
+  `;
+  const out = await new Deno.Command(Deno.execPath(), {
+    args: ["eval", "--v8-flags=--enable-experimental-regexp-engine", script],
+    stdout: "piped",
+    stderr: "inherit",
+  }).output();
+  assert.ok(out.success);
+  const result = JSON.parse(new TextDecoder().decode(out.stdout));
+  assert.equal(result.linear, true);
+  assert.equal(result.flags, "l");
+  assert.equal(result.matched, false);
+  assert.ok(result.ms < 1000, `${result.ms} ms`);
+});

@@ -24,7 +24,8 @@ export const LINEAR_REGEXP: boolean = (() => {
  * backreferences and lookarounds, a repeated group that itself holds a repetition or an
  * alternation (`(a+)+`, `(a|aa)*`: exponential backtracking), and more than two unbounded
  * repetitions (`a*a*a*`: polynomial). Where the runtime has V8's linear engine (the service's
- * tasks enable it), the expression also runs on it: linear in the text whatever the pattern.
+ * tasks enable it with `--enable-experimental-regexp-engine`), a case-sensitive expression also runs
+ * on it: linear in the text whatever the pattern. JavaScript syntax without the `u` flag.
  *
  * @throws {InvalidInputError} saying which construct was refused, or the syntax error.
  */
@@ -78,9 +79,19 @@ export function compileSearchRegex(pattern: string, caseInsensitive: boolean): R
     }
     lastWasGroup = closedGroup;
   }
-  const flags = `${caseInsensitive ? "i" : ""}u`;
+  // No "u": V8's linear engine runs neither "u" nor "i", and the syntax must not depend on which
+  // engine runs it. A case-sensitive pattern runs on the linear engine where there is one; a
+  // case-insensitive one (or one the linear engine declines) runs on the backtracking engine, within
+  // the limits checked above and the search's time budget.
+  if (LINEAR_REGEXP && !caseInsensitive) {
+    try {
+      return new RegExp(pattern, "l");
+    } catch {
+      // not linear-time executable, or invalid: the check below says which
+    }
+  }
   try {
-    return new RegExp(pattern, LINEAR_REGEXP ? `${flags}l` : flags);
+    return new RegExp(pattern, caseInsensitive ? "i" : "");
   } catch (error) {
     throw refuse(
       error instanceof Error ? error.message.replace(/^Invalid regular expression: /, "") : "invalid",
