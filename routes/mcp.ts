@@ -17,6 +17,7 @@ import { BusyError, TooLargeError } from "../lib/errors.ts";
 import { BodyParseError, readBodyBytes } from "./json_body.ts";
 import { DEFAULT_REQUEST_TIMEOUT_MS } from "./timeout.ts";
 import { answerTooLarge, GENERIC_HINT, JsonAnswer, jsonWithin } from "../lib/json_answer.ts";
+import { TextAnswer } from "./text_answer.ts";
 import { describeTool, maxAnswerBytes, type ServedTool, type ToolCall } from "./tool.ts";
 import { validateJson } from "./validation.ts";
 import { withoutMachineLimits } from "./openapi.ts";
@@ -101,6 +102,12 @@ function toolResult(answer: unknown, call: ToolCall, hold: Hold | undefined): To
       content: [{ type: "text", text: answer.text() }],
       structuredContent: answer.value() as Record<string, unknown>,
     };
+  }
+  if (answer instanceof TextAnswer) {
+    // An export: its text is the content; its JSON form the structured content.
+    if (3 * answer.length > max) throw answerTooLarge(3 * answer.length, max, GENERIC_HINT);
+    hold?.(4 * answer.length);
+    return { content: [{ type: "text", text: answer.text() }], structuredContent: answer.value() };
   }
   const text = jsonWithin(answer, max, GENERIC_HINT);
   if (2 * text.length > max) throw answerTooLarge(2 * text.length, max, GENERIC_HINT);

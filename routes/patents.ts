@@ -9,21 +9,29 @@ import { z } from "zod";
 import { InvalidInputError } from "../lib/errors.ts";
 import {
   APPLICATION_TYPE_CODES,
+  csvColumns,
   DATABASE_CODES,
   dateRangeProblem,
+  EXPORT_CONTENT_TYPES,
+  EXPORT_FORMATS,
+  exportChunks,
+  type ExportFormat,
   getAvailableDatabases,
   isCalendarDate,
   MAX_KEYWORDS_LENGTH,
   MAX_OFFSET,
   MAX_QUERY_LENGTH,
   OUTPUT_SECTIONS,
+  type OutputSection,
   PATENT_TYPE_CODES,
   QueryTooLongError,
   requestParams,
   SEARCH_FIELDS,
   type SearchField,
   type SearchRequest,
+  type SearchSuccess,
 } from "../lib/gpss/mod.ts";
+import { TextAnswer } from "./text_answer.ts";
 import type { AppDeps } from "./deps.ts";
 import { SEARCH_EXAMPLES } from "./patent_examples.ts";
 import { defineTool, defineToolGroup, requireDep, type ToolAnnotations } from "./tool.ts";
@@ -114,6 +122,14 @@ const SearchPatentsFields = z.strictObject({
       "citations (cited references), classifications (Locarno, USPC, FI, F-term, D-term; IPC and CPC " +
       "are always given), priority_claims, agents, examiners. Claims are large: ask for them on few records.",
     example: ["claims", "citations"],
+  }),
+  format: z.enum(EXPORT_FORMATS).optional().meta({
+    description: "Export the records instead of the JSON answer: csv (RFC 4180, a header row, cells that a " +
+      "spreadsheet would read as a formula prefixed with ', lists joined with '; ') or jsonl (one record per " +
+      "line). Over HTTP the body is the export itself (text/csv or application/jsonl, X-Total-Count and " +
+      "X-Next-Offset headers); over MCP the text is the result and structured content holds it in export.text. " +
+      "An Accept header of text/csv or application/jsonl asks for the same. Failures stay JSON.",
+    example: "csv",
   }),
 });
 
@@ -228,6 +244,14 @@ export const PatentRecord = z.object({
   examiners: z.array(z.string()).optional(),
 }).meta({ id: "PatentRecord" });
 
+/** The export carried in the structured answer (MCP) of a search with `format`. */
+const SearchExport = z.object({
+  format: z.enum(EXPORT_FORMATS),
+  content_type: z.string(),
+  columns: z.array(z.string()).nullable(),
+  text: z.string(),
+});
+
 const SearchPatentsResponse = z.object({
   success: z.boolean(),
   data: z.object({
@@ -239,7 +263,42 @@ const SearchPatentsResponse = z.object({
   }).nullable(),
   request_params: z.record(z.string(), z.union([z.string(), z.number()])).nullable(),
   error: z.string().nullable(),
+  export: SearchExport.optional().meta({
+    description:
+      "With format (MCP): the export; data.records is then empty, the records being in export.text.",
+  }),
 }).meta({ id: "SearchPatentsResponse" });
+
+/** The export format an `Accept` header asks for, if any (the body's `format` wins). */
+function acceptedFormat(headers: Headers | undefined): ExportFormat | undefined {
+  const accept = headers?.get("accept")?.toLowerCase() ?? "";
+  if (/\btext\/csv\b/.test(accept)) return "csv";
+  if (/\bapplication\/(?:jsonl|x-ndjson|x-jsonlines)\b/.test(accept)) return "jsonl";
+  return undefined;
+}
+
+/** A successful search as an export: HTTP sends the chunks, MCP the text and a structured form. */
+function exportAnswer(
+  outcome: SearchSuccess,
+  format: ExportFormat,
+  fields: readonly OutputSection[],
+): TextAnswer {
+  const chunks = exportChunks(outcome.data.records, format, fields);
+  const { total, next_offset } = outcome.data;
+  return new TextAnswer(EXPORT_CONTENT_TYPES[format], chunks, () => ({
+    ...outcome,
+    data: { ...outcome.data, records: [] },
+    export: {
+      format,
+      content_type: EXPORT_CONTENT_TYPES[format],
+      columns: format === "csv" ? csvColumns(fields) : null,
+      text: chunks.join(""),
+    },
+  }), {
+    "X-Total-Count": String(total),
+    ...(next_offset === null ? {} : { "X-Next-Offset": String(next_offset) }),
+  });
+}
 
 /** What the patent tools use: the GPSS client. */
 export interface PatentToolDeps {
@@ -288,7 +347,18 @@ export const patentTools = defineToolGroup<PatentToolDeps>({
         max_results: 10,
       }),
       output: SearchPatentsResponse,
-      handle: (body, { gpss }) => gpss.search(searchRequestFromBody(body)),
+      httpHeaders: [{
+        name: "Accept",
+        description:
+          "text/csv or application/jsonl (also application/x-ndjson) asks for an export as format does",
+      }],
+      handle: async (body, { gpss }, call) => {
+        const format = body.format ?? acceptedFormat(call.headers);
+        const outcome = await gpss.search(searchRequestFromBody(body));
+        return format === undefined || !outcome.success
+          ? outcome
+          : exportAnswer(outcome, format, body.fields ?? []);
+      },
     }),
     defineTool({
       name: "get_available_databases",

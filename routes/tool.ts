@@ -12,6 +12,7 @@
 import type { z } from "zod";
 import { createRoute, type OpenAPIHono } from "@hono/zod-openapi";
 import {
+  answerTooLarge,
   DEFAULT_MAX_RESPONSE_BYTES,
   GENERIC_HINT,
   JsonAnswer,
@@ -22,6 +23,7 @@ import { type AppDeps, inflightBudget } from "./deps.ts";
 import { toolOperationResponses } from "./openapi.ts";
 import { PLACEHOLDER_EXAMPLES, type ToolExamples, toolExamples } from "./tool_examples.ts";
 import { DEFAULT_REQUEST_TIMEOUT_MS, requestSignal } from "./timeout.ts";
+import { TextAnswer } from "./text_answer.ts";
 import { readJsonBody } from "./validation.ts";
 
 /**
@@ -239,6 +241,16 @@ export function mountTools(app: OpenAPIHono, tools: readonly ServedTool[], deps:
       if (answer instanceof JsonAnswer) {
         return c.body(streamAnswer(answer, streamOptions), 200, {
           "Content-Type": "application/json",
+          "Content-Length": String(answer.length),
+        });
+      }
+      if (answer instanceof TextAnswer) {
+        if (answer.length > streamOptions.limit) {
+          throw answerTooLarge(answer.length, streamOptions.limit, GENERIC_HINT);
+        }
+        return c.body(answer.stream(), 200, {
+          ...answer.headers,
+          "Content-Type": answer.contentType,
           "Content-Length": String(answer.length),
         });
       }

@@ -21,4 +21,5 @@ export * from "./patent.ts";
 export * from "./quota.ts";
 export * from "./quota_window.ts";
 export * from "./state_dir.ts";
+export * from "./export.ts";
 export * from "./client.ts";
