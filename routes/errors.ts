@@ -21,6 +21,7 @@ import {
   TooLargeError,
   UnwritableCatalogError,
 } from "../lib/errors.ts";
+import { ChecksFailedError } from "../lib/po/checks/mod.ts";
 import { dispatchedPath, logSafe } from "./request_log.ts";
 import { BodyParseError, RequestValidationError, UnsupportedMediaTypeError } from "./validation.ts";
 
@@ -43,6 +44,7 @@ const ERROR_STATUS: [ErrorClass, ContentfulStatusCode, (e: Error) => unknown][] 
   [ConflictError, 409, conflictDetail],
   [OutsideRootsError, 403, (e) => e.message],
   [TooLargeError, 413, (e) => e.message],
+  [ChecksFailedError, 422, (e) => ({ message: e.message, problems: (e as ChecksFailedError).problems })],
   [InvalidInputError, 422, (e) => e.message],
   [BodyParseError, 400, (e) => e.message],
   [UnsupportedMediaTypeError, 415, (e) => e.message],

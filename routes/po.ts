@@ -125,6 +125,13 @@ export const WritePoRequest = z.strictObject({
   dry_run: z.boolean().default(false).meta({
     description: "true: write nothing, and answer the counts and the unified diff the write would make.",
   }),
+  checks: z.enum(["off", "warn", "strict"]).default("warn").meta({
+    description:
+      "Quality checks of the entries the write changes (those of POST /po/check). warn (default): " +
+      "write, and list in `problems` what the write introduces (problems already there are not listed). " +
+      "strict: a write that would introduce an error (a broken placeholder, role, plural form…) is refused " +
+      "with 422 listing each problem (entry, check, message), and the file is untouched. off: no checks.",
+  }),
 }).meta({ id: "WritePORequest" });
 export const ReadPoContextRequest = z.strictObject({
   file_path: FilePath,
@@ -168,6 +175,17 @@ const WritePoResponse = z.object({
   }),
   diff: z.string().optional().meta({
     description: 'Dry run only: the unified diff from the file to what the write would make ("" if none).',
+  }),
+  problems: z.array(z.object({
+    path: z.string().nullable(),
+    line: z.int().nullable(),
+    msgctxt: z.string().nullable(),
+    msgid: z.string(),
+    check: z.string(),
+    severity: z.enum(["error", "warning"]),
+    message: z.string(),
+  })).meta({
+    description: 'Problems the write introduces (checks "warn"; [] with "off"): see POST /po/check.',
   }),
 }).meta({ id: "WritePOResponse" });
 const ReadPoContextResponse = z.object({
@@ -338,12 +356,13 @@ export const poTools = defineToolGroup<PoToolDeps>({
           'The revision the write expects, as an entity tag ("REVISION"): as if_revision in the body.',
       }],
       output: WritePoResponse,
-      handle: async ({ file_path, entries, mode, if_revision, dry_run }, { catalogues }, call) => {
+      handle: async ({ file_path, entries, mode, if_revision, dry_run, checks }, { catalogues }, call) => {
         const r = await editCatalogue(catalogues, file_path, {
           entries,
           mode,
           ifRevision: expectedRevision(if_revision, call.headers?.get("if-match") ?? null),
           dryRun: dry_run,
+          checks,
         }, { signal: call.signal });
         const merged = r.duplicatesDropped > 0
           ? `; ${r.duplicatesDropped} duplicate (msgctxt, msgid) entries in the request were merged, the last one wins`
@@ -364,6 +383,7 @@ export const poTools = defineToolGroup<PoToolDeps>({
           revision: r.revision,
           written: r.written,
           ...(r.diff !== undefined ? { diff: r.diff } : {}),
+          problems: r.problems,
         };
       },
     }),

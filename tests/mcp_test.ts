@@ -245,6 +245,7 @@ Deno.test("MCP PO tools: every tool is listed, PO tools work on a temp catalogue
         outcomes: ["updated"],
         revision: undefined,
         written: true,
+        problems: [],
       },
     );
     const ctx = await client.callTool({

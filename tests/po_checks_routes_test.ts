@@ -108,3 +108,64 @@ Deno.test("POST /po/check refuses a directory outside the roots, a missing file,
   assert.equal(unknown.status, 422);
   assert.equal(unknown.body.detail[0].loc.join("."), "body.checks.0");
 });
+
+const FORMATTED = 'msgid ""\nmsgstr ""\n"Content-Type: text/plain; charset=UTF-8\\n"\n\n' +
+  '#, python-format\nmsgid "%(n)d files in %(dir)s"\nmsgstr ""\n\n' +
+  '#, python-format\nmsgid "Hello %s"\nmsgstr "Bonjour"\n';
+
+Deno.test("POST /po/write (checks: warn, the default) writes and lists the problems the write introduces", async () => {
+  await using fx = await poFixture({ "fr.po": FORMATTED });
+  const r = await fx.post("/po/write", {
+    file_path: fx.path("fr.po"),
+    entries: [{ msgid: "%(n)d files in %(dir)s", msgstr: "%(n)d fichiers dans %(dossier)s" }],
+  });
+  assert.equal(r.status, 200);
+  assert.equal(r.body.written, true);
+  // The broken entry written now is listed; "Hello %s", broken before, is not the write's doing.
+  assert.deepEqual(r.body.problems.map((p: { msgid: string; check: string }) => [p.msgid, p.check]), [
+    ["%(n)d files in %(dir)s", "python-format"],
+  ]);
+  assert.match(r.body.problems[0].message, /%\(dossier\)s, which the original does not have/);
+  assert.match(Deno.readTextFileSync(fx.path("fr.po")), /%\(dossier\)s/);
+});
+
+Deno.test("POST /po/write with checks: strict refuses a write that introduces an error; the file is untouched", async () => {
+  await using fx = await poFixture({ "fr.po": FORMATTED });
+  const r = await fx.post("/po/write", {
+    file_path: fx.path("fr.po"),
+    checks: "strict",
+    entries: [
+      { msgid: "%(n)d files in %(dir)s", msgstr: "%(n)d fichiers dans %(dossier)s" },
+      { msgid: "New", msgstr: "Nouveau " },
+    ],
+  });
+  assert.equal(r.status, 422);
+  assert.equal(r.type, "application/json");
+  assert.match(r.body.detail.message, /^Nothing was written to .*fr\.po: the write would introduce 1 error/);
+  assert.deepEqual(
+    r.body.detail.problems.map((
+      p: { msgid: string; check: string; severity: string },
+    ) => [p.msgid, p.check, p.severity]),
+    [["%(n)d files in %(dir)s", "python-format", "error"], ["New", "whitespace", "warning"]],
+  );
+  assert.equal(Deno.readTextFileSync(fx.path("fr.po")), FORMATTED);
+  // Warnings alone do not stop a strict write; they are listed.
+  const ok = await fx.post("/po/write", {
+    file_path: fx.path("fr.po"),
+    checks: "strict",
+    entries: [{ msgid: "New", msgstr: "Nouveau " }],
+  });
+  assert.equal(ok.status, 200);
+  assert.deepEqual(ok.body.problems.map((p: { check: string }) => p.check), ["whitespace"]);
+});
+
+Deno.test("POST /po/write with checks: off lists nothing", async () => {
+  await using fx = await poFixture({ "fr.po": FORMATTED });
+  const r = await fx.post("/po/write", {
+    file_path: fx.path("fr.po"),
+    checks: "off",
+    entries: [{ msgid: "%(n)d files in %(dir)s", msgstr: "%(n)d fichiers dans %(dossier)s" }],
+  });
+  assert.equal(r.status, 200);
+  assert.deepEqual(r.body.problems, []);
+});

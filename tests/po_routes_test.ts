@@ -95,6 +95,7 @@ Deno.test("POST /po/write updates in place and keeps what the request omits", as
     revived: 0,
     outcomes: ["updated", "updated", "updated", "created"],
     written: true,
+    problems: [],
   });
   assert.match(revision, /^[A-Za-z0-9_-]{22}$/);
   const entries = (await f.post("/po/read", { file_path: file })).body.entries;

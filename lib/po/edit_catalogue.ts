@@ -10,6 +10,7 @@ import { flatBytes } from "../byte_runs.ts";
 import { ConflictError, NotFoundError } from "../errors.ts";
 import type { CatalogueCallOptions, CatalogueStore } from "../store/mod.ts";
 import { applyWrite, type EntryOutcome, type WriteEntry, type WriteMode } from "./apply_write.ts";
+import { type CheckProblem, checkWrite, type WriteChecks } from "./checks/mod.ts";
 import { PO_CODEC } from "./po_codec.ts";
 import type { PoCatalog } from "./types.ts";
 import { unifiedDiff } from "./unified_diff.ts";
@@ -23,6 +24,8 @@ export interface CatalogueEdit {
   ifRevision?: string;
   /** Compute everything, write nothing, and tell the diff the write would make. */
   dryRun?: boolean;
+  /** Quality checks of what the write changes (default "off"; see `checks/mod.ts` checkWrite). */
+  checks?: WriteChecks;
 }
 
 /** What a write request did (or, for a dry run, would do). */
@@ -40,6 +43,8 @@ export interface EditResult {
   written: boolean;
   /** For a dry run: the unified diff from the file to what the write would make ("" if none). */
   diff?: string;
+  /** The problems the write introduces (empty with checks "off"). */
+  problems: CheckProblem[];
 }
 
 /** Steps a dry run's diff may take (see `unified_diff.ts`): about 50 ms; past it, changed runs are shown whole. */
@@ -58,6 +63,8 @@ class DryRunResult {
  * @throws {ConflictError} the revision is not `ifRevision` (details: `revision`, the current one),
  *   or an entry does not fit (see `applyWrite`); the file is untouched.
  * @throws {NotFoundError} `mode: "update"` and the file does not exist (nothing is created).
+ * @throws {ChecksFailedError} `checks: "strict"` and the write would introduce an error; the file is
+ *   untouched.
  * @throws what `applyWrite` and the store's update throw; the file is untouched.
  * @example
  * ```ts
@@ -91,6 +98,7 @@ export async function editCatalogue(
         );
       }
       const write = applyWrite(doc, edit.entries, { mode: edit.mode, revision: current.revision });
+      const problems = checkWrite(doc, write.catalog, path, edit.checks ?? "off");
       const result: EditResult = {
         created: write.created,
         updated: write.updated,
@@ -100,6 +108,7 @@ export async function editCatalogue(
         outcomes: write.outcomes,
         revision: current.revision,
         written: false,
+        problems,
       };
       if (edit.dryRun) {
         const decoder = new TextDecoder();

@@ -44,8 +44,15 @@ export interface RestScan {
   issues: RestIssue[];
 }
 
+const WORD = /[\p{L}\p{N}]/u;
+const SPACE = /\s/u;
+
 function isWordChar(c: string | undefined): boolean {
-  return c !== undefined && /[\p{L}\p{N}]/u.test(c);
+  if (c === undefined) return false;
+  const code = c.charCodeAt(0);
+  // ASCII first: most characters of a catalogue are, and a regular expression per character is slow.
+  if (code < 0x80) return (code >= 0x30 && code <= 0x39) || ((code | 0x20) >= 0x61 && (code | 0x20) <= 0x7a);
+  return WORD.test(c);
 }
 
 function isNameChar(c: string | undefined): boolean {
@@ -54,7 +61,10 @@ function isNameChar(c: string | undefined): boolean {
 
 /** White space as docutils sees it (Python's Unicode `\s`: no-break spaces included, French uses them). */
 function isSpace(c: string | undefined): boolean {
-  return c === undefined || /\s/u.test(c);
+  if (c === undefined) return true;
+  const code = c.charCodeAt(0);
+  if (code < 0x80) return code === 0x20 || (code >= 0x09 && code <= 0x0d);
+  return SPACE.test(c);
 }
 
 /** True when `name` is sphinx-lint's SIMPLENAME: word characters joined by single `-._+:`. */

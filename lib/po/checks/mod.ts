@@ -386,6 +386,50 @@ function problemKey(p: CheckProblem): string {
   return JSON.stringify([p.msgctxt, p.msgid, p.check, p.message]);
 }
 
+/**
+ * A write refused because it would introduce problems (`checks: "strict"`): the file is untouched.
+ * `problems` lists every problem the write would introduce (errors and warnings).
+ */
+export class ChecksFailedError extends InvalidInputError {
+  readonly problems: readonly CheckProblem[];
+  constructor(path: string, problems: readonly CheckProblem[]) {
+    const errors = problems.filter((p) => p.severity === "error");
+    const first = errors[0] ?? problems[0];
+    super(
+      `Nothing was written to ${path}: the write would introduce ${errors.length} error${
+        errors.length === 1 ? "" : "s"
+      } ` +
+        `(first: ${first.check} on msgid ${JSON.stringify(first.msgid.slice(0, 60))}: ${first.message}); ` +
+        `fix the translations, or write with checks: "warn" to write anyway`,
+    );
+    this.problems = problems;
+  }
+}
+
+/** What a write does with the checks: nothing, list what it introduces, or refuse it. */
+export type WriteChecks = "off" | "warn" | "strict";
+
+/**
+ * The checks of a write from `before` to `after` (of the file at `path`): the problems it
+ * introduces, or, with `strict`, a refusal when one of them is an error (warnings are listed, not
+ * refused: they are likely, not certain, mistakes).
+ *
+ * @throws {ChecksFailedError} `strict` and the write introduces an error.
+ */
+export function checkWrite(
+  before: PoCatalog | null,
+  after: PoCatalog,
+  path: string,
+  mode: WriteChecks,
+): CheckProblem[] {
+  if (mode === "off") return [];
+  const problems = introducedProblems(before, after, { path });
+  if (mode === "strict" && problems.some((p) => p.severity === "error")) {
+    throw new ChecksFailedError(path, problems);
+  }
+  return problems;
+}
+
 /** Totals of a list of problems: by check and by severity. */
 export interface CheckTotals {
   problems: number;
