@@ -150,6 +150,10 @@ export function legacyCodec(charset: string): LegacyCodec | null {
 
 const codecs = new Map<string, LegacyCodec>();
 
+/** The UTF-16 code units of the text being decoded (one buffer, reused), and their decoder. */
+let unitScratch = new Uint16Array(4096);
+const utf16 = new TextDecoder("utf-16le");
+
 function buildCodec(charset: string): LegacyCodec {
   const chars = whatwgCharacters(charset);
   /** Second codes of characters: read, but not written (glibc writes the first). */
@@ -200,7 +204,8 @@ function buildCodec(charset: string): LegacyCodec {
 
   function decode(bytes: string, strict: boolean): string | null {
     const n = bytes.length;
-    const units = new Uint16Array(n * 2);
+    if (unitScratch.length < n * 2) unitScratch = new Uint16Array(Math.max(n * 2, unitScratch.length * 2));
+    const units = unitScratch;
     let u = 0;
     for (let i = 0; i < n;) {
       const c = bytes.charCodeAt(i);
@@ -243,7 +248,7 @@ function buildCodec(charset: string): LegacyCodec {
       } else if (cp >= 0) units[u++] = cp;
       i += len;
     }
-    return unitsToString(units, u);
+    return utf16.decode(units.subarray(0, u));
 
     function pushPair(seq: number): number {
       const p = pairs.get(seq)!;
@@ -315,13 +320,4 @@ function gb18030AstralSequence(cp: number): number {
   const b = p % 10;
   const a = (p - b) / 10;
   return (((0x81 + a) * 0x100 + 0x30 + b) * 0x100 + 0x81 + c) * 0x100 + 0x30 + d;
-}
-
-/** `units[0, n)` as a string, in chunks (an argument list per unit would overflow the stack). */
-function unitsToString(units: Uint16Array, n: number): string {
-  let s = "";
-  for (let i = 0; i < n; i += 8192) {
-    s += String.fromCharCode.apply(null, units.subarray(i, Math.min(n, i + 8192)) as unknown as number[]);
-  }
-  return s;
 }
