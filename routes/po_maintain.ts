@@ -7,7 +7,9 @@
  */
 import { z } from "zod";
 import { NotFoundError } from "../lib/errors.ts";
+import { compileMo } from "../lib/po/compile.ts";
 import { MAX_HEADER_UPDATES, MAX_HEADER_VALUE_CHARS, readHeader, updateHeader } from "../lib/po/header.ts";
+import { type FuzzyLimits, mergeCatalogs } from "../lib/po/merge.ts";
 import type { AppDeps } from "./deps.ts";
 import { defineTool, defineToolGroup, requireDep, type ToolAnnotations } from "./tool.ts";
 
@@ -57,7 +59,80 @@ const UpdateHeaderResponse = z.object({
   fields: z.array(HeaderFieldSchema).meta({ description: "The header's fields after the update." }),
 }).meta({ id: "UpdateHeaderResponse" });
 
-/** What the header tools use: the catalogue store. */
+export const MergePoRequest = z.strictObject({
+  file_path: FilePath.meta({ description: "The catalogue with the translations (.po), inside the roots." }),
+  template_path: z.string().meta({
+    description:
+      "The template (.pot, or a .po used as one), inside the roots: it decides which entries exist.",
+  }),
+  output_path: z.string().nullable().optional().meta({
+    description: "Where to write the result (a .po inside the roots, its directory must exist); absent or " +
+      "null: file_path is updated in place, like msgmerge --update.",
+  }),
+  fuzzy_matching: z.boolean().default(true).meta({
+    description: "Give an entry without exact match the translation of a similar msgid, marked fuzzy " +
+      "(msgmerge's default; false is --no-fuzzy-matching).",
+  }),
+  previous: z.boolean().default(true).meta({
+    description: "Keep the msgid a fuzzy entry was translated from as #| msgid (msgmerge --previous), so a " +
+      "reviewer sees what changed. Default true here (msgmerge's default is false).",
+  }),
+  dry_run: z.boolean().default(false).meta({ description: "Count what would change; write nothing." }),
+}).meta({ id: "MergePORequest" });
+
+const MergePoResponse = z.object({
+  success: z.boolean(),
+  message: z.string(),
+  output_path: z.string(),
+  written: z.boolean().meta({ description: "False when the result equals the file, or with dry_run." }),
+  merged: z.int().meta({ description: "Entries found by (msgctxt, msgid), the header included." }),
+  fuzzied: z.int().meta({ description: "Entries given a similar msgid's translation, marked fuzzy." }),
+  missing: z.int().meta({ description: "Template entries added untranslated." }),
+  obsolete: z.int().meta({ description: "Catalogue entries the template no longer has, kept as #~." }),
+  fuzzy_skipped: z.int().meta({
+    description: "Entries not searched for a similar msgid because fuzzy matching's time or work bound " +
+      "for one request was reached: added untranslated (as with fuzzy_matching false).",
+  }),
+}).meta({ id: "MergePOResponse" });
+
+export const CompileMoRequest = z.strictObject({
+  file_path: FilePath,
+  output_path: z.string().nullable().optional().meta({
+    description: "Where to write the MO file (a .mo inside the roots, its directory must exist); absent or " +
+      "null: NAME.mo beside the catalogue.",
+  }),
+  use_fuzzy: z.boolean().default(false).meta({
+    description: "Include fuzzy entries (msgfmt --use-fuzzy). By default they are left out, as msgfmt does.",
+  }),
+}).meta({ id: "CompileMORequest" });
+
+const CompileMoResponse = z.object({
+  success: z.boolean(),
+  message: z.string(),
+  output_path: z.string(),
+  written: z.boolean().meta({ description: "False when the file already held these bytes." }),
+  bytes: z.int(),
+  messages: z.int().meta({ description: "Messages in the MO file, the header included." }),
+  fuzzy_skipped: z.int(),
+  untranslated_skipped: z.int(),
+  sysdep_skipped: z.int().meta({
+    description: "C-format entries with <inttypes.h> macros (%<PRIu32>) left out: msgfmt stores them as " +
+      "system-dependent strings, which gettext-parser cannot write. Compile with msgfmt if this is not 0.",
+  }),
+}).meta({ id: "CompileMOResponse" });
+
+/**
+ * Fuzzy matching's bound for one request: the merge runs on the server's thread, so its search
+ * stops after 2 s (or a work bound) and the remaining entries are added untranslated.
+ */
+const REQUEST_FUZZY_LIMITS: Partial<FuzzyLimits> = { maxMs: 2_000, maxComparisons: 500_000, maxWork: 1e9 };
+
+/** `/srv/po/fr.po` → `/srv/po/fr.mo`. */
+function moBeside(path: string): string {
+  return path.replace(/\.pot?$/, "") + ".mo";
+}
+
+/** What the maintenance tools use: the catalogue store. */
 interface HeaderToolDeps {
   catalogues: NonNullable<AppDeps["catalogues"]>;
 }
@@ -70,10 +145,10 @@ const READS: ToolAnnotations = {
   openWorldHint: false,
 };
 
-/** The header tools: they need the catalogue store (`deps.catalogues`). */
+/** The header, merge and compile tools: they need the catalogue store (`deps.catalogues`). */
 export const poMaintainTools = defineToolGroup<HeaderToolDeps>({
-  name: "the PO header tools",
-  deps: (app) => ({ catalogues: requireDep(app.catalogues, "catalogues", "the PO header tools") }),
+  name: "the PO maintenance tools",
+  deps: (app) => ({ catalogues: requireDep(app.catalogues, "catalogues", "the PO maintenance tools") }),
   tools: [
     defineTool({
       name: "read_header",
@@ -136,6 +211,100 @@ export const poMaintainTools = defineToolGroup<HeaderToolDeps>({
             : `Updated ${r.changed.join(", ")} in ${file_path}`,
           changed: r.changed,
           fields: readHeader(r.catalog).fields,
+        };
+      },
+    }),
+    defineTool({
+      name: "merge_po",
+      path: "/po/merge",
+      summary: "Merge a catalogue with a template, as msgmerge does",
+      description:
+        "Brings a catalogue up to date with its template like msgmerge 0.21 (byte for byte): the " +
+        "template's entries in its order, each with its translation and translator comments from the " +
+        "catalogue (references, extracted comments and flags from the template); new ones untranslated, " +
+        "or given a similar msgid's translation marked fuzzy; entries the template lost kept as obsolete " +
+        "(#~). Writes file_path in place unless output_path is given; dry_run only counts.",
+      input: MergePoRequest,
+      annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
+      // The catalogue merged with itself as template, counted only.
+      example: ({ catalogue }) => ({ file_path: catalogue, template_path: catalogue, dry_run: true }),
+      errors: [403, 404],
+      output: MergePoResponse,
+      handle: async (input, { catalogues }, call) => {
+        const { file_path, template_path, output_path, fuzzy_matching, previous, dry_run } = input;
+        const signal = call.signal;
+        const template = (await catalogues.read(template_path, { signal })).doc;
+        const options = {
+          fuzzyMatching: fuzzy_matching,
+          previous,
+          fuzzyLimits: REQUEST_FUZZY_LIMITS,
+          forcePo: true,
+        };
+        const target = output_path ?? file_path;
+        let stats;
+        let written = false;
+        if (dry_run) {
+          stats = mergeCatalogs((await catalogues.read(file_path, { signal })).doc, template, options).stats;
+        } else {
+          const def = target === file_path ? null : (await catalogues.read(file_path, { signal })).doc;
+          const r = await catalogues.updateWithRevision(target, (cat) => {
+            const base = def ?? cat;
+            if (base === null) throw new NotFoundError(`File not found: ${file_path}`);
+            const merged = mergeCatalogs(base, template, options);
+            return { doc: merged.catalog, result: merged.stats };
+          }, { signal });
+          stats = r.result;
+          written = r.written;
+        }
+        const skipped = stats.fuzzySkipped > 0
+          ? `; fuzzy matching stopped at its bound, ${stats.fuzzySkipped} entries were added untranslated ` +
+            "(merge those with msgmerge, or merge with fuzzy_matching false)"
+          : "";
+        return {
+          success: true,
+          message:
+            `${dry_run ? "Would merge" : "Merged"} ${template_path} into ${target}: ${stats.merged} kept, ` +
+            `${stats.fuzzied} fuzzy, ${stats.missing} new, ${stats.obsolete} obsolete${skipped}`,
+          output_path: target,
+          written,
+          merged: stats.merged,
+          fuzzied: stats.fuzzied,
+          missing: stats.missing,
+          obsolete: stats.obsolete,
+          fuzzy_skipped: stats.fuzzySkipped,
+        };
+      },
+    }),
+    defineTool({
+      name: "compile_mo",
+      path: "/po/compile",
+      summary: "Compile a catalogue to a binary MO file, as msgfmt does",
+      description: "Writes the MO file msgfmt would write (fuzzy and untranslated entries left out unless " +
+        "use_fuzzy; plural and context entries included) to NAME.mo beside the catalogue, or to output_path " +
+        "(a .mo inside the roots). Atomic and locked; the catalogue is not changed.",
+      input: CompileMoRequest,
+      annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
+      example: ({ catalogue }) => ({ file_path: catalogue }),
+      errors: [403, 404],
+      output: CompileMoResponse,
+      handle: async ({ file_path, output_path, use_fuzzy }, { catalogues }, call) => {
+        const target = output_path ?? moBeside(file_path);
+        const doc = (await catalogues.read(file_path, { signal: call.signal })).doc;
+        const r = compileMo(doc, { useFuzzy: use_fuzzy });
+        const { written } = await catalogues.writeFile(target, r.bytes, [".mo"], { signal: call.signal });
+        const sysdep = r.sysdepSkipped > 0
+          ? `; ${r.sysdepSkipped} entries with <inttypes.h> macros left out (compile those with msgfmt)`
+          : "";
+        return {
+          success: true,
+          message: `Compiled ${file_path} to ${target}: ${r.messages} messages${sysdep}`,
+          output_path: target,
+          written,
+          bytes: r.bytes.length,
+          messages: r.messages,
+          fuzzy_skipped: r.fuzzySkipped,
+          untranslated_skipped: r.untranslatedSkipped,
+          sysdep_skipped: r.sysdepSkipped,
         };
       },
     }),

@@ -5,6 +5,7 @@ import { similarity } from "../lib/po/_fuzzy_match.ts";
 import type { PoCatalog } from "../lib/po/types.ts";
 import { makeTemplate, type TemplateVariant } from "./_merge_templates.ts";
 import { lacks } from "./_prerequisites.ts";
+import { poFixture } from "./_helpers.ts";
 
 const FIXTURES = new URL("./fixtures/merge/", import.meta.url);
 const CORPUS = new URL("../../shared/corpus/po/", import.meta.url);
@@ -176,3 +177,68 @@ Deno.test(
     ]);
   },
 );
+
+Deno.test("POST /po/merge updates the catalogue in place as msgmerge --previous would", async () => {
+  await using f = await poFixture({
+    "fr.po": Deno.readFileSync(new URL("def.po", FIXTURES)),
+    "app.pot": Deno.readFileSync(new URL("ref.pot", FIXTURES)),
+  });
+  const dry = await f.post("/po/merge", {
+    file_path: f.path("fr.po"),
+    template_path: f.path("app.pot"),
+    dry_run: true,
+  });
+  assert.equal(dry.status, 200);
+  assert.match(dry.type ?? "", /^application\/json/);
+  assert.equal(dry.body.written, false);
+  assert.deepEqual(
+    Deno.readFileSync(f.path("fr.po")),
+    Deno.readFileSync(new URL("def.po", FIXTURES)),
+    "dry_run writes nothing",
+  );
+  const r = await f.post("/po/merge", { file_path: f.path("fr.po"), template_path: f.path("app.pot") });
+  assert.equal(r.status, 200);
+  assert.deepEqual(
+    {
+      written: r.body.written,
+      merged: r.body.merged,
+      fuzzied: r.body.fuzzied,
+      missing: r.body.missing,
+      obsolete: r.body.obsolete,
+    },
+    { written: true, merged: 7, fuzzied: 3, missing: 2, obsolete: 2 },
+  );
+  assert.equal(
+    text.decode(Deno.readFileSync(f.path("fr.po"))),
+    text.decode(Deno.readFileSync(new URL("def-previous.out.po", FIXTURES))),
+  );
+  const again = await f.post("/po/merge", { file_path: f.path("fr.po"), template_path: f.path("app.pot") });
+  assert.equal(again.body.written, false, "merging again changes nothing");
+});
+
+Deno.test("POST /po/merge writes to output_path when given, and answers 404 for a missing catalogue", async () => {
+  await using f = await poFixture({
+    "fr.po": Deno.readFileSync(new URL("def.po", FIXTURES)),
+    "app.pot": Deno.readFileSync(new URL("ref.pot", FIXTURES)),
+  });
+  const r = await f.post("/po/merge", {
+    file_path: f.path("fr.po"),
+    template_path: f.path("app.pot"),
+    output_path: f.path("fr.new.po"),
+    fuzzy_matching: false,
+    previous: false,
+  });
+  assert.equal(r.status, 200);
+  assert.equal(r.body.output_path, f.path("fr.new.po"));
+  assert.equal(
+    text.decode(Deno.readFileSync(f.path("fr.new.po"))),
+    text.decode(Deno.readFileSync(new URL("def-exact.out.po", FIXTURES))),
+  );
+  assert.deepEqual(Deno.readFileSync(f.path("fr.po")), Deno.readFileSync(new URL("def.po", FIXTURES)));
+  const missing = await f.post("/po/merge", {
+    file_path: f.path("nope.po"),
+    template_path: f.path("app.pot"),
+  });
+  assert.equal(missing.status, 404);
+  assert.equal(missing.body.detail, `File not found: ${f.path("nope.po")}`);
+});

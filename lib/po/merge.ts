@@ -20,7 +20,9 @@
  * @module
  */
 import { parsePluralExpression } from "./_plural_forms.ts";
-import { FuzzyIndex, type FuzzyLimits } from "./_fuzzy_match.ts";
+import { DEFAULT_FUZZY_LIMITS, FuzzyIndex, type FuzzyLimits } from "./_fuzzy_match.ts";
+
+export { DEFAULT_FUZZY_LIMITS, type FuzzyLimits };
 import { LANGUAGE_CODES, LANGUAGE_VARIANT_CODES } from "./_language_codes.ts";
 import type { Draft as Writable, PoCatalog, PoMessage } from "./types.ts";
 import { canonicalCatalog } from "./canonical.ts";
@@ -34,6 +36,11 @@ export interface MergeOptions {
   previous?: boolean;
   /** Bounds of fuzzy matching (see {@link FuzzyLimits}). */
   fuzzyLimits?: Partial<FuzzyLimits>;
+  /**
+   * Keep a result of nothing but its header (as `msgcat --force-po`, the store's codec, writes
+   * it); without it the result reads as the writer prints it then: empty.
+   */
+  forcePo?: boolean;
 }
 
 /** Counts as msgmerge reports them with `--verbose`, and what the fuzzy bound left out. */
@@ -209,7 +216,9 @@ export function mergeCatalogs(def: PoCatalog, ref: PoCatalog, options: MergeOpti
 
   const messages: PoMessage[] = [];
   for (const drafts of out.values()) for (const draft of drafts) messages.push(finish(draft));
-  const catalog = canonicalCatalog({ messages, charset: null, fileName: def.fileName });
+  const catalog = canonicalCatalog({ messages, charset: null, fileName: def.fileName }, {
+    forcePo: options.forcePo ?? false,
+  });
   return { catalog, stats };
 }
 

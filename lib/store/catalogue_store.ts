@@ -454,6 +454,47 @@ export class CatalogueStore<D> {
     }
   }
 
+  /**
+   * Writes `bytes` to a file that is not a catalogue (a compiled `.mo`) inside the roots, with
+   * the same path policy (checked at the moment of use), lock and atomic replacement as
+   * {@link update}; nothing is written when the file already holds these bytes. The directory
+   * must exist. The file is not cached.
+   *
+   * @param extensions endings the file name must have, e.g. `[".mo"]`.
+   * @returns whether the file was written.
+   * @throws the path errors of {@link update}.
+   */
+  async writeFile(
+    userPath: string,
+    bytes: Uint8Array,
+    extensions: readonly string[],
+    options: CatalogueCallOptions = {},
+  ): Promise<{ written: boolean }> {
+    const { signal } = options;
+    try {
+      signal?.throwIfAborted();
+      const path = await resolveCataloguePath(this.roots, userPath, {
+        mustExist: false,
+        maxBytes: this.#maxFileBytes,
+        extensions,
+      });
+      const outcome = await updateFileUnderLock(
+        {
+          openPath: path.lexicalPath,
+          key: path.realPath,
+          displayPath: userPath,
+          followSymlinks: false,
+          directories: path.directories,
+        },
+        () => bytes,
+        signal ? { ...this.#writeOptions, signal } : this.#writeOptions,
+      );
+      return { written: outcome.written !== null };
+    } catch (error) {
+      throw mapSandboxError(error, userPath, this.roots);
+    }
+  }
+
   /** Takes a load of `size` file bytes from the allowance, if there is one. */
   #take(size: number): () => void {
     return this.#loadAllowance?.take(LOAD_WEIGHT * size, "catalogue loads") ?? NOTHING_HELD;

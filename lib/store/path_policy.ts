@@ -50,6 +50,8 @@ export interface PathPolicyOptions {
   mustExist: boolean;
   /** Largest accepted file size in bytes (default {@link DEFAULT_MAX_FILE_BYTES}). */
   maxBytes?: number;
+  /** Endings the file name must have (default {@link CATALOGUE_EXTENSIONS}; `[".mo"]` for compiled catalogues). */
+  extensions?: readonly string[];
 }
 
 /** A user path that passed the policy. */
@@ -125,7 +127,7 @@ export async function resolveCataloguePath(
   userPath: string,
   options: PathPolicyOptions,
 ): Promise<ResolvedCataloguePath> {
-  const normalised = checkCataloguePathSyntax(userPath);
+  const normalised = checkCataloguePathSyntax(userPath, options.extensions);
   const maxBytes = options.maxBytes ?? DEFAULT_MAX_FILE_BYTES;
   try {
     // A walk that finds something other than what realPath saw means a component changed in
@@ -199,7 +201,10 @@ async function resolveOnce(
  * checkCataloguePathSyntax("/srv/po/../po/fr.po"); // "/srv/po/fr.po"
  * ```
  */
-export function checkCataloguePathSyntax(userPath: unknown): string {
+export function checkCataloguePathSyntax(
+  userPath: unknown,
+  extensions: readonly string[] = CATALOGUE_EXTENSIONS,
+): string {
   if (typeof userPath !== "string") throw new InvalidInputError("Invalid file path: expected a string");
   if (userPath === "") throw new InvalidInputError("Invalid file path: must not be empty");
   if (userPath.includes("\0")) {
@@ -216,9 +221,12 @@ export function checkCataloguePathSyntax(userPath: unknown): string {
   }
   const normalised = normalize(userPath);
   const name = basename(normalised);
-  const ext = CATALOGUE_EXTENSIONS.find((e) => name.endsWith(e) && name.length > e.length);
+  const ext = extensions.find((e) => name.endsWith(e) && name.length > e.length);
   if (normalised.endsWith("/") || ext === undefined) {
-    throw new InvalidInputError(`Invalid file path: must end in .po or .pot: ${userPath}`);
+    const endings = extensions.length === 1
+      ? extensions[0]
+      : `${extensions.slice(0, -1).join(", ")} or ${extensions.at(-1)}`;
+    throw new InvalidInputError(`Invalid file path: must end in ${endings}: ${userPath}`);
   }
   return normalised;
 }
