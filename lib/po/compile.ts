@@ -129,7 +129,7 @@ export function compileMo(cat: PoCatalog, options: CompileOptions = {}): Compile
       msgid,
       ...(context !== "" ? { msgctxt: context } : {}),
       ...(m.msgidPlural !== null ? { msgid_plural: m.msgidPlural } : {}),
-      msgstr: forms,
+      msgstr: [...forms],
     };
     count++;
   }
