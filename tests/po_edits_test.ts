@@ -335,3 +335,48 @@ Deno.test("mode update on a missing file is a 404 and creates nothing; upsert cr
   assert.deepEqual([created.status, created.body.written], [200, true]);
   assert.equal(applyUnifiedDiff("", dry.body.diff), await Deno.readTextFile(file));
 });
+
+Deno.test(
+  "on a real python-docs catalogue: fuzzy keeps python-format, a typo is refused, and msgcat agrees",
+  {
+    ignore: lacks(import.meta.url, "shared", "msgcat"),
+  },
+  async () => {
+    // Laid out by msgcat already (tests/po_write_test.ts): a write that changes nothing leaves it as it is.
+    const corpus = new URL("../../shared/corpus/po/es__c-api__unicode.po", import.meta.url);
+    await using s = await servedCatalogues({ "unicode.po": await Deno.readTextFile(corpus) });
+    const file = s.path("unicode.po");
+    const literal = "The literal ``%`` character."; // fuzzy, python-format
+    const support = 'Support for ``"%li"``, ``"%lli"`` and ``"%zi"`` added.'; // python-format
+    const typo = await s.post("/po/write", {
+      file_path: file,
+      mode: "update",
+      entries: [
+        { msgid: literal, msgstr: "El carácter literal ``%``.", fuzzy: false },
+        { msgid: support.replace("added", "aded"), msgstr: "x" },
+      ],
+    });
+    assert.equal(typo.status, 409);
+    assert.deepEqual(typo.body.detail.conflicts[0].closest[0], {
+      msgctxt: null,
+      msgid: support,
+      distance: 1,
+    });
+    const list = await entries(s, file);
+    const res = await s.post("/po/write", {
+      file_path: file,
+      mode: "update",
+      entries: [
+        { msgid: literal, msgstr: "El carácter literal ``%``.", fuzzy: false },
+        { msgid: support, msgstr: byMsgid(list, support).msgstr, fuzzy: true },
+        { msgid: support, msgstr: byMsgid(list, support).msgstr },
+      ],
+    });
+    assert.deepEqual([res.status, res.body.outcomes], [200, ["updated", "superseded", "unchanged"]]);
+    const after = await entries(s, file);
+    assert.deepEqual(byMsgid(after, literal).flags, ["python-format"]);
+    assert.deepEqual(byMsgid(after, support).flags, ["python-format"]);
+    const msgcat = await new Deno.Command("msgcat", { args: [file] }).output();
+    assert.deepEqual(msgcat.stdout, await Deno.readFile(file));
+  },
+);

@@ -2,11 +2,12 @@
  * Unified diffs (3 lines of context) of two texts, as `diff -u` prints them: for `wrap --diff`,
  * and for a write's dry run, which must stay fast on a large catalogue whatever a request changes.
  *
- * The edit script is Myers' shortest one over lines. With a work bound ({@link DiffOptions}), a
- * pair of texts too large for that is diffed in two steps instead: first over blocks (runs of lines
- * ending with an empty line: a catalogue's entries), then over the lines of each changed run of
- * blocks; a step that would pass the bound replaces its lines whole. The diff then applies all the
- * same; it may only be longer than the shortest one.
+ * The edit script is Myers' shortest one over lines. With a work bound ({@link DiffOptions}), the
+ * texts are diffed in two steps instead: first over blocks (runs of lines ending with an empty
+ * line: a catalogue's entries, compared as slices of the text), then over the lines of each
+ * changed run of blocks, and unchanged runs are kept as their first and last three lines around a
+ * count (no item per unchanged line of a large file). A step that would pass the bound replaces its
+ * lines whole: the diff then applies all the same, and may only be longer than the shortest one.
  *
  * @module
  */
