@@ -9,6 +9,7 @@
  *
  * @module
  */
+import { astralValue, codePointTable } from "./_code_point_runs.ts";
 import { LINE_BREAK_CLASS_NAMES, LINE_BREAK_RUNS, PAIR_CLASS_COUNT, PAIR_TABLE } from "./_unicode_data.ts";
 
 function classNumber(name: string): number {
@@ -68,31 +69,14 @@ for (let i = 0; i < PAIRS.length; i++) {
   PAIRS[i] = cell === "D" ? D : cell === "I" ? I : P;
 }
 
+const CLASSES = codePointTable(LINE_BREAK_RUNS, (cls) => cls);
+
 /** Line-break class of every BMP code point. */
-export const BMP_CLASSES: Uint8Array = new Uint8Array(0x10000);
-const ASTRAL_STARTS: number[] = [];
-const ASTRAL_CLASSES: number[] = [];
-for (let i = 0; i < LINE_BREAK_RUNS.length; i += 2) {
-  const start = LINE_BREAK_RUNS[i];
-  const end = i + 2 < LINE_BREAK_RUNS.length ? LINE_BREAK_RUNS[i + 2] : 0x110000;
-  const cls = LINE_BREAK_RUNS[i + 1];
-  if (start < 0x10000) BMP_CLASSES.fill(cls, start, Math.min(end, 0x10000));
-  if (end > 0x10000) {
-    ASTRAL_STARTS.push(Math.max(start, 0x10000));
-    ASTRAL_CLASSES.push(cls);
-  }
-}
+export const BMP_CLASSES: Uint8Array = CLASSES.bmp;
 
 /** Line-break class of a code point above U+FFFF (binary search over the runs). */
 export function astralLineBreakClass(codePoint: number): number {
-  let lo = 0;
-  let hi = ASTRAL_STARTS.length - 1;
-  while (lo < hi) {
-    const mid = (lo + hi + 1) >> 1;
-    if (ASTRAL_STARTS[mid] <= codePoint) lo = mid;
-    else hi = mid - 1;
-  }
-  return ASTRAL_CLASSES[lo];
+  return astralValue(CLASSES, codePoint);
 }
 
 /**

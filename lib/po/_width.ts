@@ -6,35 +6,18 @@
  *
  * @module
  */
+import { astralValue, codePointTable } from "./_code_point_runs.ts";
 import { WIDTH_RUNS } from "./_unicode_data.ts";
 
+// Control characters have width -1 in libunistring; msgcat counts them as 0.
+const WIDTHS = codePointTable(WIDTH_RUNS, (width) => Math.max(0, width));
+
 /** Width of every BMP code point (controls already 0), for lookups without a search. */
-export const BMP_WIDTHS: Uint8Array = new Uint8Array(0x10000);
-
-const ASTRAL_STARTS: number[] = [];
-const ASTRAL_WIDTHS: number[] = [];
-
-for (let i = 0; i < WIDTH_RUNS.length; i += 2) {
-  const start = WIDTH_RUNS[i];
-  const end = i + 2 < WIDTH_RUNS.length ? WIDTH_RUNS[i + 2] : 0x110000;
-  const width = Math.max(0, WIDTH_RUNS[i + 1]);
-  if (start < 0x10000) BMP_WIDTHS.fill(width, start, Math.min(end, 0x10000));
-  if (end > 0x10000) {
-    ASTRAL_STARTS.push(Math.max(start, 0x10000));
-    ASTRAL_WIDTHS.push(width);
-  }
-}
+export const BMP_WIDTHS: Uint8Array = WIDTHS.bmp;
 
 /** Width of a code point above U+FFFF (binary search over the runs). */
 export function astralWidth(codePoint: number): number {
-  let lo = 0;
-  let hi = ASTRAL_STARTS.length - 1;
-  while (lo < hi) {
-    const mid = (lo + hi + 1) >> 1;
-    if (ASTRAL_STARTS[mid] <= codePoint) lo = mid;
-    else hi = mid - 1;
-  }
-  return ASTRAL_WIDTHS[lo];
+  return astralValue(WIDTHS, codePoint);
 }
 
 /**
