@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { PoSyntaxError } from "../lib/errors.ts";
-import { canonicalCharset, formatPo, messageLine, parsePo } from "../lib/po/mod.ts";
+import { canonicalCharset, EMPTY_MESSAGE, formatPo, messageLine, parsePo } from "../lib/po/mod.ts";
 import { forEachDuplicate, sampleKey } from "../lib/po/_duplicates.ts";
 import { readAsBytes, readAsText, type Reading } from "../lib/po/parse.ts";
 import { REPO_ROOT, SHARED_DIR, sharedAvailable } from "./_helpers.ts";
@@ -27,22 +27,7 @@ function entries(body: string): PoMessage[] {
 }
 
 function message(partial: Partial<PoMessage>): PoMessage {
-  return {
-    msgctxt: null,
-    msgid: "",
-    msgidPlural: null,
-    msgstr: "",
-    msgstrPlural: null,
-    translatorComments: [],
-    extractedComments: [],
-    references: [],
-    flags: [],
-    previousMsgctxt: null,
-    previousMsgid: null,
-    previousMsgidPlural: null,
-    obsolete: false,
-    ...partial,
-  };
+  return { ...EMPTY_MESSAGE, ...partial };
 }
 
 function assertSyntaxError(fn: () => unknown, reason: string | RegExp, line: number, column?: number): void {

@@ -20,7 +20,14 @@ import {
   referenceProblem,
   unreadableReference,
 } from "./_read_back.ts";
-import { type Draft, isHeader, type PoCatalog, type PoMessage, type PoReference } from "./types.ts";
+import {
+  type Draft,
+  EMPTY_MESSAGE,
+  isHeader,
+  type PoCatalog,
+  type PoMessage,
+  type PoReference,
+} from "./types.ts";
 import { canonicalCatalog, canonicalCatalogFrom } from "./canonical.ts";
 import { catalogCharset, isWritableCharset } from "./_output_charset.ts";
 
@@ -251,21 +258,7 @@ function newHeader(): PoMessage {
 
 /** A message with these keys and translation, and nothing else. */
 function newMessage(msgctxt: string | null, msgid: string, msgstr: string): PoMessage {
-  return {
-    msgctxt,
-    msgid,
-    msgidPlural: null,
-    msgstr,
-    msgstrPlural: null,
-    translatorComments: [],
-    extractedComments: [],
-    references: [],
-    flags: [],
-    previousMsgctxt: null,
-    previousMsgid: null,
-    previousMsgidPlural: null,
-    obsolete: false,
-  };
+  return { ...EMPTY_MESSAGE, msgctxt, msgid, msgstr };
 }
 
 /**

@@ -12,7 +12,7 @@
 import { InvalidInputError } from "../errors.ts";
 import { evaluatePlural, parsePluralExpression, type PluralExpression } from "./_plural_forms.ts";
 import { NEW_CATALOG_HEADER } from "./apply_write.ts";
-import type { PoCatalog, PoMessage } from "./types.ts";
+import { EMPTY_MESSAGE, type PoCatalog, type PoMessage } from "./types.ts";
 import { canonicalCatalog } from "./canonical.ts";
 import { catalogCharset } from "./_output_charset.ts";
 
@@ -325,19 +325,5 @@ function insertionPoint(lines: readonly string[], key: string): number {
 }
 
 function newHeader(msgstr: string): PoMessage {
-  return {
-    msgctxt: null,
-    msgid: "",
-    msgidPlural: null,
-    msgstr,
-    msgstrPlural: null,
-    translatorComments: [],
-    extractedComments: [],
-    references: [],
-    flags: [],
-    previousMsgctxt: null,
-    previousMsgid: null,
-    previousMsgidPlural: null,
-    obsolete: false,
-  };
+  return { ...EMPTY_MESSAGE, msgstr };
 }

@@ -24,7 +24,7 @@ import { DEFAULT_FUZZY_LIMITS, FuzzyIndex, type FuzzyLimits } from "./_fuzzy_mat
 
 export { DEFAULT_FUZZY_LIMITS, type FuzzyLimits };
 import { LANGUAGE_CODES, LANGUAGE_VARIANT_CODES } from "./_language_codes.ts";
-import type { Draft as Writable, PoCatalog, PoMessage } from "./types.ts";
+import { type Draft as Writable, EMPTY_MESSAGE, type PoCatalog, type PoMessage } from "./types.ts";
 import { canonicalCatalog } from "./canonical.ts";
 import { interpretFlags } from "./_flags.ts";
 
@@ -229,23 +229,7 @@ function charsetValue(msgstr: string): string {
 }
 
 function dummyHeader(domain: string): PoMessage {
-  const m: Writable<PoMessage> = {
-    msgctxt: null,
-    msgid: "",
-    msgidPlural: null,
-    msgstr: "",
-    msgstrPlural: null,
-    translatorComments: [],
-    extractedComments: [],
-    references: [],
-    flags: [],
-    previousMsgctxt: null,
-    previousMsgid: null,
-    previousMsgidPlural: null,
-    obsolete: false,
-  };
-  if (domain !== "messages") m.domain = domain;
-  return m;
+  return domain === "messages" ? { ...EMPTY_MESSAGE } : { ...EMPTY_MESSAGE, domain };
 }
 
 /** message_merge: the template's entry `r` with the catalogue's translation `d`. */

@@ -15,7 +15,7 @@
  * @module
  */
 export type { PoCatalog, PoMessage, PoReference } from "./types.ts";
-export { DEFAULT_DOMAIN } from "./types.ts";
+export { DEFAULT_DOMAIN, EMPTY_MESSAGE } from "./types.ts";
 export { messageLine, parsePo, type ParsePoOptions } from "./parse.ts";
 export { encodePo, encodePoRuns, type FormatOptions, formatPo } from "./write.ts";
 export { canonicalCatalog } from "./canonical.ts";

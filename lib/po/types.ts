@@ -72,6 +72,32 @@ export interface PoCatalog {
   readonly fileName?: string;
 }
 
+/**
+ * A message with nothing in it: msgid "", no context, translation, comments, references or flags,
+ * in the default domain. A new message is this with its own fields spread over it (its lists are
+ * shared and frozen: give a message a new list, never push to these).
+ *
+ * @example
+ * ```ts
+ * const m: PoMessage = { ...EMPTY_MESSAGE, msgid: "Hello", msgstr: "Bonjour" };
+ * ```
+ */
+export const EMPTY_MESSAGE: PoMessage = Object.freeze({
+  msgctxt: null,
+  msgid: "",
+  msgidPlural: null,
+  msgstr: "",
+  msgstrPlural: null,
+  translatorComments: Object.freeze([]),
+  extractedComments: Object.freeze([]),
+  references: Object.freeze([]),
+  flags: Object.freeze([]),
+  previousMsgctxt: null,
+  previousMsgid: null,
+  previousMsgidPlural: null,
+  obsolete: false,
+});
+
 /** The name of gettext's default domain (a message in it has no `domain`). */
 export const DEFAULT_DOMAIN = "messages";
 
