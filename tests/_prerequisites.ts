@@ -39,13 +39,26 @@ export const HAS_PATCH: boolean = (() => {
   }
 })();
 
+/** Chromium for the browser tests (`apt-get install chromium`), or null when there is none. */
+export const CHROMIUM: string | null = (() => {
+  for (const path of ["/usr/bin/chromium", "/usr/bin/chromium-browser", "/usr/bin/google-chrome"]) {
+    try {
+      if (Deno.statSync(path).isFile) return path;
+    } catch {
+      // not there
+    }
+  }
+  return null;
+})();
+
 /** A prerequisite a test may lack. */
-export type Prerequisite = "shared" | "msgcat" | "patch";
+export type Prerequisite = "shared" | "msgcat" | "patch" | "chromium";
 
 const DESCRIBED: Record<Prerequisite, [boolean, string]> = {
   shared: [HAS_SHARED, "../shared (the corpus; absent from a plain clone)"],
   msgcat: [HAS_MSGCAT, "msgcat (apt-get install gettext)"],
   patch: [HAS_PATCH, "GNU patch (apt-get install patch)"],
+  chromium: [CHROMIUM !== null, "Chromium (apt-get install chromium)"],
 };
 
 const told = new Set<string>();

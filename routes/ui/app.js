@@ -89,7 +89,7 @@ function h(tag, attrs = {}, ...children) {
     else if (v === true) el.setAttribute(k, "");
     else el.setAttribute(k, String(v));
   }
-  for (const c of children.flat()) {
+  for (const c of children.flat(Infinity)) {
     if (c === null || c === undefined || c === false) continue;
     el.append(c instanceof Node ? c : document.createTextNode(String(c)));
   }
@@ -143,8 +143,10 @@ function stackedBar(c) {
 
 /** Counts of a catalogue from the list's answer, by entries or by words. */
 function countsOf(cat, words) {
-  const c = words ? cat.words : cat.counts;
-  return { translated: c.translated, fuzzy: c.fuzzy, untranslated: c.untranslated };
+  const c = cat.counts === null ? null : words ? cat.counts.words : cat.counts.entries;
+  return c === null
+    ? { translated: 0, fuzzy: 0, untranslated: 0 }
+    : { translated: c.translated, fuzzy: c.fuzzy, untranslated: c.untranslated };
 }
 
 function addCounts(into, c) {
@@ -217,6 +219,19 @@ function treeRows(node, depth, words, sort, rootPath) {
   return rows;
 }
 
+const dateFormat = new Intl.DateTimeFormat(undefined, { dateStyle: "medium", timeStyle: "short" });
+const modifiedTexts = new Map();
+
+/** A modification time as the reader's locale writes it (formatted once per distinct time). */
+function modifiedText(iso) {
+  let text = modifiedTexts.get(iso);
+  if (text === undefined) {
+    text = dateFormat.format(new Date(iso));
+    if (modifiedTexts.size < 100_000) modifiedTexts.set(iso, text);
+  }
+  return text;
+}
+
 function row(name, href, c, depth, kind, cat) {
   const total = c.translated + c.fuzzy + c.untranslated;
   const nameCell = h("td", { class: "name" });
@@ -231,7 +246,7 @@ function row(name, href, c, depth, kind, cat) {
     h("td", { class: "num" }, numberFormat.format(c.fuzzy)),
     h("td", { class: "num" }, numberFormat.format(c.untranslated)),
     h("td", { class: "num" }, `${percentFormat.format(percent(c.translated, total))} %`),
-    h("td", { class: "num" }, cat?.modified ? new Date(cat.modified).toLocaleString() : ""),
+    h("td", { class: "num modified" }, cat?.modified ? modifiedText(cat.modified) : ""),
   );
 }
 
@@ -277,7 +292,7 @@ async function overview(params) {
         h("th", { scope: "col", class: "num" }, "Fuzzy"),
         h("th", { scope: "col", class: "num" }, "Untranslated"),
         h("th", { scope: "col", class: "num" }, "Done"),
-        h("th", { scope: "col", class: "num" }, "Modified"),
+        h("th", { scope: "col", class: "num modified" }, "Modified"),
       ),
     ),
     body,
@@ -286,13 +301,22 @@ async function overview(params) {
     const text = filter.value.trim().toLowerCase();
     const shown = catalogues.filter((c) =>
       (text === "" || `${c.root}/${c.path}`.toLowerCase().includes(text)) &&
-      (!fuzzyOnly.checked || c.counts.fuzzy > 0)
+      (!fuzzyOnly.checked || (c.counts?.entries.fuzzy ?? 0) > 0)
     );
     const rows = [];
     const total = { translated: 0, fuzzy: 0, untranslated: 0 };
     for (const root of buildTree(shown, words.checked)) {
       addCounts(total, root.counts);
-      rows.push(row(root.name, null, root.counts, 0, "dir"));
+      // A root by its last name (the whole path on hover): absolute paths are long and say little.
+      const rootRow = row(
+        `${root.name.replace(/\/+$/, "").split("/").pop() || root.name}/`,
+        null,
+        root.counts,
+        0,
+        "dir",
+      );
+      rootRow.title = root.name;
+      rows.push(rootRow);
       rows.push(...treeRows(root, 1, words.checked, sort.value, root.name));
     }
     body.replaceChildren(...rows);
@@ -326,7 +350,7 @@ async function overview(params) {
       h("span", {}, h("span", { class: "swatch u" }), "untranslated"),
     ),
     summary,
-    table,
+    h("div", { class: "table-wrap" }, table),
   );
   render();
 }
@@ -404,6 +428,9 @@ function entryCard(e, file) {
   const fuzzyBox = h("input", { type: "checkbox", id: `${id}-fuzzy`, checked: fuzzy, disabled: e.obsolete });
   const save = async (expected) => {
     const entry = { msgid: e.msgid, msgctxt: e.msgctxt, fuzzy: fuzzyBox.checked };
+    // Reviewed: the previous msgid (#|) has served its purpose, as Poedit and msgattrib
+    // --clear-fuzzy --clear-previous drop it.
+    if (!fuzzyBox.checked && e.previous_msgid) entry.previous_msgid = null;
     if (plural) {
       entry.msgstr = "";
       entry.msgid_plural = e.msgid_plural;
@@ -419,7 +446,6 @@ function entryCard(e, file) {
       const answer = await api("/po/write", {
         file_path: file.file_path,
         mode: "update",
-        checks: file.strict ? "strict" : "warn",
         entries: [entry],
       });
       saved = plural ? entry.msgstr_plural : entry.msgstr;
@@ -433,10 +459,8 @@ function entryCard(e, file) {
       };
       badge.className = `state ${entryState(now)}`;
       badge.textContent = entryState(now);
-      const what = answer.entries?.[0] ?? (answer.updated ? "updated" : "unchanged");
-      status.textContent = `Saved (${
-        typeof what === "string" ? what : what.result ?? what.status ?? "done"
-      }).`;
+      const what = answer.outcomes?.[0] ?? (answer.updated ? "updated" : "unchanged");
+      status.textContent = `Saved (${what}).`;
       extra.replaceChildren(...[problemList(answer.problems)].filter(Boolean));
     } catch (err) {
       status.textContent = "";
@@ -522,7 +546,7 @@ function flagsWith(flags, fuzzy) {
 
 /** What a 409 told: the entry's value in the file now, and the choice of keeping one's own or theirs. */
 function conflictView(body, mine, plural, keepMine, takeTheirs) {
-  const current = currentOf(body, mine);
+  const current = currentOf(body, mine, plural);
   const text = (v) => plural ? Object.entries(v ?? {}).map(([n, s]) => `[${n}] ${s}`).join("\n") : v ?? "";
   return h(
     "div",
@@ -552,18 +576,15 @@ function conflictView(body, mine, plural, keepMine, takeTheirs) {
   );
 }
 
-/** The entry's current value from a 409's body, whatever list it is in. */
-function currentOf(body, mine) {
-  const lists = [body?.conflicts, body?.detail?.conflicts, body?.entries].filter(Array.isArray);
-  for (const list of lists) {
-    const found = list.find((c) => c.msgid === mine.msgid && (c.msgctxt ?? null) === (mine.msgctxt ?? null));
-    if (found) {
-      return found.msgid_plural
-        ? found.current_msgstr_plural ?? found.msgstr_plural
-        : found.current_msgstr ?? found.msgstr;
-    }
-  }
-  return null;
+/** The entry's current value from a 409's body (`detail.conflicts`), or null when it was not listed. */
+function currentOf(body, mine, plural) {
+  const conflicts = body?.detail?.conflicts;
+  if (!Array.isArray(conflicts)) return null;
+  const found = conflicts.find((c) =>
+    c.msgid === mine.msgid && (c.msgctxt ?? null) === (mine.msgctxt || null)
+  );
+  if (!found) return null;
+  return plural ? found.msgstr_plural ?? null : found.msgstr ?? null;
 }
 
 async function cataloguePage(params) {
@@ -637,15 +658,17 @@ async function cataloguePage(params) {
       if (query) {
         page = await api("/po/search", {
           query,
-          paths: [file_path],
-          in: ["msgid", "msgstr", "msgctxt"],
+          case_insensitive: true,
+          in: ["msgid", "msgstr", "msgctxt", "comments"],
           states: choice[2],
+          under: root || null,
+          glob: path,
           limit: PAGE_SIZE,
           ...(cursor ? { cursor } : {}),
         });
       } else {
         page = await api("/po/entries", {
-          file_path,
+          path: file_path,
           states: choice[2],
           limit: PAGE_SIZE,
           ...(cursor ? { cursor } : {}),
@@ -653,9 +676,9 @@ async function cataloguePage(params) {
       }
       file.revision = page.revision ?? file.revision;
       file.language = page.language ?? file.language;
-      const entries = (page.entries ?? page.hits ?? []).map((x) =>
-        x.entry ? { ...x.entry, index: x.index, line: x.line } : x
-      );
+      // A glob has no escapes: a hit in another file whose name matched it is left out here.
+      const entries = page.entries ?? (page.hits ?? []).filter((hit) => hit.path === path);
+      if (page.hits?.[0]?.revision) file.revision = page.hits[0].revision;
       list.append(...entries.map((e) => entryCard(e, file)));
       shown += entries.length;
       cursor = page.next_cursor ?? null;
