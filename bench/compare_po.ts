@@ -24,7 +24,7 @@ function load(side: string): Row[][] {
 
 function median(values: number[]): number {
   const s = [...values].sort((a, b) => a - b);
-  return s[Math.floor(s.length / 2)];
+  return s[Math.floor(s.length / 2)] ?? NaN;
 }
 
 function medians(rows: Row[][], endpoint: string, conns: number) {
@@ -46,8 +46,8 @@ console.log("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |");
 const keys = [...new Set(ours.flat().map((r) => `${r.endpoint}\t${r.conns}`))];
 for (const key of keys) {
   const [endpoint, c] = key.split("\t");
-  const a = medians(ref, endpoint, Number(c));
-  const b = medians(ours, endpoint, Number(c));
+  const a = medians(ref, endpoint ?? "", Number(c));
+  const b = medians(ours, endpoint ?? "", Number(c));
   console.log(
     `| ${endpoint} | ${c} | ${fmt(a.rps)} | ${fmt(b.rps)} | ${fmt(b.rps / a.rps)}× | ${fmt(a.p50)} | ${
       fmt(b.p50)

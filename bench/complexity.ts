@@ -61,16 +61,16 @@ export async function measure<T>(
   rounds = 3,
 ): Promise<Measurement> {
   const inputs = sizes.map((n) => makeInput(n));
-  await run(inputs[0]);
+  await run(inputs[0]!); // warm-up; sizes is never empty
   const times: number[] = [];
   let error: string | undefined;
   for (let round = 0; round < rounds; round++) {
     for (let i = 0; i < sizes.length; i++) {
-      if (i > 0 && times[i - 1] > BUDGET_MS) break;
+      if (i > 0 && (times[i - 1] ?? Infinity) > BUDGET_MS) break;
       gc?.();
       const t = performance.now();
       try {
-        await run(inputs[i]);
+        await run(inputs[i]!); // i < sizes.length = inputs.length
       } catch (e) {
         // A path that fails at some size (say a RangeError) is reported as failing there.
         error = `${(e as Error).name} at ${sizes[i]}`;
@@ -89,7 +89,7 @@ export async function measure<T>(
 export function worstRatio(m: Measurement): number {
   let worst = 0;
   for (let i = 1; i < m.times.length; i++) {
-    worst = Math.max(worst, m.times[i] / Math.max(m.times[i - 1], 0.01));
+    worst = Math.max(worst, m.times[i]! / Math.max(m.times[i - 1]!, 0.01)); // 1 <= i < length
   }
   return worst;
 }
@@ -117,13 +117,15 @@ export function printRow(r: Measurement, goal = 5): void {
   const cells = [r.name, String(r.sizes[0])];
   for (let i = 0; i < steps; i++) {
     const failed = r.error !== undefined && i === r.times.length;
-    cells.push(r.times[i] !== undefined ? ms(r.times[i]) : failed ? r.error! : "(skipped)");
+    const time = r.times[i];
+    cells.push(time !== undefined ? ms(time) : failed ? r.error! : "(skipped)");
   }
   for (let i = 1; i < steps; i++) {
-    cells.push(r.times[i] === undefined ? "" : (r.times[i] / Math.max(r.times[i - 1], 0.01)).toFixed(1));
+    const [time, before = 0] = [r.times[i], r.times[i - 1]];
+    cells.push(time === undefined ? "" : (time / Math.max(before, 0.01)).toFixed(1));
   }
   // Times under 2 ms are mostly noise: a ratio between two of them says nothing.
-  const small = r.times[r.times.length - 1] < 2;
+  const small = (r.times.at(-1) ?? Infinity) < 2;
   const cut = r.times.length < r.sizes.length || r.error !== undefined;
   cells.push(!cut && (worstRatio(r) <= goal || small) ? "yes" : "**no**");
   console.log(`| ${cells.join(" | ")} |`);

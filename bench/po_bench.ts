@@ -54,7 +54,8 @@ Deno.bench(`format, cold: ${input.name}`, { group: "po" }, (b) => {
 Deno.bench(`format, warm, one message changed: ${input.name}`, { group: "po" }, () => {
   const k = (edit++ * 7919) % base.messages.length;
   const messages = base.messages.slice();
-  messages[k] = { ...messages[k], msgstr: `${messages[k].msgstr} (edit ${edit})` };
+  const message = messages[k]!; // k < messages.length
+  messages[k] = { ...message, msgstr: `${message.msgstr} (edit ${edit})` };
   formatPo({ ...base, messages });
 });
 

@@ -24,7 +24,7 @@ if (!HAS_MSGCAT) console.log("msgcat not found (apt-get install gettext): its ti
 
 function median(xs: number[]): number {
   const s = [...xs].sort((a, b) => a - b);
-  return s[Math.floor(s.length / 2)];
+  return s[Math.floor(s.length / 2)] ?? NaN;
 }
 
 function time(fn: () => void): number {

@@ -26,7 +26,7 @@ gc();
 gc();
 const perCatalogue = (Deno.memoryUsage().heapUsed - before) / COPIES;
 const mb = (n: number) => `${(n / 1e6).toFixed(2)} MB`;
-console.log(`file: ${file} (${mb(bytes.length)}, ${kept[0].messages.length} messages)`);
+console.log(`file: ${file} (${mb(bytes.length)}, ${kept[0]?.messages.length} messages)`);
 console.log(
   `heap per parsed catalogue: ${mb(perCatalogue)} (${(perCatalogue / bytes.length).toFixed(2)}x the file)`,
 );

@@ -83,7 +83,7 @@ const treeBytes = files.reduce((n, f) => n + Deno.statSync(f).size, 0);
 const mb = (n: number) => (n / 1e6).toFixed(1);
 console.log(`tree: ${files.length} catalogues, ${mb(treeBytes)} MB on disk`);
 
-const median = (xs: number[]) => xs.toSorted((a, b) => a - b)[Math.floor(xs.length / 2)];
+const median = (xs: number[]) => xs.toSorted((a, b) => a - b)[Math.floor(xs.length / 2)] ?? NaN;
 const gc = (globalThis as { gc?: () => void }).gc ?? (() => {});
 
 // 1. msgfmt --statistics over every file, one after the other (SKIP_MSGFMT=1: not again).

@@ -33,7 +33,7 @@ function fieldsOf(text: string): [string, WrapOptions][] {
   let noWrap = false;
   let formatLanguage: string | null = null;
   for (let i = 0; i < lines.length; i++) {
-    const line = lines[i];
+    const line = lines[i]!; // i < lines.length
     if (line === "") {
       noWrap = false;
       formatLanguage = null;
@@ -47,11 +47,12 @@ function fieldsOf(text: string): [string, WrapOptions][] {
     }
     const m = /^((?:#~\| |#~ |#\| )?)(msgctxt|msgid|msgid_plural|msgstr(?:\[\d+\])?) "(.*)"$/.exec(line);
     if (!m) continue;
-    const [, prefix, keyword] = m;
-    let raw = m[3];
-    while (i + 1 < lines.length && lines[i + 1].startsWith(`${prefix}"`)) {
+    // The three groups take part in every match.
+    const [, prefix = "", keyword = "", value3 = ""] = m;
+    let raw = value3;
+    while (lines[i + 1]?.startsWith(`${prefix}"`)) {
       i++;
-      raw += lines[i].slice(prefix.length + 1, -1);
+      raw += lines[i]!.slice(prefix.length + 1, -1); // the line the loop condition read
     }
     const value = raw.replace(/\\(.)/g, (_, c: string) => UNESCAPE[c] ?? c);
     fields.push([value, { prefix, keyword, noWrap, formatLanguage }]);
@@ -88,6 +89,6 @@ const characters = fields.reduce((sum, [value]) => sum + value.length, 0);
 
 Deno.bench(`wrapString over ${fields.length} fields (${characters} chars) of ${source}`, () => {
   let bytes = 0;
-  for (let i = 0; i < fields.length; i++) bytes += wrapString(fields[i][0], fields[i][1]).length;
+  for (const [text, options] of fields) bytes += wrapString(text, options).length;
   if (bytes === 0) throw new Error("nothing was written");
 });

@@ -226,7 +226,9 @@ function tokenize(value: string): string[] {
   const out: string[] = [];
   const re = /\s*(?:(\()|(\))|"([^"]*)"|([^\s()"]+))/y;
   let m: RegExpExecArray | null;
-  while ((m = re.exec(value)) !== null) out.push(m[1] ?? m[2] ?? (m[3] !== undefined ? `"${m[3]}` : m[4]));
+  while ((m = re.exec(value)) !== null) {
+    out.push(m[1] ?? m[2] ?? (m[3] !== undefined ? `"${m[3]}` : m[4] ?? ""));
+  }
   return out;
 }
 
@@ -243,7 +245,7 @@ function parseExpr(value: string): Expr | null {
     }
     const words: string[] = [];
     while (i < tokens.length && tokens[i] !== "(" && tokens[i] !== ")" && !isOp(tokens[i])) {
-      const t = tokens[i++];
+      const t = tokens[i++]!; // i < tokens.length
       words.push(t.startsWith('"') ? t.slice(1) : t);
     }
     return words.length ? { phrase: words.join(" ").toLowerCase() } : null;
@@ -251,7 +253,7 @@ function parseExpr(value: string): Expr | null {
   const andExpr = (): Expr | null => {
     let a = primary();
     while (a && (tokens[i]?.toLowerCase() === "and" || tokens[i]?.toLowerCase() === "not")) {
-      const op = tokens[i++].toLowerCase() as "and" | "not";
+      const op = tokens[i++]!.toLowerCase() as "and" | "not"; // the loop condition read it
       const b = primary();
       if (!b) return null;
       a = { op, a, b };
@@ -356,7 +358,7 @@ function recordJson(p: FakePatent, fields: Set<string>, classShape: "keyValue" |
 
 /** GPSS sends a one-item list as the bare item (§3.4). */
 function collapse(v: Json): Json {
-  if (Array.isArray(v)) return v.length === 1 ? collapse(v[0]) : v.map(collapse);
+  if (Array.isArray(v)) return v.length === 1 ? collapse(v[0]!) : v.map(collapse);
   if (typeof v === "object") return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, collapse(x)]));
   return v;
 }
@@ -507,7 +509,8 @@ export function startFakeGpss(options: FakeGpssOptions = {}): Promise<FakeGpss> 
     const conditions = params
       .map(([k, v]) => ({ prefix: /^[+-]/.test(k) ? k[0] : "", code: k.replace(/^[+-]/, ""), value: v }))
       .filter((c) => CONDITION_CODES.has(c.code) && c.value.trim() !== "");
-    if (conditions.length === 0) return msg("No search command");
+    const [first] = conditions;
+    if (first === undefined) return msg("No search command");
     if (conditions.some((c) => /[*?]|\[\d*,\d*\]/.test(c.value))) {
       return msg("Cannot use truncated and kerning");
     }
@@ -525,7 +528,7 @@ export function startFakeGpss(options: FakeGpssOptions = {}): Promise<FakeGpss> 
       if (dbs && !dbs.includes(p.database)) return false;
       if (ags && !ags.includes(p.ag)) return false;
       if (tys && !tys.includes(p.ty)) return false;
-      let ok = conditionMatches(p, conditions[0].code, conditions[0].value);
+      let ok = conditionMatches(p, first.code, first.value);
       for (const c of conditions.slice(1)) {
         const m = conditionMatches(p, c.code, c.value);
         ok = c.prefix === "+" ? ok || m : c.prefix === "-" ? ok && !m : ok && m;

@@ -50,7 +50,7 @@ export async function rawRequest(
     const text = new TextDecoder().decode(concatRuns(chunks));
     const split = text.indexOf("\r\n\r\n");
     const lines = text.slice(0, split).split("\r\n");
-    const status = Number(lines[0].split(" ")[1]);
+    const status = Number(lines[0]?.split(" ")[1]);
     const headers = new Map<string, string>();
     for (const line of lines.slice(1)) {
       const colon = line.indexOf(":");

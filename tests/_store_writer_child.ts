@@ -173,10 +173,10 @@ async function flipFifo(path: string, fifo: string, file: string): Promise<void>
 }
 
 async function main(args: string[]): Promise<void> {
-  const [mode, root, file, ...rest] = args;
+  const [mode, root = "", file = "", ...rest] = args;
   if (mode === "swapdir") return await swapDir(root, file);
-  if (mode === "flipfifo") return await flipFifo(root, file, rest[0]);
-  if (mode === "append") return await append(root, file, rest[0], Number(rest[1]));
+  if (mode === "flipfifo") return await flipFifo(root, file, rest[0] ?? "");
+  if (mode === "append") return await append(root, file, rest[0] ?? "", Number(rest[1]));
   if (mode === "crash") return await crash(root, file);
   if (mode === "probe") return await probe(root, [file, ...rest]);
   throw new Error(`unknown mode ${mode}`);

@@ -37,9 +37,9 @@ Deno.test("utf8Length counts what TextEncoder writes, lone surrogates included",
 Deno.test("encodePieces: one buffer, a piece per text, separators between them", () => {
   const texts = ["é", "", "訊息😀", "plain", "a\ud800"];
   const pieces = encodePieces(texts, ",");
-  assert.ok(pieces.every((p) => p.buffer === pieces[0].buffer));
+  assert.ok(pieces.every((p) => p.buffer === pieces[0]?.buffer));
   pieces.forEach((p, i) => assert.deepEqual(p.buffer.subarray(p.start, p.end), enc.encode(texts[i])));
-  assert.deepEqual(pieces[0].buffer, enc.encode(texts.join(",")));
+  assert.deepEqual(pieces[0]?.buffer, enc.encode(texts.join(",")));
   assert.deepEqual(encodePieces([]), []);
 });
 
@@ -55,16 +55,16 @@ Deno.test("joinRuns gives the pieces with separators, merging what lies together
   assert.equal(joinRuns(withCommas(pieces)).length, 1);
   assert.deepEqual(concatRuns(joinRuns(withCommas(pieces))), expected(texts));
   // One changed (encoded alone), one removed, one moved to the end, one added.
-  const changed = encodePieces(['{"changed":true}'])[0];
-  const added = encodePieces(['{"added":"訊息"}'])[0];
+  const changed = encodePieces(['{"changed":true}'])[0]!; // a piece per text
+  const added = encodePieces(['{"added":"訊息"}'])[0]!;
   const list = [...pieces];
   const listTexts = [...texts];
   list[10] = changed;
   listTexts[10] = '{"changed":true}';
   list.splice(20, 1);
   listTexts.splice(20, 1);
-  list.push(list.splice(3, 1)[0], added);
-  listTexts.push(listTexts.splice(3, 1)[0], '{"added":"訊息"}');
+  list.push(...list.splice(3, 1), added);
+  listTexts.push(...listTexts.splice(3, 1), '{"added":"訊息"}');
   const runs = joinRuns(withCommas(list));
   assert.deepEqual(concatRuns(runs), expected(listTexts));
   assert.ok(runs.length < 20, `${runs.length} runs`);
@@ -80,7 +80,7 @@ Deno.test("joinRuns gives the pieces with separators, merging what lies together
 Deno.test("compactRuns copies scattered pieces into one buffer once, and says where they now lie", () => {
   const texts = Array.from({ length: 40 }, (_, i) => `{"n":${i},"訊":"${"x".repeat(i)}"}`);
   // Every other piece encoded separately: many runs.
-  const pieces = texts.map((t, i) => i % 2 ? encodePieces([t])[0] : encodePieces([t, "pad"], ",")[0]);
+  const pieces = texts.map((t, i) => (i % 2 ? encodePieces([t]) : encodePieces([t, "pad"], ","))[0]!);
   const items = withCommas(pieces);
   const few = compactRuns(items, 100);
   assert.equal(few.moved, null);
@@ -113,7 +113,7 @@ Deno.test("contents as runs compare, measure and copy as the bytes they hold", (
         assert.ok(equalAt(runs, at, whole.subarray(at, at + n)), `${at}+${n}`);
         if (n > 0) {
           const wrong = whole.slice(at, at + n);
-          wrong[n - 1] ^= 1;
+          wrong[n - 1] = wrong[n - 1]! ^ 1; // 0 < n <= wrong.length
           assert.ok(!equalAt(runs, at, wrong), `${at}+${n} wrong`);
         }
       }

@@ -201,13 +201,13 @@ Deno.test("GPSS's invalid JSON is repaired through the client", async (t) => {
       fake.setFault({ kind: "backslash" }, 1);
       const outcome = await client.search({ keywords: "terahertz" });
       assert.ok(outcome.success);
-      assert.equal(outcome.data.records[0].title, "毫米波\\太赫兹雷达");
+      assert.equal(outcome.data.records[0]?.title, "毫米波\\太赫兹雷达");
     });
     await t.step("raw control character", async () => {
       fake.setFault({ kind: "control-char" }, 1);
       const outcome = await client.search({ keywords: "terahertz" });
       assert.ok(outcome.success);
-      assert.deepEqual(outcome.data.records[0].abstract, [
+      assert.deepEqual(outcome.data.records[0]?.abstract, [
         "一种毫米波\n太赫兹雷达。",
         "A millimeter wave terahertz radar.",
       ]);
@@ -216,7 +216,7 @@ Deno.test("GPSS's invalid JSON is repaired through the client", async (t) => {
       fake.setFault({ kind: "missing-comma", beforeKey: "patent-title" }, 1);
       const outcome = await client.search({ keywords: "terahertz" });
       assert.ok(outcome.success);
-      assert.equal(outcome.data.records[0].english_title, "MILLIMETER WAVE TERAHERTZ RADAR");
+      assert.equal(outcome.data.records[0]?.english_title, "MILLIMETER WAVE TERAHERTZ RADAR");
     });
     assert.equal(fake.calls, 3, "no retries were needed");
   });
@@ -559,7 +559,7 @@ Deno.test("concurrent identical searches share one upstream call", async () => {
       assert.equal(fake.calls, 2, "8 identical + 1 different → 2 calls");
       for (const o of outcomes.slice(1, 8)) assert.deepEqual(o, outcomes[0]);
       assert.notStrictEqual(outcomes[1], outcomes[0], "each caller gets its own copy");
-      assert.deepEqual(numbers(outcomes[8]), ["TWI800001B", "CN115000001A"]);
+      assert.deepEqual(numbers(outcomes[8]!), ["TWI800001B", "CN115000001A"]);
       // With the cache off, the next identical search goes upstream again.
       await client.search({ keywords: "charging" });
       assert.equal(fake.calls, 3);
@@ -618,7 +618,7 @@ Deno.test("the user code never appears in an outcome or an error, whatever happe
         const client = makeClient({ userCode: SECRET, timeoutMs: s.timeoutMs ?? 30_000 });
         if (s.fault) fake.setFault(s.fault, s.times);
         const text = JSON.stringify(await client.search(s.req ?? { keywords: "charging" }));
-        assert.ok(fake.requests[0].includes(`userCode=${ENCODED}&`), "the code was sent");
+        assert.ok(fake.requests[0]?.includes(`userCode=${ENCODED}&`), "the code was sent");
         assert.ok(!text.includes(SECRET) && !text.includes(ENCODED), text);
       }, { userCodes: [SECRET] });
     });

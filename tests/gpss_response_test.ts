@@ -143,9 +143,9 @@ Deno.test("JSON quirks: BOM, root casing, lists for text, strings for sections, 
     cpc: [],
     database: "USA",
   });
-  assert.equal(parsed.records[2].title, null, "an empty title is null (some TW records: §3.4)");
-  assert.equal(parsed.records[2].english_title, null);
-  assert.deepEqual(parsed.records[2].applicants, [], "an applicant without a name is dropped");
+  assert.equal(parsed.records[2]?.title, null, "an empty title is null (some TW records: §3.4)");
+  assert.equal(parsed.records[2]?.english_title, null);
+  assert.deepEqual(parsed.records[2]?.applicants, [], "an applicant without a name is dropped");
 });
 
 Deno.test("XML quirks: comments, PIs, CDATA, entities, mixed content, empty and text-only elements", () => {
@@ -170,17 +170,20 @@ Deno.test("XML quirks: comments, PIs, CDATA, entities, mixed content, empty and 
 Deno.test("the known invalid-JSON cases are repaired", async (t) => {
   await t.step("unescaped backslash is kept as text; a valid escape still decodes", () => {
     const [rec] = records(fixture("invalid_backslash.json"));
+    assert.ok(rec);
     assert.equal(rec.title, "毫米波\\太赫兹雷达");
     assert.equal(rec.english_title, "C:\\radar");
   });
   await t.step("missing comma before f-term and between list items", () => {
     const [rec] = records(fixture("missing_comma.json"));
+    assert.ok(rec);
     assert.equal(rec.patent_number, "JP2012224629A");
     assert.equal(rec.english_title, "WIRELESS POWER FEEDING DEVICE");
     assert.deepEqual(rec.abstract, ["無線で電力を供給する。", "To supply power wirelessly."]);
   });
   await t.step("raw control characters inside strings", () => {
     const [rec] = records(fixture("control_char.json"));
+    assert.ok(rec);
     assert.deepEqual(rec.abstract, ["line one\nline two\tafter tab"]);
   });
 });

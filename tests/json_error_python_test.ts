@@ -48,7 +48,7 @@ const JUNK = ["x", ",", "]", "}", ":", " ", "\n", '"', "\\", "[", "{", "1e", "Na
 
 function value(next: () => number, depth: number): string {
   const r = next();
-  if (depth > 3 || r < 0.5) return SCALARS[Math.floor(next() * SCALARS.length)];
+  if (depth > 3 || r < 0.5) return SCALARS[Math.floor(next() * SCALARS.length)]!; // next() < 1
   const n = Math.floor(next() * 30);
   if (r < 0.75) {
     return "[" + Array.from({ length: n }, () =>
@@ -105,7 +105,7 @@ Deno.test({
       for (let k = 0; k < texts.length; k++) {
         const expected = answers[k];
         if (expected === null) continue; // Python accepts it (NaN and friends): not this function's case.
-        const got = pythonJsonError(texts[k]);
+        const got = pythonJsonError(texts[k]!);
         assert.deepEqual([got.error, got.position], expected, JSON.stringify(texts[k]));
         compared++;
       }

@@ -73,7 +73,7 @@ Deno.test("a missing permission ends the start-up with one line saying what to d
   const lines = r.stderr.trim().split("\n").filter((l) => !l.startsWith("warning:"));
   assert.equal(lines.length, 1, r.stderr);
   assert.match(
-    lines[0],
+    lines[0] ?? "",
     /^missing permission: Requires net access to "127\.0\.0\.1:\d+"; run it through its task/,
   );
 });

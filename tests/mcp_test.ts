@@ -38,7 +38,7 @@ Deno.test("MCP over Streamable HTTP: initialize, list and call the greeting tool
       input: 5,
     }];
     assert.equal(bad.structuredContent, undefined, "an error has no structured content");
-    assert.deepEqual(JSON.parse((bad.content as { text: string }[])[0].text), detail);
+    assert.deepEqual(JSON.parse((bad.content as { text: string }[])[0]?.text ?? ""), detail);
   } finally {
     await client.close();
   }
@@ -100,7 +100,7 @@ Deno.test("MCP over stdio: the SDK client drives a spawned `main.ts mcp`", async
     });
     assert.equal((w.structuredContent as { created: number }).created, 1);
     const read = await client.callTool({ name: "read_po", arguments: { file_path: file } });
-    assert.equal((read.structuredContent as { entries: { msgstr: string }[] }).entries[0].msgstr, "y");
+    assert.equal((read.structuredContent as { entries: { msgstr: string }[] }).entries[0]?.msgstr, "y");
     const dbs = await client.callTool({ name: "get_available_databases", arguments: {} });
     assert.equal((dbs.structuredContent as { success: boolean }).success, true);
     const search = await client.callTool({ name: "search_patents", arguments: { keywords: "x" } });
@@ -150,7 +150,7 @@ Deno.test("`main.ts mcp` writes only protocol messages on stdout and exits 0 whe
   const lines = new TextDecoder().decode(out.stdout).split("\n").filter((l) => l !== "");
   assert.ok(lines.length >= 1);
   for (const line of lines) assert.equal(JSON.parse(line).jsonrpc, "2.0");
-  assert.equal(JSON.parse(lines[0]).result.serverInfo.name, "po-tools");
+  assert.equal(JSON.parse(lines[0] ?? "").result.serverInfo.name, "po-tools");
 });
 
 Deno.test("MCP patent tools: search against the fake upstream, static tools, and an isError case", async () => {
@@ -181,12 +181,12 @@ Deno.test("MCP patent tools: search against the fake upstream, static tools, and
       arguments: { keywords: "x", databases: ["NOPE"] },
     });
     assert.equal(bad.isError, true);
-    const detail = JSON.parse((bad.content as { text: string }[])[0].text) as {
+    const detail = JSON.parse((bad.content as { text: string }[])[0]?.text ?? "") as {
       type: string;
       loc: unknown[];
     }[];
-    assert.equal(detail[0].type, "literal_error");
-    assert.deepEqual(detail[0].loc, ["body", "databases", 0]);
+    assert.equal(detail[0]?.type, "literal_error");
+    assert.deepEqual(detail[0]?.loc, ["body", "databases", 0]);
   } finally {
     await client.close();
     await fake.close();
@@ -257,21 +257,24 @@ Deno.test("MCP PO tools: every tool is listed, PO tools work on a temp catalogue
       context_before: { msgstr: string }[];
     };
     assert.equal(window.target_entry.msgstr, "B");
-    assert.equal(window.context_before[0].msgstr, "AA");
+    assert.equal(window.context_before[0]?.msgstr, "AA");
 
     const missing = await client.callTool({
       name: "read_po",
       arguments: { file_path: f.path("missing.po") },
     });
     assert.equal(missing.isError, true);
-    assert.equal((missing.content as { text: string }[])[0].text, `File not found: ${f.path("missing.po")}`);
+    assert.equal((missing.content as { text: string }[])[0]?.text, `File not found: ${f.path("missing.po")}`);
     const outside = await client.callTool({ name: "read_po", arguments: { file_path: "/etc/passwd.po" } });
     assert.equal(outside.isError, true);
-    assert.match((outside.content as { text: string }[])[0].text, /^Path is outside the catalogue roots/);
+    assert.match(
+      (outside.content as { text: string }[])[0]?.text ?? "",
+      /^Path is outside the catalogue roots/,
+    );
     const invalid = await client.callTool({ name: "read_po_context", arguments: { file_path: file } });
     assert.equal(invalid.isError, true);
     assert.deepEqual(
-      JSON.parse((invalid.content as { text: string }[])[0].text)[0].loc,
+      JSON.parse((invalid.content as { text: string }[])[0]?.text ?? "")[0]?.loc,
       [
         "body",
         "msgid",

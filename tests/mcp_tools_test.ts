@@ -122,7 +122,7 @@ Deno.test("an MCP failure is an isError result whose text is the detail, with no
     // No structured content: it would have to match the output schema (the Inspector checks it
     // even on errors); the text is the 422 detail as JSON.
     assert.equal(typo.structuredContent, undefined);
-    assert.deepEqual(JSON.parse((typo.content as { text: string }[])[0].text), [{
+    assert.deepEqual(JSON.parse((typo.content as { text: string }[])[0]?.text ?? ""), [{
       type: "extra_forbidden",
       loc: ["body", "entries", 0, "msgctx"],
       msg: "Extra inputs are not permitted; did you mean 'msgctxt'?",
@@ -132,7 +132,7 @@ Deno.test("an MCP failure is an isError result whose text is the detail, with no
     const missing = await client.callTool({ name: "read_po", arguments: { file_path: f.path("nope.po") } });
     assert.equal(missing.isError, true);
     assert.equal(missing.structuredContent, undefined);
-    assert.equal((missing.content as { text: string }[])[0].text, `File not found: ${f.path("nope.po")}`);
+    assert.equal((missing.content as { text: string }[])[0]?.text, `File not found: ${f.path("nope.po")}`);
   } finally {
     await client.close();
   }
@@ -143,12 +143,12 @@ async function readmeMcpConfigs(): Promise<Record<string, Record<string, unknown
   const readme = await Deno.readTextFile(new URL("README.md", REPO_ROOT));
   const start = readme.indexOf("## MCP set-up");
   const section = readme.slice(start, readme.indexOf("\n## ", start + 1));
-  return [...section.matchAll(/```json\n([\s\S]*?)```/g)].map((m) => JSON.parse(m[1]).mcpServers);
+  return [...section.matchAll(/```json\n([\s\S]*?)```/g)].map((m) => JSON.parse(m[1] ?? "").mcpServers);
 }
 
 Deno.test("the README's HTTP configuration, with its token header, drives the SDK client over a real socket", async () => {
   const configs = await readmeMcpConfigs();
-  const http = configs.map((c) => c["po-tools"]).find((c) => c.type === "http");
+  const http = configs.map((c) => c["po-tools"]).find((c) => c?.type === "http");
   assert.ok(http, "an HTTP configuration");
   const token = "readme-token-0123456789abcdef";
   const { app } = testApp({ config: { apiToken: token, maxBodyBytes: 1 << 20 } });
@@ -175,7 +175,7 @@ Deno.test("the README's HTTP configuration, with its token header, drives the SD
 
 Deno.test("the README's stdio configuration (deno task mcp) drives the SDK client", async () => {
   const configs = await readmeMcpConfigs();
-  const stdio = configs.map((c) => c["po-tools"]).find((c) => c.command !== undefined);
+  const stdio = configs.map((c) => c["po-tools"]).find((c) => c?.command !== undefined);
   assert.ok(stdio, "a stdio configuration");
   const args = stdio.args as string[];
   // `npx -y deno@2.9.6` is the Deno running this test; the rest is the snippet's, with this checkout.

@@ -135,12 +135,13 @@ Deno.test("two concurrent writers who read the same translation: exactly one win
         entries: [{ msgid, msgstr: `${who} ${round}`, expected_msgstr: "" }],
       })
     ));
+    assert.ok(a && b);
     const statuses = [a.status, b.status].sort();
     assert.deepEqual(statuses, [200, 409], `round ${round}`);
     const [won, lost] = a.status === 200 ? [a, b] : [b, a];
     const winner = won === a ? "A" : "B";
     assert.equal(
-      lost.body.detail.conflicts[0].msgstr,
+      lost.body.detail.conflicts[0]?.msgstr,
       `${winner} ${round}`,
       "the loser sees the winner's text",
     );
@@ -214,7 +215,7 @@ Deno.test("over MCP, write_po takes if_revision and expected_msgstr in its argum
       arguments: { file_path: file, if_revision: revision, entries: [{ msgid: msgidOf(6), msgstr: "Six" }] },
     });
     assert.equal(stale.isError, true);
-    const detail = JSON.parse((stale.content as { text: string }[])[0].text);
+    const detail = JSON.parse((stale.content as { text: string }[])[0]?.text ?? "");
     assert.equal(detail.revision, (ok.structuredContent as { revision: string }).revision);
     assert.match(detail.message, /^Nothing was written: the file changed since it was read/);
   } finally {

@@ -198,12 +198,15 @@ Deno.test("applyWrite updates an entry and keeps what the request omits", async 
   });
   await t.step("null comment and tcomment keep them; strings replace them", () => {
     const kept = applyWrite(sample(), [{ msgid: "Hello", msgstr: "x", comment: null, tcomment: null }]);
-    assert.equal(listEntries(kept.catalog)[0].comment, "extracted note");
+    assert.equal(listEntries(kept.catalog)[0]?.comment, "extracted note");
     const replaced = applyWrite(sample(), [{ msgid: "Hello", msgstr: "x", comment: "a\nb", tcomment: "" }]);
-    assert.deepEqual([listEntries(replaced.catalog)[0].comment, listEntries(replaced.catalog)[0].tcomment], [
-      "a\nb",
-      "",
-    ]);
+    assert.deepEqual(
+      [listEntries(replaced.catalog)[0]?.comment, listEntries(replaced.catalog)[0]?.tcomment],
+      [
+        "a\nb",
+        "",
+      ],
+    );
     assert.match(assertStable(replaced.catalog), /\n#\. a\n#\. b\n#: src/);
   });
   await t.step("plural forms", () => {
@@ -212,7 +215,7 @@ Deno.test("applyWrite updates an entry and keeps what the request omits", async 
       msgstr: "",
       msgstr_plural: { "1": "%d fich.", "0": "1 fich." },
     }]);
-    assert.deepEqual(listEntries(catalog)[4].msgstr_plural, { "0": "1 fich.", "1": "%d fich." });
+    assert.deepEqual(listEntries(catalog)[4]?.msgstr_plural, { "0": "1 fich.", "1": "%d fich." });
     assert.match(assertStable(catalog), /msgstr\[0\] "1 fich\."\nmsgstr\[1\] "%d fich\."\n/);
   });
   await t.step("the input catalogue and its messages are not modified", () => {
@@ -314,7 +317,7 @@ Deno.test("applyWrite keeps the last of duplicate request entries", () => {
   ]);
   assert.deepEqual([created, updated, duplicatesDropped], [1, 1, 2]);
   const list = listEntries(catalog);
-  assert.equal(list[0].msgstr, "second");
+  assert.equal(list[0]?.msgstr, "second");
   assert.deepEqual(list.filter((e) => e.msgid === "New").map((e) => e.msgstr), ["b"]);
 });
 
@@ -328,7 +331,7 @@ Deno.test("applyWrite on a missing file creates a catalogue msgcat accepts", () 
     'msgid ""\nmsgstr ""\n"Content-Type: text/plain; charset=UTF-8\\n"\n"MIME-Version: 1.0\\n"\n' +
       '"Content-Transfer-Encoding: 8bit\\n"\n\nmsgid "Hello"\nmsgstr "Grüß dich"\n\nmsgid "Bye"\nmsgstr ""\n',
   );
-  assert.equal(catalog.messages[0].msgstr, NEW_CATALOG_HEADER);
+  assert.equal(catalog.messages[0]?.msgstr, NEW_CATALOG_HEADER);
 });
 
 Deno.test("applyWrite creates plural entries with the header's number of forms", () => {

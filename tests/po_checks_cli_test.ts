@@ -39,10 +39,10 @@ Deno.test("main.ts check exits 0 on clean files, 2 on a missing PATH or an unkno
     assert.deepEqual(ok.stderr, ["check: 1 file, no problems"]);
     const missing = capture();
     assert.equal(await runCheck([`${dir}/none.po`, "-q"], missing), 2);
-    assert.match(missing.stderr[0], /^check: .*none\.po: /);
+    assert.match(missing.stderr[0] ?? "", /^check: .*none\.po: /);
     const unknown = capture();
     assert.equal(await runCheck(["--checks=python-fromat", dir], unknown), 2);
-    assert.match(unknown.stderr[0], /unknown check "python-fromat"/);
+    assert.match(unknown.stderr[0] ?? "", /unknown check "python-fromat"/);
   } finally {
     await Deno.remove(dir, { recursive: true });
   }

@@ -296,15 +296,15 @@ function applyUnifiedDiff(before: string, diff: string): string {
     const hunk = /^@@ -(\d+),(\d+) \+\d+,\d+ @@$/.exec(line);
     if (hunk) {
       const start = Number(hunk[2]) === 0 ? Number(hunk[1]) : Number(hunk[1]) - 1;
-      while (at < start) out.push(a[at++]);
+      while (at < start) out.push(a[at++] ?? "");
     } else if (line.startsWith(" ")) {
       assert.equal(a[at], line.slice(1));
-      out.push(a[at++]);
+      out.push(a[at++]!); // just compared equal to a line
     } else if (line.startsWith("-")) {
       assert.equal(a[at++], line.slice(1));
     } else if (line.startsWith("+")) out.push(line.slice(1));
   }
-  while (at < a.length) out.push(a[at++]);
+  while (at < a.length) out.push(a[at++]!); // at < a.length
   return out.map((l) => l + "\n").join("");
 }
 

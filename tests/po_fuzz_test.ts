@@ -76,7 +76,7 @@ function mutate(input: Uint8Array, rnd: () => number): Uint8Array {
     for (let n = 0; n < 1 + rnd() * 4; n++) {
       const i = Math.floor(rnd() * lines.length);
       const j = Math.floor(rnd() * lines.length);
-      [lines[i], lines[j]] = [lines[j], lines[i]];
+      [lines[i], lines[j]] = [lines[j]!, lines[i]!]; // i, j < lines.length
     }
     return enc.encode(lines.join("\n"));
   }
@@ -175,7 +175,7 @@ Deno.test("mutated catalogues parse or fail with a typed error; what parses roun
   let compared = 0;
   try {
     for (let i = 0; i < ITERATIONS; i++) {
-      const input = mutate(base[i % base.length], rnd);
+      const input = mutate(base[i % base.length]!, rnd);
       const problem = check(input);
       if (problem) {
         failures.push(`#${i}: ${problem}`);

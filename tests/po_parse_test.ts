@@ -48,7 +48,7 @@ Deno.test("parsePo keeps every message in file order, header included", () => {
   );
   assert.deepEqual(cat.messages.map((m) => m.msgid), ["", "10", "2", "1"]);
   assert.equal(cat.charset, "UTF-8");
-  assert.equal(cat.messages[0].msgstr, "Content-Type: text/plain; charset=UTF-8\n");
+  assert.equal(cat.messages[0]?.msgstr, "Content-Type: text/plain; charset=UTF-8\n");
   assert.equal(messageLine(cat.messages[1]), undefined, "lines are only kept for duplicates");
 });
 
@@ -156,7 +156,7 @@ Deno.test("parsePo decodes escapes at byte level", async (t) => {
   ];
   for (const [name, literal, expected] of cases) {
     await t.step(name, () => {
-      assert.equal(entries(`msgid "a"\nmsgstr ${literal}\n`)[0].msgstr, expected);
+      assert.equal(entries(`msgid "a"\nmsgstr ${literal}\n`)[0]?.msgstr, expected);
     });
   }
   await t.step("a backslash-newline is removed everywhere, even after a backslash", () => {
@@ -233,8 +233,8 @@ Deno.test("parsePo decodes the header's charset", async (t) => {
       ' \\351"\n',
     ));
     assert.equal(cat.charset, "ISO-8859-1");
-    assert.deepEqual(cat.messages[1].translatorComments, ["café"]);
-    assert.equal(cat.messages[1].msgstr, "é\u0080 é");
+    assert.deepEqual(cat.messages[1]?.translatorComments, ["café"]);
+    assert.equal(cat.messages[1]?.msgstr, "é\u0080 é");
   });
   await t.step("KOI8-R", () => {
     const cat = parsePo(
@@ -243,7 +243,7 @@ Deno.test("parsePo decodes the header's charset", async (t) => {
         0xc2,
       ], '"\n'),
     );
-    assert.equal(cat.messages[1].msgstr, "аб");
+    assert.equal(cat.messages[1]?.msgstr, "аб");
   });
   await t.step("Shift_JIS, whose second bytes may be a backslash", () => {
     const cat = parsePo(
@@ -254,7 +254,7 @@ Deno.test("parsePo decodes the header's charset", async (t) => {
         0x5c,
       ], '"\n'),
     );
-    assert.equal(cat.messages[1].msgstr, "ソ表");
+    assert.equal(cat.messages[1]?.msgstr, "ソ表");
   });
   await t.step("charset=CHARSET is ASCII in a .pot", () => {
     const pot = utf8(
@@ -270,7 +270,7 @@ Deno.test("parsePo decodes the header's charset", async (t) => {
   await t.step("no header: ASCII only, non-ASCII references allowed", () => {
     const cat = parsePo(utf8('#: fé.c:1\nmsgid "a"\nmsgstr "b"\n'));
     assert.equal(cat.charset, null);
-    assert.deepEqual(cat.messages[0].references, [{ file: "fé.c", line: 1 }]);
+    assert.deepEqual(cat.messages[0]?.references, [{ file: "fé.c", line: 1 }]);
   });
   await t.step("canonical names", () => {
     assert.equal(canonicalCharset("utf-8"), "UTF-8");
@@ -289,7 +289,7 @@ Deno.test("parsePo with a byte order mark", async (t) => {
   await t.step("reads it with allowBom, and the writer still refuses it", () => {
     const cat = parsePo(withBom, { allowBom: true });
     assert.equal(cat.bom, true);
-    assert.equal(cat.messages[1].msgstr, "b");
+    assert.equal(cat.messages[1]?.msgstr, "b");
     assert.throws(
       () => formatPo(cat),
       (e) => e instanceof PoSyntaxError && /byte order mark/.test(e.message),
@@ -394,7 +394,7 @@ Deno.test("parsePo rejects what msgcat rejects, with line and column", async (t)
   await t.step("a U+FFFD written in the file is text, an invalid byte beside it is not", () => {
     // The reader decodes loosely first: a replacement character must send it to the strict check.
     const ok = parsePo(bytes(HEADER, 'msgid "a"\nmsgstr "', [0xef, 0xbf, 0xbd], '"\n'));
-    assert.equal(ok.messages[1].msgstr, "\uFFFD");
+    assert.equal(ok.messages[1]?.msgstr, "\uFFFD");
     assertSyntaxError(
       () => parsePo(bytes(HEADER, 'msgid "\uFFFD"\nmsgstr "', [0xc3], '"\n')),
       "invalid multibyte sequence",

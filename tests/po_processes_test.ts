@@ -337,15 +337,15 @@ function assertBasePlusWrites(
     `${what}: the entries from before are all there, in order, changed only by landed writes`,
   );
   const expectedNew = [...landed].sort((x, y) => x - y).flatMap((i) =>
-    sent[i].entries.filter((e) => !baseIds.has(e.msgid)).map((e) => e.msgid)
+    sent[i]!.entries.filter((e) => !baseIds.has(e.msgid)).map((e) => e.msgid)
   );
   const added = cat.messages.slice(base.messages.length).map((m) => m.msgid);
   assert.deepEqual([...added].sort(), [...expectedNew].sort(), `${what}: new entries are the landed writes'`);
   // The new entries of one write are appended together, in request order.
   for (const i of landed) {
-    const fresh = sent[i].entries.filter((e) => !baseIds.has(e.msgid)).map((e) => e.msgid);
+    const fresh = sent[i]!.entries.filter((e) => !baseIds.has(e.msgid)).map((e) => e.msgid);
     if (fresh.length === 0) continue;
-    const at = added.indexOf(fresh[0]);
+    const at = added.indexOf(fresh[0]!);
     assert.deepEqual(added.slice(at, at + fresh.length), fresh, `${what}: write ${i} appended in one piece`);
   }
   return landed;
@@ -399,7 +399,7 @@ Deno.test("servers killed (SIGKILL) again and again while writing leave the old 
               msgstr: longText(`round ${round} write ${n} part ${j}`, 20 + 10 * j),
             }));
             if (n % 3 === 1 && cursor < updatable.length) {
-              const id = updatable[(round * 5 + cursor++) % updatable.length];
+              const id = updatable[(round * 5 + cursor++) % updatable.length]!; // cursor < updatable.length
               entries.push({ msgid: id, msgstr: longText(`updated in round ${round} by write ${n}`) });
             }
             const record: SentWrite = { entries, status: undefined };
@@ -586,7 +586,7 @@ Deno.test("two servers and repeated `wrap` runs on one file at once: no update l
 
   const send = async (server: number, entries: { msgid: string; msgstr: string }[]) => {
     writes++;
-    const r = await write(servers[server].url, file, entries);
+    const r = await write(servers[server]!.url, file, entries);
     if (r.status !== 200) failures.push(`write via server ${server}: ${r.status} ${JSON.stringify(r.body)}`);
     return r.status === 200;
   };
@@ -641,7 +641,7 @@ Deno.test("two servers and repeated `wrap` runs on one file at once: no update l
       }
       const r = await runWrapProcess(root, args);
       wrapRuns.push({ args, hadWork });
-      loopRuns[loop]++;
+      loopRuns[loop] = (loopRuns[loop] ?? 0) + 1;
       if (r.code !== 0 || r.stderr !== "" || r.stdout !== "") {
         failures.push(`wrap ${args.join(" ")}: exit ${r.code}\n${r.stdout}${r.stderr}`);
       }

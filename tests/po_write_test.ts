@@ -190,8 +190,8 @@ Deno.test("canonicalCatalog equals reading the written file back", async (t) => 
     const edited: PoCatalog = { ...cat, messages: [cat.messages[1], m] };
     const canonical = canonicalCatalog(edited);
     assert.deepEqual(canonical, parsePo(encodePo(edited)));
-    assert.deepEqual(canonical.messages[0].references, [{ file: "s.c", line: 3 }, { file: "a.c", line: 1 }]);
-    assert.deepEqual(canonical.messages[0].flags, ["fuzzy", "c-format"]);
+    assert.deepEqual(canonical.messages[0]?.references, [{ file: "s.c", line: 3 }, { file: "a.c", line: 1 }]);
+    assert.deepEqual(canonical.messages[0]?.flags, ["fuzzy", "c-format"]);
   });
 });
 

@@ -111,7 +111,7 @@ Deno.test("MCP: a tool result is compact JSON once as text, and is capped like a
   await using fx = await fixture({ "a.po": tinyEntries(2_000) }, { maxResponseBytes: 4 * 1024 * 1024 });
   const read = await rpcResult(await mcp(fx.app, call(1, "read_po", { file_path: fx.path("a.po") })));
   const result = read.result as { content: { text: string }[]; structuredContent: { entries: unknown[] } };
-  const text = result.content[0].text;
+  const text = result.content[0]?.text ?? "";
   assert.ok(!text.includes("\n"), "not pretty-printed");
   assert.deepEqual(JSON.parse(text), result.structuredContent);
   assert.equal(result.structuredContent.entries.length, 2_000);
@@ -126,8 +126,8 @@ Deno.test("MCP: a tool result is compact JSON once as text, and is capped like a
     );
     const r = refused.result as { isError: boolean; content: { text: string }[] };
     assert.equal(r.isError, true);
-    assert.match(r.content[0].text, /MAX_RESPONSE_BYTES/);
-    assert.match(r.content[0].text, /read_po_context/);
+    assert.match(r.content[0]?.text ?? "", /MAX_RESPONSE_BYTES/);
+    assert.match(r.content[0]?.text ?? "", /read_po_context/);
   } finally {
     await tight[Symbol.asyncDispose]();
   }
@@ -263,7 +263,7 @@ Deno.test("MCP: large results are built a few at a time; past that a call is tol
   const read = (id: number) => mcp(fx.app, call(id, "read_po", { file_path: fx.path("a.po") }));
   const isBusy = (r: Record<string, unknown>) => {
     const result = r.result as { isError?: boolean; content: { text: string }[] };
-    return result.isError === true && /busy/.test(result.content[0].text);
+    return result.isError === true && /busy/.test(result.content[0]?.text ?? "");
   };
   // Two results whose answers nobody takes yet: they hold their places until taken.
   const held = [await read(1), await read(2)];

@@ -250,7 +250,7 @@ Deno.test("past maxConnections the longest-waiting connection makes room; with a
   const port = server.addr.port;
   try {
     const waiting = await openConnections(port, 3);
-    const oldestClosed = closedWithin(waiting.conns[0], 5000);
+    const oldestClosed = closedWithin(waiting.conns[0]!, 5000);
     const answered = await smallRequest(port);
     assert.equal(answered.status, 200);
     assert.ok((await oldestClosed) !== undefined, "the longest-waiting connection was not closed");

@@ -379,7 +379,7 @@ Deno.test("a record nested deeper than the parser's limit is read without overfl
     });
     const outcome = await makeClient().search({ keywords: "battery" });
     assert.equal(outcome.success, true, outcome.error ?? "");
-    assert.equal(outcome.data?.records[0].patent_number, "TW1");
+    assert.equal(outcome.data?.records[0]?.patent_number, "TW1");
     assert.equal(outcome.data?.records[0].title, null);
     assert.deepEqual(outcome.data?.records[0].abstract, []);
   });

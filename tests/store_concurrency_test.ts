@@ -54,7 +54,7 @@ Deno.test("updates of one file never overlap, across two stores, a symlinked spe
   };
   const jobs: Promise<unknown>[] = [];
   for (let i = 0; i < 30; i++) {
-    const store = stores[i % 2];
+    const store = stores[i % 2]!; // two stores
     const spelling = i % 3 === 0 ? `${d.root}/alias.po` : path;
     if (i % 5 === 4) {
       jobs.push(atomicUpdateFile(path, (bytes) =>

@@ -252,7 +252,7 @@ Deno.test("checkRoots: a root that does not exist, is not a directory or cannot 
     const [root, why] of [
       ["/nonexistent", "does not exist"],
       [`${f.base}/file`, "is not a directory"],
-    ]
+    ] as const
   ) {
     assert.throws(() => checkRoots([f.root, root]), (e: unknown) => {
       assert.ok(e instanceof StoreSetupError);

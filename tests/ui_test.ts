@@ -14,7 +14,7 @@ Deno.test("GET / and /ui/catalogue serve the dashboard with every asset from the
     assert.deepEqual(assets, ["/ui/app.css", "/", "/ui/app.js"]);
     assert.ok(!/https?:\/\//.test(page), "no address outside the service");
   }
-  for (const [asset, type] of [["/ui/app.js", "text/javascript"], ["/ui/app.css", "text/css"]]) {
+  for (const [asset, type] of [["/ui/app.js", "text/javascript"], ["/ui/app.css", "text/css"]] as const) {
     const res = await app.request(asset);
     assert.equal(res.status, 200, asset);
     assert.ok(res.headers.get("content-type")!.startsWith(type), asset);

@@ -147,7 +147,7 @@ Deno.test("a broken catalogue in a tree is reported as msgcat reports it, and th
     // one (an end-of-line within a string is counted after the newline): ours points at the column.
     const positionless: string[] = [];
     for (const line of lines) {
-      const [, file, at, reason] = /^wrap: ([^:]+):(\d+:\d+): (.*)$/.exec(line)!;
+      const [, file = "", at = "", reason = ""] = /^wrap: ([^:]+):(\d+:\d+): (.*)$/.exec(line)!;
       const out = await new Deno.Command("msgcat", {
         args: [file],
         cwd: dir,
@@ -156,8 +156,8 @@ Deno.test("a broken catalogue in a tree is reported as msgcat reports it, and th
       })
         .output();
       assert.equal(out.success, false, file);
-      const first = decoder.decode(out.stderr).split("\n")[0].replace(/^msgcat: /, "");
-      const [, theirFile, theirAt, theirReason] = /^([^:]+):(\d+(?::\d+)?): (.*)$/.exec(first)!;
+      const first = decoder.decode(out.stderr).split("\n")[0]?.replace(/^msgcat: /, "") ?? "";
+      const [, theirFile, theirAt = "", theirReason = ""] = /^([^:]+):(\d+(?::\d+)?): (.*)$/.exec(first)!;
       assert.equal(theirFile, file);
       assert.ok(reason.startsWith(theirReason.replace(/\.\.\.$/, "")), `${line} | ${first}`);
       if (theirAt.includes(":")) assert.equal(at, theirAt, `${line} | ${first}`);
