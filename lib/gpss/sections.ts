@@ -93,6 +93,13 @@ export const MAX_CLAIMS = 1_000;
 /** Characters at the start of a claim searched for references to earlier claims. */
 const REFERENCE_WINDOW = 400;
 
+/**
+ * Longest text tested for being a preamble or a canceled claim ("What is claimed is:", "3.
+ * (canceled)" are short). The patterns have neighbouring `\s*`, which backtrack quadratically on a
+ * long run of spaces: 160,000 spaces took 38 s before this bound.
+ */
+const SHORT_TEXT = 80;
+
 /** Most earlier claims one claim is recorded as depending on (a range `1 to 999` is cut here). */
 const MAX_DEPENDS = 50;
 
@@ -180,14 +187,15 @@ export function parseClaims(section: unknown): { claims: PatentClaim[]; preamble
         "\n",
       );
       if (text === "") continue;
-      if (claims.length === 0 && preamble === null && PREAMBLE_RE.test(text)) {
+      const short = text.length <= SHORT_TEXT;
+      if (claims.length === 0 && preamble === null && short && PREAMBLE_RE.test(text)) {
         preamble = text;
         continue;
       }
       const written = NUMBER_PREFIX_RE.exec(text);
       const number = written ? Number(written[1]) : last + 1;
       last = number;
-      const canceled = CANCELED_RE.test(text);
+      const canceled = short && CANCELED_RE.test(text);
       const depends = canceled ? [] : dependsOn(text, number);
       claims.push({
         number,
