@@ -4,6 +4,8 @@
  *   main.ts [serve]            HTTP server (default)
  *   main.ts mcp                MCP server over stdio
  *   main.ts wrap [opts] FILE…  powrap-compatible formatter
+ *   main.ts merge DEF REF      msgmerge-compatible merge (lib/cli/merge.ts)
+ *   main.ts compile FILE.po    msgfmt-compatible MO compiler (lib/cli/compile.ts)
  *   main.ts check [opts] PATH… quality checks as a linter (lib/cli/check.ts)
  *   main.ts permissions MODE   prints the least-privilege deno flags for MODE (used by deno.json tasks)
  *
@@ -119,6 +121,17 @@ async function main(args: string[]): Promise<void> {
       ]);
       const io = wrapIo({ args: rest, lockDir: () => readEnv(["PO_LOCK_DIR"]).PO_LOCK_DIR, fail });
       Deno.exit(await runWrap(rest, io));
+      return;
+    }
+    case "merge":
+    case "compile": {
+      enterCallersDirectory();
+      const { lockedFileIo } = await import("./lib/cli/_locked_files.ts");
+      const io = lockedFileIo(mode, () => readEnv(["PO_LOCK_DIR"]).PO_LOCK_DIR, fail);
+      const run = mode === "merge"
+        ? (await import("./lib/cli/merge.ts")).runMerge
+        : (await import("./lib/cli/compile.ts")).runCompile;
+      Deno.exit(await run(rest, io));
       return;
     }
     case "check": {

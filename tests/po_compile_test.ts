@@ -7,6 +7,7 @@ import { compareBytes, readMoPairs } from "../lib/po/_mo_layout.ts";
 import { PoSyntaxError } from "../lib/errors.ts";
 import { lacks } from "./_prerequisites.ts";
 import { poFixture } from "./_helpers.ts";
+import { runMain } from "./_run_main.ts";
 
 const FIXTURES = new URL("./fixtures/merge/", import.meta.url);
 const CORPUS = new URL("../../shared/corpus/po/", import.meta.url);
@@ -185,4 +186,26 @@ Deno.test("POST /po/compile refuses an output outside the roots or not ending in
   assert.equal(wrong.status, 422);
   assert.match(wrong.body.detail, /must end in \.mo/);
   assert.deepEqual([...Deno.readDirSync(f.root)].map((e) => e.name), ["app.po"]);
+});
+
+Deno.test("main.ts compile writes FILE.mo beside the catalogue, or -o OUT, with the task's permissions", async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    await Deno.copyFile(new URL("compile.po", FIXTURES), `${dir}/fr.po`);
+    const r = await runMain(dir, "compile", ["fr.po"]);
+    assert.equal(r.code, 0, r.stderr);
+    assert.equal(r.stderr, "compile: fr.mo: 8 messages, 1 fuzzy and 2 untranslated left out\n");
+    assert.deepEqual(Deno.readFileSync(`${dir}/fr.mo`), compileMo(fixture("compile.po")).bytes);
+    const fuzzy = await runMain(dir, "compile", ["--use-fuzzy", "-q", "fr.po", "-o", "all.mo"]);
+    assert.equal(fuzzy.code, 0, fuzzy.stderr);
+    assert.deepEqual(
+      Deno.readFileSync(`${dir}/all.mo`),
+      compileMo(fixture("compile.po"), { useFuzzy: true }).bytes,
+    );
+    const missing = await runMain(dir, "compile", ["nope.po"]);
+    assert.equal(missing.code, 1);
+    assert.match(missing.stderr, /^compile: nope\.po: /);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
 });

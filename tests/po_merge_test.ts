@@ -6,6 +6,7 @@ import type { PoCatalog } from "../lib/po/types.ts";
 import { makeTemplate, type TemplateVariant } from "./_merge_templates.ts";
 import { lacks } from "./_prerequisites.ts";
 import { poFixture } from "./_helpers.ts";
+import { runMain } from "./_run_main.ts";
 
 const FIXTURES = new URL("./fixtures/merge/", import.meta.url);
 const CORPUS = new URL("../../shared/corpus/po/", import.meta.url);
@@ -241,4 +242,33 @@ Deno.test("POST /po/merge writes to output_path when given, and answers 404 for 
   });
   assert.equal(missing.status, 404);
   assert.equal(missing.body.detail, `File not found: ${f.path("nope.po")}`);
+});
+
+Deno.test("main.ts merge prints msgmerge's result, writes -o FILE, and with --update rewrites DEF only when it changed", async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    await Deno.copyFile(new URL("def.po", FIXTURES), `${dir}/fr.po`);
+    await Deno.copyFile(new URL("ref.pot", FIXTURES), `${dir}/app.pot`);
+    const golden = (name: string) => text.decode(Deno.readFileSync(new URL(name, FIXTURES)));
+    const out = await runMain(dir, "merge", ["fr.po", "app.pot"]);
+    assert.equal(out.code, 0, out.stderr);
+    assert.equal(out.stdout, golden("def-fuzzy.out.po"));
+    assert.equal(out.stderr, "merge: stdout: merged 7, fuzzied 3, missing 2, obsolete 2.\n");
+    const file = await runMain(dir, "merge", ["--previous", "-q", "fr.po", "app.pot", "-o", "fr.new.po"]);
+    assert.equal(file.code, 0, file.stderr);
+    assert.equal(file.stderr, "");
+    assert.equal(text.decode(Deno.readFileSync(`${dir}/fr.new.po`)), golden("def-previous.out.po"));
+    const update = await runMain(dir, "merge", ["-U", "--no-fuzzy-matching", "fr.po", "app.pot"]);
+    assert.equal(update.code, 0, update.stderr);
+    assert.equal(text.decode(Deno.readFileSync(`${dir}/fr.po`)), golden("def-exact.out.po"));
+    const mtime = Deno.statSync(`${dir}/fr.po`).mtime;
+    const again = await runMain(dir, "merge", ["-U", "-N", "fr.po", "app.pot"]);
+    assert.match(again.stderr, /^merge: fr\.po \(unchanged\)/);
+    assert.deepEqual(Deno.statSync(`${dir}/fr.po`).mtime, mtime);
+    const bad = await runMain(dir, "merge", ["fr.po"]);
+    assert.equal(bad.code, 2);
+    assert.equal(bad.stderr, "merge: exactly 2 input files required, got 1 (main.ts merge --help)\n");
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
 });

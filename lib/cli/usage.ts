@@ -14,6 +14,8 @@ Modes:
   mcp                the MCP server over stdio
   wrap [OPTS] PATH…  lay PO files out as msgcat does (powrap-compatible); main.ts wrap --help
   check [OPTS] PATH… check translations (placeholders, reST, plural forms…) like a linter; main.ts check --help
+  merge DEF.po REF.pot  merge a catalogue with its template as msgmerge does; main.ts merge --help
+  compile FILE.po    compile to a binary MO file as msgfmt does; main.ts compile --help
   permissions MODE   print the least-privilege deno flags for serve or mcp (used by deno.json tasks)
 
 Options:
@@ -40,5 +42,5 @@ export const MODE_USAGE: Readonly<Record<string, string>> = {
 export function unknownModeLine(mode: string): string {
   return `unknown mode ${
     JSON.stringify(mode)
-  }; usage: main.ts [serve|mcp|wrap|check|permissions] (main.ts --help)`;
+  }; usage: main.ts [serve|mcp|wrap|check|merge|compile|permissions] (main.ts --help)`;
 }

@@ -1,0 +1,54 @@
+/**
+ * File access of the `merge` and `compile` commands: reads that refuse what is not a regular file,
+ * and writes under the lock the servers take (PO_LOCK_DIR), atomically (temp file, fsync, rename).
+ *
+ * @module
+ */
+import { atomicUpdateFile, readRegularFileBytes, StoreSetupError, useLockDirectory } from "../store/mod.ts";
+import { writeAll } from "./log.ts";
+
+/** Reads, locked writes, stdout and stderr. */
+export interface LockedFileIo {
+  readFile(path: string): Promise<Uint8Array>;
+  updateFile(
+    path: string,
+    fn: (bytes: Uint8Array | null) => Uint8Array | null,
+  ): Promise<{ written: boolean }>;
+  stdout(bytes: Uint8Array): void;
+  err(line: string): void;
+}
+
+/**
+ * The real file system. The lock directory is opened at the first write, so a run that only
+ * prints needs read permission alone.
+ *
+ * @param command the command's name, for the one line said when the lock directory is unusable.
+ * @param lockDir the lock directory the servers use (PO_LOCK_DIR), if any.
+ * @param fail ends the run with one line on stderr and status 2.
+ */
+export function lockedFileIo(
+  command: string,
+  lockDir: () => string | undefined,
+  fail: (line: string) => never,
+): LockedFileIo {
+  let locksReady = false;
+  const encoder = new TextEncoder();
+  return {
+    // Not Deno.readFile: it blocks forever on a FIFO and reads /dev/zero without end.
+    readFile: (path) => readRegularFileBytes(path),
+    updateFile: (path, fn) => {
+      if (!locksReady) {
+        try {
+          useLockDirectory(lockDir());
+        } catch (error) {
+          if (!(error instanceof StoreSetupError)) throw error;
+          fail(`${command}: ${error.message}`);
+        }
+        locksReady = true;
+      }
+      return atomicUpdateFile(path, fn);
+    },
+    stdout: (bytes) => writeAll(Deno.stdout, bytes),
+    err: (line) => writeAll(Deno.stderr, encoder.encode(`${line}\n`)),
+  };
+}

@@ -1,0 +1,97 @@
+/**
+ * `main.ts compile [OPTIONS] FILE.po`: msgfmt's `-o` for one catalogue, with gettext-parser
+ * (`lib/po/compile.ts`): writes FILE.mo beside it, or `-o OUT.mo` ("-": stdout), atomically and
+ * under the lock the servers take. Fuzzy entries are left out unless `--use-fuzzy`.
+ *
+ * Loads gettext-parser, but no zod, Hono or MCP SDK.
+ *
+ * @module
+ */
+import { DomainError } from "../errors.ts";
+import { compileMo } from "../po/compile.ts";
+import { parsePo } from "../po/parse.ts";
+import type { LockedFileIo } from "./_locked_files.ts";
+
+/** `main.ts compile --help`. */
+export const COMPILE_USAGE = `Usage: main.ts compile [OPTIONS] FILE.po
+
+Compiles a PO file to a binary MO file as GNU msgfmt does (msgunfmt reads back the same messages):
+untranslated and obsolete entries left out, fuzzy ones too unless --use-fuzzy, plural and context
+entries included. Writes FILE.mo beside FILE.po unless -o is given.
+
+Options:
+  -o, --output-file=FILE  write the MO file to FILE ("-": stdout)
+  -f, --use-fuzzy         include fuzzy entries
+  -q, --quiet             no summary on stderr
+
+Entries whose C format uses <inttypes.h> macros (%<PRIu32>) are left out and counted: msgfmt writes
+them as system-dependent strings, which gettext-parser cannot.
+`;
+
+/**
+ * Runs the command; returns the exit status (0; 1 for a file that cannot be read or compiled;
+ * 2 for a usage error).
+ *
+ * @example
+ * ```ts
+ * Deno.exit(await runCompile(["po/fr.po"], lockedFileIo("compile", () => undefined, fail)));
+ * ```
+ */
+export async function runCompile(args: readonly string[], io: LockedFileIo): Promise<number> {
+  const files: string[] = [];
+  let output: string | null = null;
+  let useFuzzy = false;
+  let quiet = false;
+  let options = true;
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i];
+    if (options && (a === "--help" || a === "-h")) {
+      io.stdout(new TextEncoder().encode(COMPILE_USAGE));
+      return 0;
+    }
+    if (!options || !a.startsWith("-") || a === "-") files.push(a);
+    else if (a === "--") options = false;
+    else if (a === "-o" || a === "--output-file") {
+      if (i + 1 >= args.length) return usage(io, `${a} needs a file name`);
+      output = args[++i];
+    } else if (a.startsWith("--output-file=")) output = a.slice(14);
+    else if (a.startsWith("-o") && a.length > 2) output = a.slice(2);
+    else if (a === "-f" || a === "--use-fuzzy") useFuzzy = true;
+    else if (a === "-q" || a === "--quiet") quiet = true;
+    else return usage(io, `unknown option ${JSON.stringify(a)}`);
+  }
+  if (files.length !== 1) return usage(io, `exactly 1 input file required, got ${files.length}`);
+  const input = files[0];
+  const target = output ?? input.replace(/\.pot?$/, "") + ".mo";
+  try {
+    const r = compileMo(parsePo(await io.readFile(input), input), { useFuzzy });
+    if (target === "-") io.stdout(r.bytes);
+    else await io.updateFile(target, () => r.bytes);
+    if (!quiet) {
+      io.err(
+        `compile: ${
+          target === "-" ? "stdout" : target
+        }: ${r.messages} messages, ${r.fuzzySkipped} fuzzy and ` +
+          `${r.untranslatedSkipped} untranslated left out`,
+      );
+    }
+    if (r.sysdepSkipped > 0) {
+      io.err(
+        `compile: ${r.sysdepSkipped} entries with <inttypes.h> macros (%<PRI…>) left out: gettext-parser ` +
+          "cannot write system-dependent strings; compile this catalogue with msgfmt to keep them",
+      );
+    }
+    return 0;
+  } catch (error) {
+    if (error instanceof DomainError || error instanceof Deno.errors.NotFound) {
+      io.err(`compile: ${input}: ${(error as Error).message}`);
+      return 1;
+    }
+    throw error;
+  }
+}
+
+function usage(io: LockedFileIo, problem: string): number {
+  io.err(`compile: ${problem} (main.ts compile --help)`);
+  return 2;
+}

@@ -1,0 +1,176 @@
+/**
+ * `main.ts merge [OPTIONS] DEF.po REF.pot`: msgmerge 0.21's command line for the common cases,
+ * with the same output bytes (`lib/po/merge.ts`). The result goes to stdout, to `-o FILE`, or
+ * back into DEF.po with `--update` (written under the lock the servers take, atomically, and only
+ * when more than POT-Creation-Date changed, as msgmerge does; no backup file is made).
+ *
+ * Loads no zod, Hono, MCP SDK or gettext-parser.
+ *
+ * @module
+ */
+import { DomainError } from "../errors.ts";
+import { mergeCatalogs, type MergeStats } from "../po/merge.ts";
+import { parsePo } from "../po/parse.ts";
+import { canonicalCatalog } from "../po/canonical.ts";
+import { encodePo } from "../po/write.ts";
+import type { PoCatalog } from "../po/types.ts";
+
+/** `main.ts merge --help`. */
+export const MERGE_USAGE = `Usage: main.ts merge [OPTIONS] DEF.po REF.pot
+
+Merges the translations of DEF.po into the template REF.pot as GNU msgmerge 0.21 does (the same
+bytes): the template's entries in its order, translations and translator comments kept, new entries
+untranslated or given a similar msgid's translation marked fuzzy, vanished ones made obsolete (#~).
+
+Options:
+  -o, --output-file=FILE  write the result to FILE ("-": stdout; the default without --update)
+  -U, --update            write the result back into DEF.po (no backup is made), only when more
+                          than POT-Creation-Date changed
+  -N, --no-fuzzy-matching do not look for similar msgids
+      --previous          keep the msgid a fuzzy entry was translated from (#| msgid)
+      --fuzzy-time-limit=S  stop looking for similar msgids after S seconds (default 120); the
+                          entries left are added untranslated and counted on stderr
+  -q, --quiet             no summary on stderr
+`;
+
+/** What the command may ask of the host (see `_locked_files.ts`). */
+export interface MergeCliIo {
+  readFile(path: string): Promise<Uint8Array>;
+  /** Replaces `path` under the lock: `fn` gets its current bytes (null: no file), returns the new ones or null. */
+  updateFile(
+    path: string,
+    fn: (bytes: Uint8Array | null) => Uint8Array | null,
+  ): Promise<{ written: boolean }>;
+  stdout(bytes: Uint8Array): void;
+  err(line: string): void;
+}
+
+interface Parsed {
+  def: string;
+  ref: string;
+  output: string | null;
+  update: boolean;
+  fuzzy: boolean;
+  previous: boolean;
+  quiet: boolean;
+  timeLimitMs: number;
+}
+
+function parseArgs(args: readonly string[]): Parsed | string {
+  const files: string[] = [];
+  const p: Parsed = {
+    def: "",
+    ref: "",
+    output: null,
+    update: false,
+    fuzzy: true,
+    previous: false,
+    quiet: false,
+    timeLimitMs: 120_000,
+  };
+  let options = true;
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i];
+    if (!options || !a.startsWith("-") || a === "-") files.push(a);
+    else if (a === "--") options = false;
+    else if (a === "-o" || a === "--output-file") {
+      if (i + 1 >= args.length) return `${a} needs a file name`;
+      p.output = args[++i];
+    } else if (a.startsWith("--output-file=")) p.output = a.slice(14);
+    else if (a.startsWith("-o") && a.length > 2) p.output = a.slice(2);
+    else if (a === "-U" || a === "--update") p.update = true;
+    else if (a === "-N" || a === "--no-fuzzy-matching") p.fuzzy = false;
+    else if (a === "--previous") p.previous = true;
+    else if (a === "-q" || a === "--quiet" || a === "--silent") p.quiet = true;
+    else if (a.startsWith("--fuzzy-time-limit=")) {
+      const s = Number(a.slice(19));
+      if (!Number.isFinite(s) || s < 0) return `--fuzzy-time-limit needs a number of seconds: ${a}`;
+      p.timeLimitMs = s * 1000;
+    } else return `unknown option ${JSON.stringify(a)}`;
+  }
+  if (files.length !== 2) return `exactly 2 input files required, got ${files.length}`;
+  if (p.update && p.output !== null) return "--update and --output-file are mutually exclusive";
+  [p.def, p.ref] = files;
+  return p;
+}
+
+/** The bytes without their POT-Creation-Date header line (msgmerge --update ignores it). */
+function withoutCreationDate(bytes: Uint8Array): string {
+  return new TextDecoder().decode(bytes).replace(/^"POT-Creation-Date: [^\n]*\n/m, "");
+}
+
+/**
+ * Runs the command; returns the exit status (0, 1 for a file that cannot be read or merged,
+ * 2 for a usage error).
+ *
+ * @example
+ * ```ts
+ * Deno.exit(await runMerge(["-U", "fr.po", "app.pot"], mergeCliIo()));
+ * ```
+ */
+export async function runMerge(args: readonly string[], io: MergeCliIo): Promise<number> {
+  if (args.includes("--help") || args.includes("-h")) {
+    io.stdout(new TextEncoder().encode(MERGE_USAGE));
+    return 0;
+  }
+  const p = parseArgs(args);
+  if (typeof p === "string") {
+    io.err(`merge: ${p} (main.ts merge --help)`);
+    return 2;
+  }
+  const options = {
+    fuzzyMatching: p.fuzzy,
+    previous: p.previous,
+    fuzzyLimits: { maxMs: p.timeLimitMs, maxComparisons: Infinity, maxWork: Infinity },
+  };
+  try {
+    const ref = parsePo(await io.readFile(p.ref), p.ref);
+    let stats: MergeStats | undefined;
+    const merge = (def: PoCatalog) => {
+      const r = mergeCatalogs(def, ref, options);
+      stats = r.stats;
+      return r.catalog;
+    };
+    let where: string;
+    if (p.update) {
+      const { written } = await io.updateFile(p.def, (bytes) => {
+        if (bytes === null) throw new DomainError(`${p.def}: No such file`);
+        const def = parsePo(bytes, p.def);
+        const out = encodePo(merge(def));
+        const before = encodePo(canonicalCatalog(def));
+        return withoutCreationDate(out) === withoutCreationDate(before) ? null : out;
+      });
+      where = written ? p.def : `${p.def} (unchanged)`;
+    } else {
+      const out = encodePo(merge(parsePo(await io.readFile(p.def), p.def)));
+      if (p.output === null || p.output === "-") {
+        io.stdout(out);
+        where = "stdout";
+      } else {
+        await io.updateFile(p.output, () => out);
+        where = p.output;
+      }
+    }
+    const s = stats!;
+    if (!p.quiet) {
+      io.err(
+        `merge: ${where}: merged ${s.merged}, fuzzied ${s.fuzzied}, missing ${s.missing}, obsolete ${s.obsolete}.`,
+      );
+    }
+    if (s.fuzzySkipped > 0) {
+      io.err(
+        `merge: fuzzy matching stopped after ${
+          p.timeLimitMs / 1000
+        } s: ${s.fuzzySkipped} entries were added ` +
+          "untranslated without looking for a similar msgid (--fuzzy-time-limit)",
+      );
+    }
+    return 0;
+  } catch (error) {
+    if (error instanceof DomainError || error instanceof Deno.errors.NotFound) {
+      io.err(`merge: ${(error as Error).message}`);
+      return 1;
+    }
+    throw error;
+  }
+}

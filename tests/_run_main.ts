@@ -1,0 +1,32 @@
+/**
+ * Runs `main.ts` as a user would, for the CLI tests of the merge and compile modes.
+ *
+ * @module
+ */
+import { childEnv } from "./_helpers.ts";
+
+const text = new TextDecoder();
+
+/** Runs `main.ts MODE ARGS` with the permissions of its deno task, in `cwd`. */
+export async function runMain(cwd: string, mode: string, args: string[]) {
+  const main = new URL("../main.ts", import.meta.url).pathname;
+  const r = await new Deno.Command(Deno.execPath(), {
+    args: [
+      "run",
+      "--quiet",
+      "--no-prompt",
+      "--allow-read",
+      "--allow-write",
+      "--allow-env=INIT_CWD,PO_LOCK_DIR",
+      "--allow-sys=uid",
+      main,
+      mode,
+      ...args,
+    ],
+    cwd,
+    env: childEnv({}),
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+  return { code: r.code, stdout: text.decode(r.stdout), stderr: text.decode(r.stderr) };
+}
