@@ -99,7 +99,9 @@ Deno.test({
   sanitizeResources: false,
   sanitizeOps: false,
   async fn() {
-    const root = await Deno.realPath(await Deno.makeTempDir({ prefix: "ui-root-" }));
+    // Named as the shipped samples are, so the overview (and the README's picture of it) says "examples/".
+    const tmp = await Deno.realPath(await Deno.makeTempDir({ prefix: "ui-root-" }));
+    const root = `${tmp}/examples`;
     await Deno.mkdir(`${root}/fr/library`, { recursive: true });
     await Deno.mkdir(`${root}/zh_TW`, { recursive: true });
     await Deno.copyFile(new URL("fr/glossary.po", EXAMPLES), `${root}/fr/glossary.po`);
@@ -216,7 +218,7 @@ Deno.test({
     } finally {
       await browser.close();
       await server.shutdown();
-      await Deno.remove(root, { recursive: true });
+      await Deno.remove(tmp, { recursive: true });
     }
   },
 });
