@@ -103,7 +103,9 @@ export const WHITESPACE_CHECKS: EntryCheck[] = [
             : `${p.originalName} starts with white space (${JSON.stringify(leading(o))}) that ` +
               `${p.translationName} lacks: keep it`;
         }
-        if (trailing(o) !== trailing(t) && (trailing(o) === "" || trailing(t) === "")) {
+        // "%s: " → "%s：": CJK's full-width punctuation carries its own space.
+        const fullWidthEnd = /[\u3000-\u303f\uff01-\uff1f]$/u.test(t.trimEnd());
+        if (trailing(o) !== trailing(t) && (trailing(o) === "" || trailing(t) === "") && !fullWidthEnd) {
           return trailing(o) === ""
             ? `${p.translationName} ends with white space that ${p.originalName} does not have: remove it`
             : `${p.originalName} ends with white space (${JSON.stringify(trailing(o))}) that ` +
