@@ -333,3 +333,8 @@ Deno.test("the format parsers agree with the wrap engine's on what is a directiv
   assert.ok(!(parseCFormat("%'I5d", true) instanceof InvalidFormat));
   assert.ok(parseCFormat("%'I5d", false) instanceof InvalidFormat);
 });
+
+Deno.test("docs/checks.md lists every check", () => {
+  const doc = Deno.readTextFileSync(new URL("../docs/checks.md", import.meta.url));
+  for (const name of CHECK_NAMES) assert.ok(doc.includes(`| \`${name}\``), `docs/checks.md lacks ${name}`);
+});

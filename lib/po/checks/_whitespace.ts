@@ -40,6 +40,14 @@ function strip(s: string, newline: boolean): string {
   return s.slice(a, b);
 }
 
+/** True when `s` has two spaces in a row that do not follow a sentence's end: a column layout. */
+function isColumns(s: string): boolean {
+  for (let at = s.indexOf("  "); at >= 0; at = s.indexOf("  ", at + 2)) {
+    if (at > 0 && !".!?:;".includes(s[at - 1]) && s[at - 1] !== " ") return true;
+  }
+  return false;
+}
+
 const CONTROL_NAMES: Record<string, string> = {
   "\t": "tab (\\t)",
   "\r": "carriage return (\\r)",
@@ -95,6 +103,9 @@ export const WHITESPACE_CHECKS: EntryCheck[] = [
       "Leading and trailing spaces and tabs of msgstr are those of msgid (they are often significant).",
     run: ({ pairs }) =>
       eachPair(pairs, (p) => {
+        // Columns ("Strms  Blocks   Compressed", xz's list header): padding is the layout, and a
+        // translation right-aligns its own words with leading spaces.
+        if (isColumns(p.original)) return null;
         const o = strip(p.original, true);
         const t = strip(p.translation, true);
         if (leading(o) !== leading(t) && (leading(o) === "" || leading(t) === "")) {
