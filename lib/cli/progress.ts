@@ -108,7 +108,8 @@ export function terminalProgress(total: number, options: { quiet?: boolean; unit
   if (options.quiet || total < 2 || !Deno.stderr.isTerminal()) return SILENT_PROGRESS;
   let columns = 80;
   try {
-    columns = Deno.consoleSize().columns;
+    // A pseudo-terminal whose size was never set says 0 columns: taken as unknown.
+    columns = Deno.consoleSize().columns || 80;
   } catch {
     // no size to be had: 80 columns
   }

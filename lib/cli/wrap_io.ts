@@ -14,6 +14,7 @@ import type { WrapIo } from "../po/wrap_cli.ts";
 import { gitModifiedFiles, pathKind, readDirEntries } from "../po/wrap_host.ts";
 import { atomicUpdateFile, readRegularFileBytes, StoreSetupError, useLockDirectory } from "../store/mod.ts";
 import { writeAll } from "./log.ts";
+import { terminalProgress } from "./progress.ts";
 
 /** What the `wrap` command's file access is given by `main.ts`. */
 export interface WrapHost {
@@ -84,6 +85,8 @@ export function wrapIo(host: WrapHost): WrapIo {
       const { startLayoutPool } = await import("../po/wrap_pool.ts");
       return startLayoutPool(size);
     },
+    // A bar on a terminal's stderr; nothing in pipes and CI.
+    progress: (files) => terminalProgress(files),
     stdout: (text) => writeAll(Deno.stdout, encoder.encode(text)),
     stdoutBytes: (bytes) => writeAll(Deno.stdout, bytes),
     stderr: (text) => writeAll(Deno.stderr, encoder.encode(text)),
