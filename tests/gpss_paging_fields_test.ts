@@ -124,6 +124,21 @@ Deno.test("fields brings claims, citations, classifications, priority claims, ag
   });
 });
 
+Deno.test("classifications survive GPSS's missing comma before f-term in JP records", async () => {
+  await withApp(async (app, fake) => {
+    fake.setFault({ kind: "missing-comma" });
+    const res = await postJson(app, "/tools/search_patents", {
+      keywords: "JP2012224629A",
+      search_field: "patent_number",
+      fields: ["classifications"],
+    });
+    const body = await res.json();
+    assert.equal(body.success, true, body.error);
+    assert.deepEqual(body.data.records[0].classifications.fi, ["H02J50/10", "H02J7/00,301"]);
+    assert.deepEqual(body.data.records[0].classifications.f_term, ["5G503AA01", "5G503BA01"]);
+  });
+});
+
 Deno.test("claims over HTTP: every claim-text quirk the fake serves, in JSON and in XML", async (t) => {
   for (const format of ["json", "xml"] as const) {
     await t.step(format, async () => {

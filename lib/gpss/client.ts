@@ -20,8 +20,8 @@ import {
   buildQueryFromParams,
   normalizeSearchRequest,
   OffsetBeyondResultsError,
+  paramsOf,
   type RequestParams,
-  requestParams,
   type SearchRequest,
 } from "./query.ts";
 import type { QuotaLedger, QuotaStatus } from "./quota.ts";
@@ -266,7 +266,8 @@ export class GpssClient {
    * @throws {InvalidInputError} for an invalid request (see `normalizeSearchRequest`).
    */
   async search(req: SearchRequest): Promise<SearchOutcome> {
-    const params = requestParams(req);
+    const request = normalizeSearchRequest(req); // validated once, here
+    const params = paramsOf(request);
     if (this.#userCode === undefined) {
       return { success: false, data: null, request_params: params, error: MISSING_USER_CODE_ERROR };
     }
@@ -276,7 +277,7 @@ export class GpssClient {
     if (offset > 0 && known !== undefined && offset >= known) {
       throw new OffsetBeyondResultsError(offset, known);
     }
-    const outcome = await this.#searchParams(params, normalizeSearchRequest(req).fields);
+    const outcome = await this.#searchParams(params, request.fields);
     if (outcome.success) {
       this.#totals.delete(searchKey);
       this.#totals.set(searchKey, outcome.data.total);

@@ -315,7 +315,16 @@ export function normalizeSearchRequest(req: SearchRequest): NormalizedSearchRequ
  * ```
  */
 export function requestParams(req: SearchRequest): RequestParams {
-  const n = normalizeSearchRequest(req);
+  return paramsOf(normalizeSearchRequest(req));
+}
+
+/**
+ * The parameters of an already normalised request (what {@link requestParams} does after
+ * {@link normalizeSearchRequest}), for a caller that needs both without validating twice.
+ *
+ * @throws {QueryTooLongError} when the query string would be longer than {@link MAX_QUERY_LENGTH}.
+ */
+export function paramsOf(n: NormalizedSearchRequest): RequestParams {
   const params: RequestParams = {};
   n.searchFields.forEach((field, i) => {
     params[(i === 0 ? "" : "+") + SEARCH_FIELD_ALIASES[field]] = n.keywords;
