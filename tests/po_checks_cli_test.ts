@@ -18,7 +18,7 @@ Deno.test("main.ts check prints FILE:LINE: CHECK: MESSAGE per problem and exits 
   assert.equal(status, 1);
   assert.deepEqual(io.stdout, [
     `${FIXTURES}no_plural_forms.po:2: plural-forms: the header has no Plural-Forms field but the catalogue has ` +
-    'plural entries (first at line 6): set it for the language, e.g. "nplurals=2; plural=(n != 1);"',
+    'plural entries (the first: msgid "some string"): set it for the language, e.g. "nplurals=2; plural=(n != 1);"',
     `${FIXTURES}no_plural_forms.po:6: plural-forms: this entry has plural forms, but the header has no ` +
     "Plural-Forms to say how many: add it to the header",
     `${FIXTURES}no_charset.po:2: charset: the header declares no charset: add "Content-Type: text/plain; charset=UTF-8"`,

@@ -169,3 +169,33 @@ Deno.test("POST /po/write with checks: off lists nothing", async () => {
   assert.equal(r.status, 200);
   assert.deepEqual(r.body.problems, []);
 });
+
+Deno.test("POST /po/write lists nothing for problems the catalogue already had (a header without Plural-Forms)", async () => {
+  await using fx = await poFixture({ "p.po": NO_PLURAL_FORMS + '\nmsgid "other"\nmsgstr ""\n' });
+  const r = await fx.post("/po/write", {
+    file_path: fx.path("p.po"),
+    entries: [{ msgid: "other", msgstr: "autre" }],
+  });
+  assert.equal(r.status, 200);
+  assert.deepEqual(r.body.problems, []);
+  // A first plural entry in a catalogue without Plural-Forms is a problem the write introduces.
+  await Deno.writeTextFile(
+    fx.path("q.po"),
+    'msgid ""\nmsgstr "Content-Type: text/plain; charset=UTF-8\\n"\n',
+  );
+  const plural = await fx.post("/po/write", {
+    file_path: fx.path("q.po"),
+    checks: "strict",
+    entries: [{
+      msgid: "a file",
+      msgid_plural: "files",
+      msgstr: "",
+      msgstr_plural: { "0": "un", "1": "des" },
+    }],
+  });
+  assert.equal(plural.status, 422);
+  assert.deepEqual(plural.body.detail.problems.map((p: { check: string }) => p.check), [
+    "plural-forms",
+    "plural-forms",
+  ]);
+});

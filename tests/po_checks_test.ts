@@ -94,7 +94,7 @@ Deno.test("the header checks: Plural-Forms missing with plural entries, Plural-F
     [
       "no_plural_forms.po",
       "plural-forms",
-      /no Plural-Forms field but the catalogue has plural entries \(first at line 6\)/,
+      /no Plural-Forms field but the catalogue has plural entries \(the first: msgid "some string"\)/,
     ],
     [
       "bad_plural_forms.po",

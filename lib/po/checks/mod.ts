@@ -260,7 +260,11 @@ export function checkCatalog(
     const m = catalog.messages[i];
     if (m.msgidPlural !== null && !m.obsolete) {
       const line = lineOf(m, i);
-      firstPlural = line === null ? `msgid "${m.msgid.slice(0, 40)}"` : `first at line ${line}`;
+      // Named by its msgid, not its line: a write compares problems before and after by message,
+      // and a catalogue just written has no line numbers.
+      firstPlural = `the first: msgid ${
+        JSON.stringify(m.msgid.length > 40 ? `${m.msgid.slice(0, 40)}…` : m.msgid)
+      }`;
       firstPluralEntry = { m, line };
       break;
     }
