@@ -10,6 +10,7 @@ import type { PoCatalog } from "../lib/po/types.ts";
 import type { CatalogueStore } from "../lib/store/mod.ts";
 import {
   catalogueFilePath,
+  type CatalogueSummary as CatalogueSummaryValue,
   countCatalogue,
   ENTRY_FIELDS,
   ENTRY_STATES,
@@ -29,6 +30,9 @@ import {
 import type { AppDeps } from "./deps.ts";
 import { defineTool, defineToolGroup, requireDep, type ToolAnnotations } from "./tool.ts";
 import { pyInt } from "./validation.ts";
+
+/** Catalogue fields a listing may be limited to (root and path always come). */
+const CATALOGUE_FIELDS = ["language", "counts", "size", "modified", "revision", "error"] as const;
 
 const State = z.enum(ENTRY_STATES as [EntryState, ...EntryState[]]);
 const Field = z.enum(ENTRY_FIELDS);
@@ -71,6 +75,9 @@ export const ListCataloguesRequest = z.strictObject({
   }),
   limit: Limit(1000, 5000),
   cursor: Cursor,
+  fields: z.array(z.enum(CATALOGUE_FIELDS)).max(CATALOGUE_FIELDS.length).nullable().optional().meta({
+    description: 'Catalogue fields to return (default all); root and path always come. E.g. ["counts"].',
+  }),
 }).meta({ id: "ListCataloguesRequest" });
 
 export const ListEntriesRequest = z.strictObject({
@@ -108,6 +115,18 @@ export const SearchEntriesRequest = z.strictObject({
   fields: Fields,
 }).meta({ id: "SearchEntriesRequest" });
 
+/** Only `fields` of a summary, besides its root and path. */
+function selectCatalogueFields(
+  summary: CatalogueSummaryValue,
+  fields: readonly (typeof CATALOGUE_FIELDS)[number][],
+): Partial<CatalogueSummaryValue> {
+  const out: Partial<CatalogueSummaryValue> = { root: summary.root, path: summary.path };
+  for (const field of CATALOGUE_FIELDS) {
+    if (fields.includes(field)) (out as Record<string, unknown>)[field] = summary[field];
+  }
+  return out;
+}
+
 const Counts = z.object({
   translated: z.int(),
   fuzzy: z.int(),
@@ -125,15 +144,17 @@ const CatalogueCounts = z.object({
 const CatalogueSummary = z.object({
   root: z.string(),
   path: z.string().meta({ description: "Relative to root." }),
-  language: z.string().nullable(),
-  counts: CatalogueCounts.nullable(),
-  size: z.int(),
-  modified: z.string().nullable(),
-  revision: z.string().nullable().meta({
+  language: z.string().nullable().optional(),
+  counts: CatalogueCounts.nullable().optional(),
+  size: z.int().optional(),
+  modified: z.string().nullable().optional(),
+  revision: z.string().nullable().optional().meta({
     description: "Revision of the bytes counted (if_revision of writes).",
   }),
-  error: z.string().nullable().meta({ description: "Why the file has no counts (e.g. a syntax error)." }),
-}).meta({ id: "CatalogueSummary" });
+  error: z.string().nullable().optional().meta({
+    description: "Why the file has no counts (e.g. a syntax error).",
+  }),
+}).meta({ id: "CatalogueSummary", description: "Every field comes unless `fields` leaves it out." });
 const ListedEntry = z.object({
   index: z.int().meta({ description: "Position among the entries of /po/read (header excluded)." }),
   line: z.int().nullable().meta({ description: "Line of the msgid keyword (null if not known)." }),
@@ -233,12 +254,15 @@ export const workbenchTools = defineToolGroup<WorkbenchDeps>({
           hasFuzzy: input.has_fuzzy ?? null,
         };
         const digest = requestDigest("catalogues", { under: input.under ?? null, ...filter });
-        return listCatalogues(files, rootIndexOf(bench.roots), filter, {
+        const listing = listCatalogues(files, rootIndexOf(bench.roots), filter, {
           limit: input.limit,
           cursor: input.cursor ?? null,
           kind: "catalogues",
           digest,
         });
+        const fields = input.fields ?? null;
+        if (fields === null) return listing;
+        return { ...listing, catalogues: listing.catalogues.map((c) => selectCatalogueFields(c, fields)) };
       },
     }),
     defineTool({

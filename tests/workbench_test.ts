@@ -296,3 +296,13 @@ Deno.test("under the service's V8 flags a search expression runs on the linear e
   assert.equal(result.matched, false);
   assert.ok(result.ms < 1000, `${result.ms} ms`);
 });
+
+Deno.test("POST /po/catalogues with fields returns root, path and only those", async () => {
+  await using po = await tree();
+  const res = await po.post("/po/catalogues", { glob: "de/*", fields: ["counts"] });
+  assert.equal(res.status, 200);
+  assert.deepEqual(Object.keys(res.body.catalogues[0]), ["root", "path", "counts"]);
+  assert.equal(res.body.catalogues[0].counts.entries.translated, 1);
+  const bad = await po.post("/po/catalogues", { fields: ["msgid"] });
+  assert.equal(bad.status, 422);
+});
