@@ -139,13 +139,13 @@ export class ByteWriter {
     let p = this.pos;
     let seen = this.seen;
     for (let i = from; i < to; i++) {
-      const b = src[i];
+      const b = src[i]!;
       if (b >= 0x80) {
         buf[p++] = b;
         seen |= SEEN_NON_ASCII;
         continue;
       }
-      const letter = ESCAPE_LETTER[b];
+      const letter = ESCAPE_LETTER[b]!;
       if (letter === 0) {
         buf[p++] = b;
         if (b <= 4 && (b === 0 || b === 4)) seen |= SEEN_UNHOLDABLE;
@@ -163,7 +163,7 @@ export class ByteWriter {
     if (this.pos + (to - from) > this.buf.length) this.#grow(to - from);
     const buf = this.buf;
     let p = this.pos;
-    for (let i = from; i < to; i++) buf[p++] = src[i];
+    for (let i = from; i < to; i++) buf[p++] = src[i]!;
     this.pos = p;
   }
 

@@ -279,7 +279,7 @@ export function guessCharset(body: Uint8Array): string {
     let j = i + needle.length;
     let name = "";
     while (j < body.length && name.length < 64) {
-      const b = body[j];
+      const b = body[j]!;
       if (b === 0x22) {
         // The end of a quoted piece: the name goes on in the next one, after white space.
         let k = j + 1;

@@ -240,8 +240,8 @@ export function isAmbiguous(codePoint: number): boolean {
   let hi = AMBIGUOUS_RANGES.length / 2 - 1;
   while (lo <= hi) {
     const mid = (lo + hi) >> 1;
-    if (codePoint < AMBIGUOUS_RANGES[2 * mid]) hi = mid - 1;
-    else if (codePoint > AMBIGUOUS_RANGES[2 * mid + 1]) lo = mid + 1;
+    if (codePoint < AMBIGUOUS_RANGES[2 * mid]!) hi = mid - 1;
+    else if (codePoint > AMBIGUOUS_RANGES[2 * mid + 1]!) lo = mid + 1;
     else return true;
   }
   return false;

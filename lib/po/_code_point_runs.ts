@@ -31,9 +31,9 @@ export function codePointTable(runs: readonly number[], value: (v: number) => nu
   const astralStarts: number[] = [];
   const astralValues: number[] = [];
   for (let i = 0; i < runs.length; i += 2) {
-    const start = runs[i];
-    const end = i + 2 < runs.length ? runs[i + 2] : 0x110000;
-    const v = value(runs[i + 1]);
+    const start = runs[i]!;
+    const end = i + 2 < runs.length ? runs[i + 2]! : 0x110000;
+    const v = value(runs[i + 1]!);
     if (start < 0x10000) bmp.fill(v, start, Math.min(end, 0x10000));
     if (end > 0x10000) {
       astralStarts.push(Math.max(start, 0x10000));
@@ -50,8 +50,8 @@ export function astralValue(table: CodePointTable, codePoint: number): number {
   let hi = starts.length - 1;
   while (lo < hi) {
     const mid = (lo + hi + 1) >> 1;
-    if (starts[mid] <= codePoint) lo = mid;
+    if (starts[mid]! <= codePoint) lo = mid;
     else hi = mid - 1;
   }
-  return table.astralValues[lo];
+  return table.astralValues[lo]!; // 0 <= lo < starts.length = values.length
 }

@@ -56,8 +56,8 @@ export function resolveCharset(raw: RawParse, fileName: string | undefined): Cha
   let canonical: string | null = null;
   let line = 1;
   for (let k = 0; k < raw.headers.length; k++) {
-    const i = raw.headers[k];
-    const m = raw.messages[i];
+    const i = raw.headers[k]!;
+    const m = raw.messages[i]!; // headers lists indices of messages
     if (!isHeader(m)) continue;
     const b = headerBytes.get(m);
     const value = headerCharset(b ? bytesToByteString(b) : m.msgstr);
@@ -67,18 +67,18 @@ export function resolveCharset(raw: RawParse, fileName: string | undefined): Cha
       if (value === "CHARSET" && fileName !== undefined && fileName.endsWith(".pot")) canon = "ASCII";
       else {throw new PoSyntaxError(
           `present charset "${value}" is not a portable encoding name`,
-          raw.lines[i],
+          raw.lines[i]!,
           1,
         );}
     }
     if (canonical === null) {
       spelled = value;
       canonical = canon;
-      line = raw.lines[i];
+      line = raw.lines[i]!; // a line per message
     } else if (canonical !== canon) {
       throw new PoSyntaxError(
         `two different charsets "${canonical}" and "${canon}" in input file`,
-        raw.lines[i],
+        raw.lines[i]!,
         1,
       );
     }
@@ -125,7 +125,7 @@ export function decodeByteMode(raw: RawParse, info: CharsetInfo): void {
     // Strings and comments must be ASCII (checked later); references, flags and domain names are
     // passed through by msgcat as bytes: read them as UTF-8, which the writer uses for ASCII files.
     for (const i of raw.high) {
-      const m = raw.messages[i];
+      const m = raw.messages[i]!;
       m.references = m.references.map((r) => ({ file: decodeUtf8Loose(r.file), line: r.line }));
       m.flags = m.flags.map(decodeUtf8Loose);
     }
@@ -142,11 +142,11 @@ export function decodeByteMode(raw: RawParse, info: CharsetInfo): void {
   for (const i of raw.high) {
     const strictText = (v: string) => {
       const r = strict(v);
-      if (r === null) throw new PoSyntaxError("invalid multibyte sequence", raw.lines[i], 1);
+      if (r === null) throw new PoSyntaxError("invalid multibyte sequence", raw.lines[i]!, 1);
       return r;
     };
     // msgcat does not check comments: an invalid sequence there is kept (here as U+FFFD).
-    mapTexts(raw.messages[i], strictText, looseText);
+    mapTexts(raw.messages[i]!, strictText, looseText);
   }
 }
 
@@ -161,18 +161,18 @@ function mapTexts(m: ParsedMessage, strings: (s: string) => string, others: (s: 
   if (m.msgctxt !== null) m.msgctxt = strings(m.msgctxt);
   if (m.msgidPlural !== null) m.msgidPlural = strings(m.msgidPlural);
   const forms = m.msgstrPlural;
-  if (forms !== null) { for (let k = 0; k < forms.length; k++) forms[k] = strings(forms[k]); }
+  if (forms !== null) { for (let k = 0; k < forms.length; k++) forms[k] = strings(forms[k]!); }
   if (m.previousMsgctxt !== null) m.previousMsgctxt = strings(m.previousMsgctxt);
   if (m.previousMsgid !== null) m.previousMsgid = strings(m.previousMsgid);
   if (m.previousMsgidPlural !== null) m.previousMsgidPlural = strings(m.previousMsgidPlural);
   // (The shared empty lists have nothing to replace.)
   const translator = m.translatorComments;
-  for (let k = 0; k < translator.length; k++) translator[k] = others(translator[k]);
+  for (let k = 0; k < translator.length; k++) translator[k] = others(translator[k]!);
   const extracted = m.extractedComments;
-  for (let k = 0; k < extracted.length; k++) extracted[k] = others(extracted[k]);
+  for (let k = 0; k < extracted.length; k++) extracted[k] = others(extracted[k]!);
   for (const r of m.references) r.file = others(r.file);
   const flags = m.flags;
-  for (let k = 0; k < flags.length; k++) flags[k] = others(flags[k]);
+  for (let k = 0; k < flags.length; k++) flags[k] = others(flags[k]!);
 }
 
 /**
@@ -189,7 +189,7 @@ function decodeUtf8Batch(raw: RawParse): boolean {
     if (NON_ASCII_CHAR.test(s)) texts.push(s);
     return s;
   };
-  for (const i of raw.high) mapTexts(raw.messages[i], collect, collect);
+  for (const i of raw.high) mapTexts(raw.messages[i]!, collect, collect);
   if (texts.length === 0) return true;
   let size = texts.length;
   for (const s of texts) size += s.length;
@@ -197,7 +197,7 @@ function decodeUtf8Batch(raw: RawParse): boolean {
   const units = new Int32Array(texts.length);
   let pos = 0;
   for (let k = 0; k < texts.length; k++) {
-    const s = texts[k];
+    const s = texts[k]!;
     let count = 0;
     for (let j = 0; j < s.length; j++) {
       const b = s.charCodeAt(j);
@@ -212,12 +212,12 @@ function decodeUtf8Batch(raw: RawParse): boolean {
   if (all.indexOf("\uFFFD") >= 0) return false;
   let at = 0;
   for (let k = 0; k < texts.length; k++) {
-    texts[k] = all.slice(at, at + units[k]);
-    at += units[k] + 1;
+    texts[k] = all.slice(at, at + units[k]!);
+    at += units[k]! + 1;
   }
   let next = 0;
-  const replace = (s: string) => NON_ASCII_CHAR.test(s) ? texts[next++] : s;
-  for (const i of raw.high) mapTexts(raw.messages[i], replace, replace);
+  const replace = (s: string) => NON_ASCII_CHAR.test(s) ? texts[next++]! : s; // a text per non-ASCII string, in this order
+  for (const i of raw.high) mapTexts(raw.messages[i]!, replace, replace);
   return true;
 }
 
@@ -240,13 +240,13 @@ function decodeDomains(messages: ParsedMessage[], decode: (s: string) => string)
  */
 export function checkAscii(raw: RawParse, info: CharsetInfo): void {
   for (const i of raw.high) {
-    for (const t of checkedTexts(raw.messages[i])) {
+    for (const t of checkedTexts(raw.messages[i]!)) {
       if (!isAscii(t)) {
         throw new PoSyntaxError(
           info.missing
             ? "non-ASCII text but no header entry with a charset specification"
             : "invalid multibyte sequence (non-ASCII text in an ASCII catalogue)",
-          raw.lines[i],
+          raw.lines[i]!,
           1,
         );
       }

@@ -16,7 +16,7 @@ export function groupSize(g: Group): number {
 
 /** The index in the list of the `q`th message of group `g`. */
 export function groupAt(g: Group, q: number): number {
-  return typeof g === "number" ? q : g[q];
+  return typeof g === "number" ? q : g[q]!;
 }
 
 /**
@@ -35,14 +35,14 @@ export function domainGroups(
   if (!hasDomains) {
     const n = messages.length;
     const onlyHeader = n === 0 ||
-      (!forcePo && n === 1 && messages[0].msgid === "" && messages[0].msgctxt === null);
+      (!forcePo && n === 1 && messages[0]!.msgid === "" && messages[0]!.msgctxt === null);
     return { domains: [undefined], groups: onlyHeader ? null : [n] };
   }
   // One pass: a list per domain in order of first appearance, the default one first (a walk of
   // the messages per domain would cost O(domains × messages): one message per domain, N²).
   const byDomain = new Map<string | undefined, number[]>([[undefined, []]]);
   for (let i = 0; i < messages.length; i++) {
-    const d = messages[i].domain;
+    const d = messages[i]!.domain;
     let indices = byDomain.get(d);
     if (indices === undefined) byDomain.set(d, indices = []);
     indices.push(i);
@@ -51,7 +51,7 @@ export function domainGroups(
   const groups = [...byDomain.values()];
   const onlyHeaders = groups.every((g) =>
     g.length === 0 ||
-    (!forcePo && g.length === 1 && messages[g[0]].msgid === "" && messages[g[0]].msgctxt === null)
+    (!forcePo && g.length === 1 && messages[g[0]!]!.msgid === "" && messages[g[0]!]!.msgctxt === null)
   );
   return { domains, groups: onlyHeaders ? null : groups };
 }

@@ -106,17 +106,17 @@ function probeDuplicates(
   // Duplicates are reported once the whole list has been probed, so that giving up reports none.
   let pairs: number[] | null = null;
   for (let i = 0; i < n; i++) {
-    const m = messages[i];
-    const key = keys !== undefined ? keys[i] : sampleKey(m.msgid);
+    const m = messages[i]!;
+    const key = keys !== undefined ? keys[i]! : sampleKey(m.msgid);
     let slot = key & mask;
     for (let probes = 0;; probes++) {
-      const f = firsts[slot];
+      const f = firsts[slot]!;
       if (f === 0) {
         table[slot] = key;
         firsts[slot] = i + 1;
         break;
       }
-      if (table[slot] === key && sameIdentity(messages[f - 1], m)) {
+      if (table[slot] === key && sameIdentity(messages[f - 1]!, m)) {
         (pairs ??= []).push(f - 1, i);
         break;
       }
@@ -125,7 +125,7 @@ function probeDuplicates(
     }
   }
   if (pairs === null) return PROBE_UNIQUE;
-  for (let k = 0; k < pairs.length; k += 2) if (!found(pairs[k], pairs[k + 1])) break;
+  for (let k = 0; k < pairs.length; k += 2) if (!found(pairs[k]!, pairs[k + 1]!)) break;
   return PROBE_DUPLICATES;
 }
 
@@ -143,7 +143,7 @@ function bucketDuplicates(
   const buckets = new Map<number, number | number[] | IdentityIndex>();
   let duplicates = false;
   for (let i = 0; i < messages.length; i++) {
-    const m = messages[i];
+    const m = messages[i]!;
     const key = sampleKey(m.msgid);
     const bucket = buckets.get(key);
     if (bucket === undefined) {
@@ -152,12 +152,12 @@ function bucketDuplicates(
     }
     let first = -1;
     if (typeof bucket === "number") {
-      if (sameIdentity(messages[bucket], m)) first = bucket;
+      if (sameIdentity(messages[bucket]!, m)) first = bucket;
       else buckets.set(key, [bucket, i]);
     } else if (Array.isArray(bucket)) {
       for (let k = 0; k < bucket.length; k++) {
-        if (sameIdentity(messages[bucket[k]], m)) {
-          first = bucket[k];
+        if (sameIdentity(messages[bucket[k]!]!, m)) {
+          first = bucket[k]!;
           break;
         }
       }
@@ -165,7 +165,7 @@ function bucketDuplicates(
         if (bucket.length < MAX_CHAIN) bucket.push(i);
         else {
           const index = newIdentityIndex();
-          for (const k of bucket) firstOfIdentity(index, messages[k], k);
+          for (const k of bucket) firstOfIdentity(index, messages[k]!, k);
           firstOfIdentity(index, m, i);
           buckets.set(key, index);
         }

@@ -25,7 +25,7 @@ const COMMON_FLAGS = [
 
 function flagToken(s: string, start: number, end: number): string {
   for (let k = 0; k < COMMON_FLAGS.length; k++) {
-    const f = COMMON_FLAGS[k];
+    const f = COMMON_FLAGS[k]!;
     if (f.length === end - start && s.startsWith(f, start)) return f;
   }
   return ownString(s.slice(start, end));
@@ -47,7 +47,7 @@ export function tokenizeFlags(s: string): string[] {
     if (tokens[k] === "range:" && k + 1 < tokens.length) {
       out.push(`range: ${tokens[k + 1]}`);
       k++;
-    } else out.push(tokens[k]);
+    } else out.push(tokens[k]!);
   }
   // (A list grown by push holds room for 17: the message keeps an exact copy.)
   return out.slice();
@@ -110,9 +110,9 @@ function splitFlagTokens(flags: readonly string[]): string[] {
   for (const f of flags) {
     let i = 0;
     while (i < f.length) {
-      while (i < f.length && FLAG_SEPARATORS.includes(f[i])) i++;
+      while (i < f.length && FLAG_SEPARATORS.includes(f[i]!)) i++;
       const start = i;
-      while (i < f.length && !FLAG_SEPARATORS.includes(f[i])) i++;
+      while (i < f.length && !FLAG_SEPARATORS.includes(f[i]!)) i++;
       if (i > start) tokens.push(f.slice(start, i));
     }
   }
@@ -122,7 +122,7 @@ function splitFlagTokens(flags: readonly string[]): string[] {
 function parseBound(s: string, at: number): [number, number] {
   let v = 0;
   let i = at;
-  while (i < s.length && s[i] >= "0" && s[i] <= "9") {
+  while (i < s.length && s[i]! >= "0" && s[i]! <= "9") {
     v = Math.min(INT_MAX, v * 10 + (s.charCodeAt(i) - 48));
     i++;
   }
@@ -142,7 +142,7 @@ export function interpretFlags(flags: readonly string[]): FlagState {
   const state: FlagState = { fuzzy: false, formats: [], range: null, wrap: null };
   const tokens = splitFlagTokens(flags);
   for (let k = 0; k < tokens.length; k++) {
-    const t = tokens[k];
+    const t = tokens[k]!;
     if (t === "fuzzy") {
       state.fuzzy = true;
       continue;
@@ -169,9 +169,9 @@ export function interpretFlags(flags: readonly string[]): FlagState {
     if (t === "range:") {
       // The next token is consumed whatever it is; gettext reads "MIN..MAX" and ignores the rest.
       const arg = tokens[++k];
-      if (arg !== undefined && arg[0] >= "0" && arg[0] <= "9") {
+      if (arg !== undefined && arg.charAt(0) >= "0" && arg.charAt(0) <= "9") {
         const [min, i] = parseBound(arg, 0);
-        if (arg[i] === "." && arg[i + 1] === "." && arg[i + 2] >= "0" && arg[i + 2] <= "9") {
+        if (arg[i] === "." && arg[i + 1] === "." && arg.charAt(i + 2) >= "0" && arg.charAt(i + 2) <= "9") {
           const [max] = parseBound(arg, i + 2);
           if (min <= max) state.range = { min, max };
         }
@@ -188,7 +188,7 @@ export function interpretFlags(flags: readonly string[]): FlagState {
 export function formatLanguageOf(state: FlagState): string | null {
   for (let i = 0; i < FORMAT_LANGUAGES.length; i++) {
     const k = state.formats[i];
-    if (k === "yes" || k === "possible") return FORMAT_LANGUAGES[i];
+    if (k === "yes" || k === "possible") return FORMAT_LANGUAGES[i]!;
   }
   return null;
 }

@@ -70,7 +70,7 @@ class Marks {
   }
   /** Byte offset of UTF-16 index `i`. */
   byteOf(i: number): number {
-    return this.byteOffsets === null ? i : this.byteOffsets[i];
+    return this.byteOffsets === null ? i : this.byteOffsets[i]!;
   }
   /** Marks the character at UTF-16 index `i`. */
   mark(i: number, flag: number): void {
@@ -78,7 +78,7 @@ class Marks {
   }
   /** Marks byte offset `b`. */
   markByte(b: number, flag: number): void {
-    if (b >= 0 && b < this.flags.length) this.flags[b] |= flag;
+    if (b >= 0 && b < this.flags.length) this.flags[b] = this.flags[b]! | flag;
   }
 }
 
@@ -110,7 +110,7 @@ export function directiveInteriors(value: string, language: string, translated: 
   // A character is protected when its first byte is.
   const offsets = new Marks(value);
   const mask = new Uint8Array(value.length);
-  for (let i = 0; i < value.length; i++) mask[i] = protectedBytes[offsets.byteOf(i)];
+  for (let i = 0; i < value.length; i++) mask[i] = protectedBytes[offsets.byteOf(i)]!;
   return mask;
 }
 
@@ -130,14 +130,14 @@ export function directiveInteriorBytes(
   const fdi = marks.flags;
   let protectedBytes: Uint8Array | null = null;
   for (let p = 0; p < fdi.length; p++) {
-    if ((fdi[p] & START) === 0) continue;
+    if ((fdi[p]! & START) === 0) continue;
     let q = p;
-    while (q < fdi.length && (fdi[q] & (END | ERROR)) === 0) q++;
+    while (q < fdi.length && (fdi[q]! & (END | ERROR)) === 0) q++;
     // A START without END or ERROR would make msgcat abort; none of these parsers leaves one.
     if (q === fdi.length) break;
-    if ((fdi[q] & ERROR) === 0) {
+    if ((fdi[q]! & ERROR) === 0) {
       protectedBytes ??= new Uint8Array(fdi.length);
-      for (let k = p; k <= q; k++) if ((fdi[k] & START) === 0) protectedBytes[k] = 1;
+      for (let k = p; k <= q; k++) if ((fdi[k]! & START) === 0) protectedBytes[k] = 1;
     }
     p = q;
   }
@@ -236,8 +236,8 @@ function parseC(s: string, translated: boolean, objc: boolean, marks: Marks): vo
       i = inttypesMacro(s, i + 1);
       if (i < 0) return marks.mark(-i - 1, ERROR);
     } else {
-      while (i < n && C_SIZES.includes(s[i])) i++;
-      const c = s[i];
+      while (i < n && C_SIZES.includes(s[i]!)) i++;
+      const c = s.charAt(i);
       if (i >= n) return marks.mark(i - 1, ERROR);
       if (!(C_CONVERSIONS.includes(c) || (objc && c === "@"))) return marks.mark(i, ERROR);
       takesArgument = c !== "%" && c !== "m";
@@ -262,7 +262,7 @@ function inttypesMacro(s: string, i: number): number {
     if (s[i] !== c) return fail(i);
     i++;
   }
-  if (i >= s.length || !"diouxX".includes(s[i])) return fail(i);
+  if (i >= s.length || !"diouxX".includes(s[i]!)) return fail(i);
   i++;
   if (s.startsWith("MAX", i) || s.startsWith("PTR", i)) i += 3;
   else {
@@ -304,7 +304,7 @@ function parsePython(s: string, _translated: boolean, marks: Marks): void {
       i++;
       hasName = true;
     }
-    while (i < n && "-+ #0".includes(s[i])) i++;
+    while (i < n && "-+ #0".includes(s[i]!)) i++;
     if (s[i] === "*") {
       i++;
       if (named > 0) return marks.mark(i - 1, ERROR);
@@ -319,7 +319,7 @@ function parsePython(s: string, _translated: boolean, marks: Marks): void {
       } else i = skipDigits(s, i);
     }
     if (s[i] === "h" || s[i] === "l" || s[i] === "L") i++;
-    const c = s[i];
+    const c = s.charAt(i);
     if (i >= n) return marks.mark(i - 1, ERROR);
     if (!"%csridiouxXeEfgG".includes(c)) return marks.mark(i, ERROR);
     if (hasName) {
@@ -424,7 +424,7 @@ function braceDirective(s: string, open: number, toplevel: boolean, marks: Marks
       i = skipDigits(s, i);
       // In 0.21 the precision's digits are optional: "{0:.}" and "{0:.f}" are valid.
       if (s[i] === ".") i = skipDigits(s, i + 1);
-      if (i < s.length && "bcdoxXneEfFgG%".includes(s[i])) i++;
+      if (i < s.length && "bcdoxXneEfFgG%".includes(s[i]!)) i++;
     }
   }
   if (s[i] !== "}") return fail(i);
@@ -457,11 +457,11 @@ function parseJavaScript(s: string, _translated: boolean, marks: Marks): void {
         i = f + 1;
       }
     }
-    while (i < n && "-+ 0I".includes(s[i])) i++;
+    while (i < n && "-+ 0I".includes(s[i]!)) i++;
     i = skipDigits(s, i);
     if (s[i] === ".") i = skipDigits(s, i + 1);
     if (i >= n) return marks.mark(i - 1, ERROR);
-    const c = s[i];
+    const c = s.charAt(i);
     if (!"%csbdoxXfj".includes(c)) return marks.mark(i, ERROR);
     if (c !== "%") {
       if (number > 0 ? unnumbered > 0 : numbered > 0) return marks.mark(i, ERROR);
@@ -511,7 +511,7 @@ function parsePhp(s: string, _translated: boolean, marks: Marks): void {
       }
       if (s[i] === "l") i++;
       if (i >= n) return marks.mark(i - 1, ERROR);
-      if (!"bduoxXefcs".includes(s[i])) return marks.mark(i, ERROR);
+      if (!"bduoxXefcs".includes(s[i]!)) return marks.mark(i, ERROR);
     }
     marks.mark(i, END);
     i++;

@@ -356,7 +356,7 @@ function parseMessage(lex: Lexer, pending: PendingField[], comments: Pending, li
   if (forms) {
     const list: string[] = [];
     for (let index = 0; index < forms.length; index++) {
-      const v = forms[index];
+      const v = forms[index]!;
       if (typeof v === "string") list.push(v);
       else {
         list.push("");

@@ -64,7 +64,7 @@ export function previousLayouts(
   let best: (Layout | undefined)[] | null = null;
   let bestHits = 0;
   for (const i of anchorIndices(messages.length)) {
-    const list = layoutAnchors.get(messages[i]);
+    const list = layoutAnchors.get(messages[i]!);
     if (list === undefined || tried.includes(list)) continue;
     tried.push(list);
     if (list.singleByte !== singleByte || list.noWrapAll !== noWrapAll) continue;
@@ -120,10 +120,10 @@ export function matchLayouts(
 
 /** Whether `messages` is the list {@link previousLayouts} finds from its first message. */
 export function isRemembered(messages: readonly PoMessage[]): boolean {
-  return messages.length > 0 && layoutAnchors.get(messages[0])?.messages === messages;
+  return messages.length > 0 && layoutAnchors.get(messages[0]!)?.messages === messages;
 }
 
 /** Makes `list` the one {@link previousLayouts} finds from its anchor messages. */
 export function rememberLayouts(list: LaidOutList): void {
-  for (const i of anchorIndices(list.messages.length)) layoutAnchors.set(list.messages[i], list);
+  for (const i of anchorIndices(list.messages.length)) layoutAnchors.set(list.messages[i]!, list);
 }

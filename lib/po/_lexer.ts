@@ -73,7 +73,7 @@ const utf8Encoder = new TextEncoder();
 
 /** The pieces of a string joined: text when all are text, else UTF-8 bytes. */
 export function concatValues(parts: StringValue[]): StringValue {
-  if (parts.length === 1) return parts[0];
+  if (parts.length === 1) return parts[0]!;
   let anyBytes = false;
   for (const p of parts) if (typeof p !== "string") anyBytes = true;
   if (!anyBytes) return (parts as string[]).join("");
@@ -147,7 +147,7 @@ export class Lexer {
     let lo = 0, hi = r.length;
     while (lo < hi) {
       const mid = (lo + hi) >> 1;
-      if (r[mid] <= offset) lo = mid + 1;
+      if (r[mid]! <= offset) lo = mid + 1;
       else hi = mid;
     }
     return line + lo;
@@ -188,7 +188,7 @@ export class Lexer {
       if (i >= n) {
         if (this.nextChunk < this.rest.length) {
           this.base += n;
-          this.text = t = this.rest[this.nextChunk++];
+          this.text = t = this.rest[this.nextChunk++]!;
           n = t.length;
           i = 0;
           this.lineStart = 0;

@@ -88,7 +88,7 @@ export function astralLineBreakClass(codePoint: number): number {
  * ```
  */
 export function lineBreakClass(codePoint: number): number {
-  return codePoint < 0x10000 ? BMP_CLASSES[codePoint] : astralLineBreakClass(codePoint);
+  return codePoint < 0x10000 ? BMP_CLASSES[codePoint]! : astralLineBreakClass(codePoint);
 }
 
 /**
@@ -181,7 +181,7 @@ export function nextLineBreak(scan: LineBreakScan, k: number): number {
  */
 export function possibleLineBreaks(classes: Uint8Array, start: number, end: number, out: Uint8Array): void {
   const scan = startLineBreakScan();
-  for (let i = start; i < end; i++) out[i] = nextLineBreak(scan, classes[i]);
+  for (let i = start; i < end; i++) out[i] = nextLineBreak(scan, classes[i]!);
 }
 
 /** Number of line-break classes (the row length of {@link LINE_BREAK_DFA}). */
@@ -218,12 +218,12 @@ function buildAutomaton(): Int32Array {
   });
   const key = (s: LineBreakScan) => `${s.last},${s.prev},${s.space ? 1 : 0},${s.ri}`;
   const states: LineBreakScan[] = [canonical(startLineBreakScan())];
-  const index = new Map([[key(states[0]), 0]]);
+  const index = new Map([[key(states[0]!), 0]]);
   const rows: number[][] = [];
   for (let n = 0; n < states.length; n++) {
     const row: number[] = [];
     for (let k = 0; k < CLASS_COUNT; k++) {
-      const next = { ...states[n] };
+      const next = { ...states[n]! };
       const brk = nextLineBreak(next, k);
       const c = canonical(next);
       let target = index.get(key(c));

@@ -29,7 +29,7 @@ function scanText(s: string): number {
 
 function scanList(list: readonly string[]): number {
   let r = 0;
-  for (let i = 0; i < list.length; i++) r |= scanText(list[i]);
+  for (let i = 0; i < list.length; i++) r |= scanText(list[i]!);
   return r;
 }
 
@@ -100,7 +100,7 @@ export function writeMessage(
 ): Layout {
   const plural = m.msgidPlural !== null;
   const forms = m.msgstrPlural !== null && m.msgstrPlural.length > 0 ? m.msgstrPlural : null;
-  const msgstr0 = plural && forms !== null ? forms[0] : m.msgstr;
+  const msgstr0 = plural && forms !== null ? forms[0] ?? "" : m.msgstr;
   const start = w.pos;
   let seen: number;
   if (m.obsolete && msgstr0 === "") {
@@ -112,8 +112,8 @@ export function writeMessage(
     const noWrap = noWrapAll || flags.wrap === false;
     const language = flags.formats.length === 0 ? null : formatLanguageOf(flags);
     const cjk = legacy !== null && isCjkEncoding(legacy.charset);
-    for (let i = 0; i < m.translatorComments.length; i++) writeComment(w, "#", m.translatorComments[i]);
-    for (let i = 0; i < m.extractedComments.length; i++) writeComment(w, "#.", m.extractedComments[i]);
+    for (let i = 0; i < m.translatorComments.length; i++) writeComment(w, "#", m.translatorComments[i]!);
+    for (let i = 0; i < m.extractedComments.length; i++) writeComment(w, "#.", m.extractedComments[i]!);
     if (m.references.length > 0) writeReferences(w, m.references, singleByte, legacy);
     if (flags !== NO_FLAGS) w.ascii(flagLine(flags, msgstr0, m.obsolete));
     let prefix = m.obsolete ? "#~| " : "#| ";
@@ -133,7 +133,7 @@ export function writeMessage(
       if (forms === null) writeString(w, m.msgstr, prefix, "msgstr[0]", noWrap, language, cjk);
       else {
         for (let i = 0; i < forms.length; i++) {
-          writeString(w, forms[i], prefix, PLURAL_KEYWORDS[i] ?? `msgstr[${i}]`, noWrap, language, cjk);
+          writeString(w, forms[i]!, prefix, PLURAL_KEYWORDS[i] ?? `msgstr[${i}]`, noWrap, language, cjk);
         }
         // Not printed, but read and checked by msgcat all the same.
         w.seen |= scanText(m.msgstr);

@@ -45,7 +45,7 @@ export function readMoPairs(bytes: Uint8Array): MoPair[] {
 /** Byte order of two strings (strcmp's, which libintl's binary search uses). */
 export function compareBytes(a: Uint8Array, b: Uint8Array): number {
   const n = Math.min(a.length, b.length);
-  for (let i = 0; i < n; i++) if (a[i] !== b[i]) return a[i] - b[i];
+  for (let i = 0; i < n; i++) if (a[i] !== b[i]) return a[i]! - b[i]!;
   return a.length - b.length;
 }
 

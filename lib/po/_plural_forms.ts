@@ -65,10 +65,10 @@ class Lexer {
     const s = this.text;
     while (this.#at < s.length && (s[this.#at] === " " || s[this.#at] === "\t")) this.#at++;
     if (this.#at >= s.length) return { kind: "end" };
-    const c = s[this.#at++];
+    const c = s[this.#at++]!;
     if (c >= "0" && c <= "9") {
       const start = this.#at - 1;
-      while (this.#at < s.length && s[this.#at] >= "0" && s[this.#at] <= "9") this.#at++;
+      while (this.#at < s.length && s[this.#at]! >= "0" && s[this.#at]! <= "9") this.#at++;
       // unsigned long: gettext's value wraps modulo 2^64.
       return { kind: "num", value: BigInt.asUintN(64, BigInt(s.slice(start, this.#at))) };
     }

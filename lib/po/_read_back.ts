@@ -72,10 +72,10 @@ export function unreadableReference(refs: readonly PoReference[]): number {
   const expected: PoReference[] = [];
   const origin: number[] = [];
   for (let i = 0; i < refs.length; i++) {
-    let file = refs[i].file;
+    let file = refs[i]!.file;
     while (file.startsWith("./")) file = file.slice(2);
     const before = expected.length;
-    addReference(expected, file, refs[i].line);
+    addReference(expected, file, refs[i]!.line);
     if (expected.length > before) origin.push(i);
   }
   const read: PoReference[] = [];
@@ -84,9 +84,9 @@ export function unreadableReference(refs: readonly PoReference[]): number {
   }
   const n = Math.min(read.length, expected.length);
   for (let k = 0; k < n; k++) {
-    if (read[k].file !== expected[k].file || read[k].line !== expected[k].line) return origin[k];
+    if (read[k]!.file !== expected[k]!.file || read[k]!.line !== expected[k]!.line) return origin[k]!; // an origin per expected reference
   }
-  return read.length === expected.length ? -1 : origin[n] ?? origin[origin.length - 1];
+  return read.length === expected.length ? -1 : origin[n] ?? origin[origin.length - 1] ?? -1;
 }
 
 /** `\n`, space, `\t`, `\r`, `\f`, `\v` and `,`: what separates flags on a `#,` line. */

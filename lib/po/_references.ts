@@ -108,7 +108,7 @@ function fileName(s: string, start: number, end: number): string {
 export function addReference(out: PoReference[], file: string, line: number | null): void {
   const n = out.length;
   if (n < SCANNED_REFERENCES) {
-    for (let k = 0; k < n; k++) if (out[k].line === line && out[k].file === file) return;
+    for (let k = 0; k < n; k++) if (out[k]!.line === line && out[k]!.file === file) return;
     out.push({ file, line });
     return;
   }
@@ -116,7 +116,7 @@ export function addReference(out: PoReference[], file: string, line: number | nu
   if (index === null || index.count !== n) {
     // Another list, or this one changed behind the index's back (lists are only appended to here).
     index = { count: 0, lines: new Map() };
-    for (let k = 0; k < n; k++) indexReference(index, out[k].file, out[k].line);
+    for (let k = 0; k < n; k++) indexReference(index, out[k]!.file, out[k]!.line);
     indexed = out;
     listIndex = index;
   }
@@ -216,7 +216,7 @@ export function writeReferences(
   w.ascii("#:");
   let column = 2;
   for (let i = 0; i < refs.length; i++) {
-    const r = refs[i];
+    const r = refs[i]!;
     const file = r.file;
     let from = 0;
     while (file.startsWith("./", from)) from += 2;

@@ -31,5 +31,5 @@ export function astralWidth(codePoint: number): number {
  * ```
  */
 export function columnWidth(codePoint: number): number {
-  return codePoint < 0x10000 ? BMP_WIDTHS[codePoint] : astralWidth(codePoint);
+  return codePoint < 0x10000 ? BMP_WIDTHS[codePoint]! : astralWidth(codePoint);
 }

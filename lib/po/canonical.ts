@@ -46,7 +46,7 @@ function computeCanonicalMessage(m: PoMessage, singleByte: boolean): PoMessage {
     if (msgstrPlural === null || msgstrPlural.length === 0) msgstrPlural = [m.msgstr];
     msgstr = "";
   }
-  const msgstr0 = plural ? msgstrPlural![0] : msgstr;
+  const msgstr0 = plural ? msgstrPlural![0] ?? "" : msgstr;
 
   // Comments print one line per "\n"; a translator line that reads as a Solaris position is a reference.
   let translator = m.translatorComments;
@@ -85,7 +85,7 @@ function computeCanonicalMessage(m: PoMessage, singleByte: boolean): PoMessage {
 
   const sameReferences = references === m.references ||
     (references.length === m.references.length &&
-      references.every((r, i) => r.file === m.references[i].file && r.line === m.references[i].line));
+      references.every((r, i) => r.file === m.references[i]!.file && r.line === m.references[i]!.line));
   if (
     msgstr === m.msgstr && msgstrPlural === m.msgstrPlural && translator === m.translatorComments &&
     extracted === m.extractedComments && sameReferences && flags === m.flags
@@ -129,12 +129,12 @@ export function canonicalCatalog(
   for (const indices of groups ?? []) {
     const group = typeof indices === "number"
       ? catalog.messages.slice(0, indices)
-      : indices.map((i) => catalog.messages[i]);
+      : indices.map((i) => catalog.messages[i]!); // indices of catalog.messages
     for (const m of group) if (!m.obsolete) messages.push(canonicalMessage(m, singleByte));
     for (const m of group) {
       if (!m.obsolete) continue;
       const msgstr0 = m.msgidPlural !== null && m.msgstrPlural && m.msgstrPlural.length > 0
-        ? m.msgstrPlural[0]
+        ? m.msgstrPlural[0]!
         : m.msgstr;
       if (msgstr0 !== "") messages.push(canonicalMessage(m, singleByte));
     }
@@ -174,7 +174,7 @@ export function canonicalCatalogFrom(
   let j = 0;
   let obsoleteSeen = false;
   for (let i = 0; i < list.length; i++) {
-    const m = list[i];
+    const m = list[i]!;
     if (m.domain !== undefined || (obsoleteSeen && !m.obsolete)) return canonicalCatalog(catalog, options);
     obsoleteSeen ||= m.obsolete;
     let k = j;

@@ -89,11 +89,11 @@ function entryIndex(cat: PoCatalog): EntryIndex {
     const list = cat.messages.filter((m) => !isHeader(m));
     const first = new Map<string, number | Map<string | null, number>>();
     for (let i = 0; i < list.length; i++) {
-      const m = list[i];
+      const m = list[i]!;
       const prior = first.get(m.msgid);
       if (prior === undefined) first.set(m.msgid, i);
       else if (typeof prior === "number") {
-        const ctxt = list[prior].msgctxt;
+        const ctxt = list[prior]!.msgctxt;
         if (ctxt !== m.msgctxt) first.set(m.msgid, new Map([[ctxt, prior], [m.msgctxt, i]]));
       } else if (!prior.has(m.msgctxt)) prior.set(m.msgctxt, i);
     }
@@ -106,7 +106,7 @@ function entryIndex(cat: PoCatalog): EntryIndex {
 function findEntry(index: EntryIndex, msgctxt: string | null, msgid: string): number {
   const at = index.first.get(msgid);
   if (at === undefined) return -1;
-  if (typeof at === "number") return index.list[at].msgctxt === msgctxt ? at : -1;
+  if (typeof at === "number") return index.list[at]!.msgctxt === msgctxt ? at : -1;
   return at.get(msgctxt) ?? -1;
 }
 
@@ -149,7 +149,7 @@ export function readContext(
   if (index < 0) return { target_entry: null, context_before: [], context_after: [] };
   const n = Math.max(0, Math.floor(size));
   return {
-    target_entry: toApiEntry(list[index]),
+    target_entry: toApiEntry(list[index]!),
     context_before: list.slice(Math.max(0, index - n), index).map(toApiEntry),
     context_after: list.slice(index + 1, index + 1 + n).map(toApiEntry),
   };

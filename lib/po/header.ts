@@ -149,9 +149,9 @@ export function checkPluralForms(value: string): PluralForms | string {
   if (nAt < 0) return 'Plural-Forms has no "nplurals=" (expected e.g. "nplurals=2; plural=(n != 1);")';
   if (pAt < 0) return 'Plural-Forms has no "plural=" (expected e.g. "nplurals=2; plural=(n != 1);")';
   let at = nAt + 9;
-  while (at < value.length && /\s/.test(value[at])) at++;
+  while (at < value.length && /\s/.test(value[at]!)) at++;
   let end = at;
-  while (end < value.length && value[end] >= "0" && value[end] <= "9") end++;
+  while (end < value.length && value[end]! >= "0" && value[end]! <= "9") end++;
   if (end === at) return 'Plural-Forms: "nplurals=" is not followed by a number';
   const nplurals = Number(value.slice(at, end));
   if (nplurals === 0) return "Plural-Forms: nplurals must be at least 1";

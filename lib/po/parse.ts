@@ -64,17 +64,17 @@ export function messageLines(catalog: PoCatalog): readonly number[] | undefined 
  */
 function checkDuplicates(raw: RawParse, strict: boolean): void {
   const { messages, lines } = raw;
-  for (const i of raw.high) raw.keys[i] = sampleKey(messages[i].msgid);
+  for (const i of raw.high) raw.keys[i] = sampleKey(messages[i]!.msgid);
   forEachDuplicate(messages, (first, i) => {
     if (strict) {
       throw new PoSyntaxError(
         `duplicate message definition (first defined at line ${lines[first]})`,
-        lines[i],
+        lines[i]!,
         1,
       );
     }
-    lineOfMessage.set(messages[first], lines[first]);
-    lineOfMessage.set(messages[i], lines[i]);
+    lineOfMessage.set(messages[first]!, lines[first]!);
+    lineOfMessage.set(messages[i]!, lines[i]!);
     return true;
   }, raw.keys);
 }
@@ -177,7 +177,7 @@ export function readAsBytes(
   if (guess !== null && WEIRD_CJK.has(guess)) return null;
   const chunks = byteStringChunks(body, chunkBytes);
   if (chunks === null) return null;
-  const raw = parseText(new Lexer(chunks[0], false, null, [], chunks.slice(1)));
+  const raw = parseText(new Lexer(chunks[0]!, false, null, [], chunks.slice(1)));
   const info = resolveCharset(raw, fileName);
   if (WEIRD_CJK.has(info.canonical)) return null;
   decodeByteMode(raw, info);

@@ -44,7 +44,7 @@ const PAGE_WIDTH = 79;
 
 /** Columns of an ASCII code unit once escaped: 2 for an escape, 0 for other controls, else 1. */
 const ASCII_COLUMNS = new Uint8Array(128);
-for (let c = 0; c < 128; c++) ASCII_COLUMNS[c] = ESCAPE_LETTER[c] !== 0 ? 2 : BMP_WIDTHS[c];
+for (let c = 0; c < 128; c++) ASCII_COLUMNS[c] = ESCAPE_LETTER[c] !== 0 ? 2 : BMP_WIDTHS[c]!;
 
 /**
  * msgcat's escaping (4.1): \n \t \r \a \b \f \v \\ \" and nothing else; every other character,
@@ -62,7 +62,7 @@ export function escapeString(value: string): string {
   for (let i = 0; i < n; i++) {
     const c = value.charCodeAt(i);
     if (c < 128 && ESCAPE_LETTER[c] !== 0) {
-      out += value.slice(from, i) + "\\" + String.fromCharCode(ESCAPE_LETTER[c]);
+      out += value.slice(from, i) + "\\" + String.fromCharCode(ESCAPE_LETTER[c]!);
       from = i + 1;
     }
   }
@@ -91,20 +91,22 @@ function portionColumns(src: Uint8Array, from: number, to: number, limit: number
   let columns = 0;
   let kinds = 0;
   for (let i = from; i < to && columns <= limit;) {
-    const c = src[i];
-    kinds |= BYTE_KIND[c];
+    // `!`: i < to <= src.length; the text is well-formed UTF-8 (a lead byte's continuation bytes
+    // follow it) and every table index is masked to its table's size.
+    const c = src[i]!;
+    kinds |= BYTE_KIND[c]!;
     if (c < 0x80) {
-      columns += ASCII_COLUMNS[c];
+      columns += ASCII_COLUMNS[c]!;
       i++;
     } else if (c < 0xe0) {
-      columns += widths[((c & 0x1f) << 6) | (src[i + 1] & 63)];
+      columns += widths[((c & 0x1f) << 6) | (src[i + 1]! & 63)]!;
       i += 2;
     } else if (c < 0xf0) {
-      columns += widths[((c & 0x0f) << 12) | ((src[i + 1] & 63) << 6) | (src[i + 2] & 63)];
+      columns += widths[((c & 0x0f) << 12) | ((src[i + 1]! & 63) << 6) | (src[i + 2]! & 63)]!;
       i += 3;
     } else {
       columns += astralWidth(
-        ((c & 7) << 18) | ((src[i + 1] & 63) << 12) | ((src[i + 2] & 63) << 6) | (src[i + 3] & 63),
+        ((c & 7) << 18) | ((src[i + 1]! & 63) << 12) | ((src[i + 2]! & 63) << 6) | (src[i + 3]! & 63),
       );
       i += 4;
     }
@@ -135,10 +137,10 @@ function pushLineStart(count: number, index: number): number {
  */
 const UNIT_INFO = new Uint16Array(0x10000);
 for (let c = 0; c < 0x10000; c++) {
-  const letter = c < 128 ? ESCAPE_LETTER[c] : 0;
+  const letter = c < 128 ? ESCAPE_LETTER[c]! : 0;
   UNIT_INFO[c] = letter === 0
-    ? BMP_CLASSES[c] | (BMP_WIDTHS[c] << 6)
-    : LB_PR | (2 << 6) | 0x100 | (BMP_CLASSES[letter] << 9);
+    ? BMP_CLASSES[c]! | (BMP_WIDTHS[c]! << 6)
+    : LB_PR | (2 << 6) | 0x100 | (BMP_CLASSES[letter]! << 9);
 }
 
 /**
@@ -152,8 +154,8 @@ function makeCjkTables(): { info: Uint16Array; widths: Uint8Array } {
   const info = UNIT_INFO.slice();
   const widths = BMP_WIDTHS.slice();
   for (let c = 0x80; c < 0x10000; c++) {
-    const columns = cjkColumns(c, BMP_WIDTHS[c]);
-    const cls = isAmbiguous(c) ? LB_ID1 : BMP_CLASSES[c];
+    const columns = cjkColumns(c, BMP_WIDTHS[c]!);
+    const cls = isAmbiguous(c) ? LB_ID1 : BMP_CLASSES[c]!;
     widths[c] = columns;
     info[c] = cls | (columns << 6);
   }
@@ -193,16 +195,16 @@ const DFA_START_NUMBER = LINE_BREAK_DFA_START / CLASS_COUNT;
 const ASCII_STEP = new Int32Array((DFA_BY_NUMBER.length / CLASS_COUNT) * 128);
 for (let state = 0; state < DFA_BY_NUMBER.length / CLASS_COUNT; state++) {
   for (let c = 0; c < 128; c++) {
-    const info = UNIT_INFO[c];
-    let t = DFA_BY_NUMBER[state * CLASS_COUNT + (info & 63)];
+    const info = UNIT_INFO[c]!;
+    let t = DFA_BY_NUMBER[state * CLASS_COUNT + (info & 63)]!;
     let brk = t & 3;
     if ((info & 0x100) !== 0) {
       // The escape's second character: never a break before it.
-      t = DFA_BY_NUMBER[(t >> 2) * CLASS_COUNT + (info >> 9)];
+      t = DFA_BY_NUMBER[(t >> 2) * CLASS_COUNT + (info >> 9)]!;
       // No break just before the "\n" that ends a portion.
       if (c === 10) brk = BREAK_PROHIBITED;
     }
-    ASCII_STEP[state * 128 + c] = ((t >> 2) << 8) | (BYTE_KIND[c] << 4) | (((info >> 6) & 3) << 2) | brk;
+    ASCII_STEP[state * 128 + c] = ((t >> 2) << 8) | (BYTE_KIND[c]! << 4) | (((info >> 6) & 3) << 2) | brk;
   }
 }
 
@@ -238,11 +240,13 @@ function scan(src: Uint8Array, from: number, to: number, interiors: Uint8Array |
   let byteKinds = 0;
   for (let i = from; i < to;) {
     const at = i;
-    const c = src[i];
+    // `!`: i < to <= src.length; the text is well-formed UTF-8 (a lead byte's continuation bytes
+    // follow it) and every table index is masked to its table's size.
+    const c = src[i]!;
     let brk: number;
     let columns: number;
     if (c < 0x80) {
-      const e = ASCII_STEP[(state << 7) + c];
+      const e = ASCII_STEP[(state << 7) + c]!;
       brk = e & 3;
       columns = (e >> 2) & 3;
       byteKinds |= (e >> 4) & 1;
@@ -252,19 +256,20 @@ function scan(src: Uint8Array, from: number, to: number, interiors: Uint8Array |
       byteKinds |= 2;
       let unit: number;
       if (c < 0xe0) {
-        unit = info[((c & 0x1f) << 6) | (src[i + 1] & 63)];
+        unit = info[((c & 0x1f) << 6) | (src[i + 1]! & 63)]!;
         i += 2;
       } else if (c < 0xf0) {
-        unit = info[((c & 0x0f) << 12) | ((src[i + 1] & 63) << 6) | (src[i + 2] & 63)];
+        unit = info[((c & 0x0f) << 12) | ((src[i + 1]! & 63) << 6) | (src[i + 2]! & 63)]!;
         i += 3;
       } else {
-        const cp = ((c & 7) << 18) | ((src[i + 1] & 63) << 12) | ((src[i + 2] & 63) << 6) | (src[i + 3] & 63);
+        const cp = ((c & 7) << 18) | ((src[i + 1]! & 63) << 12) | ((src[i + 2]! & 63) << 6) |
+          (src[i + 3]! & 63);
         i += 4;
         const cls = astralAmbiguousAsId && isAmbiguous(cp) ? LB_ID1 : astralLineBreakClass(cp);
         unit = cls | (astralWidth(cp) << 6);
       }
       // (No character outside ASCII is escaped.)
-      const t = DFA_BY_NUMBER[state * CLASS_COUNT + (unit & 63)];
+      const t = DFA_BY_NUMBER[state * CLASS_COUNT + (unit & 63)]!;
       brk = t & 3;
       columns = (unit >> 6) & 3;
       state = t >> 2;
@@ -297,11 +302,11 @@ function fill(startColumn: number, width: number, record: boolean): number {
   let pieceBegin = 0;
   let column = startColumn;
   for (let k = 0; k < n; k++) {
-    const before = opportunityColumn[k];
+    const before = opportunityColumn[k]!;
     const pieceWidth = before - pieceBegin;
     if (pieceStart >= 0 && column + pieceWidth > width) {
       if (!record) return 1;
-      count = pushLineStart(count, opportunityAt[pieceStart]);
+      count = pushLineStart(count, opportunityAt[pieceStart]!);
       column = 0;
     }
     if (opportunityKind[k] === BREAK_MANDATORY) {
@@ -316,7 +321,7 @@ function fill(startColumn: number, width: number, record: boolean): number {
   }
   if (pieceStart >= 0 && column + scannedColumns - pieceBegin > width) {
     if (!record) return 1;
-    count = pushLineStart(count, opportunityAt[pieceStart]);
+    count = pushLineStart(count, opportunityAt[pieceStart]!);
   }
   return count;
 }
@@ -436,7 +441,7 @@ export function writeString(
     const kinds = portionKinds;
     let start = from;
     for (let j = 0; j <= count; j++) {
-      const end = j < count ? lineStarts[j] : to;
+      const end = j < count ? lineStarts[j]! : to;
       w.ascii(prefix);
       if (firstLine) {
         w.ascii(keyword);

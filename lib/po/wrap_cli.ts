@@ -282,10 +282,10 @@ export async function runWrap(args: string[], io: WrapIo): Promise<number> {
     io.stderr(text);
   };
   try {
-    while (next < run.files.length && inFlight.length < window) inFlight.push(layOut(run.files[next++]));
+    while (next < run.files.length && inFlight.length < window) inFlight.push(layOut(run.files[next++]!));
     while (inFlight.length > 0) {
       const r = await inFlight.shift()!;
-      if (next < run.files.length) inFlight.push(layOut(run.files[next++]));
+      if (next < run.files.length) inFlight.push(layOut(run.files[next++]!));
       progress.tick();
       const path = r.path;
       if ("error" in r) {

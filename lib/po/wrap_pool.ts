@@ -42,7 +42,8 @@ export function startLayoutPool(size: number): LayoutPool {
       const job = pending.get(answer.id);
       if (!job) return;
       pending.delete(answer.id);
-      load[owner.get(answer.id)!]--;
+      const from = owner.get(answer.id)!; // every job sent has its owner
+      load[from] = load[from]! - 1;
       owner.delete(answer.id);
       if ("after" in answer) job.resolve(answer.after);
       else if (answer.error.kind === "syntax") {
@@ -68,13 +69,13 @@ export function startLayoutPool(size: number): LayoutPool {
     layOut(path, bytes, noWrap) {
       const id = nextId++;
       let target = 0;
-      for (let i = 1; i < size; i++) if (load[i] < load[target]) target = i;
-      load[target]++;
+      for (let i = 1; i < size; i++) if (load[i]! < load[target]!) target = i;
+      load[target] = load[target]! + 1;
       owner.set(id, target);
       return new Promise((resolve, reject) => {
         pending.set(id, { resolve, reject });
         const job: LayoutJob = { id, path, bytes: bytes.slice(), noWrap };
-        workers[target].postMessage(job, [job.bytes.buffer as ArrayBuffer]);
+        workers[target]!.postMessage(job, [job.bytes.buffer as ArrayBuffer]);
       });
     },
     close() {

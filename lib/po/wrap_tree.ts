@@ -86,7 +86,7 @@ export async function collectWrapTargets(paths: readonly string[], io: WrapTreeI
         else if (kind === "file" && name.endsWith(".po")) take(child);
       }
       // Reversed onto the stack, so the first subdirectory is walked next.
-      for (let i = subdirs.length - 1; i >= 0; i--) stack.push(subdirs[i]);
+      for (let i = subdirs.length - 1; i >= 0; i--) stack.push(subdirs[i]!);
     }
   }
   return { files, failures };

@@ -37,8 +37,8 @@ function checkAccepted(catalog: PoCatalog): void {
     );
   }
   forEachDuplicate(catalog.messages, (firstIndex, i) => {
-    const first = catalog.messages[firstIndex];
-    const m = catalog.messages[i];
+    const first = catalog.messages[firstIndex]!;
+    const m = catalog.messages[i]!;
     const firstLine = messageLine(first);
     throw new PoSyntaxError(
       `duplicate message definition: msgid ${JSON.stringify(m.msgid.slice(0, 60))}` +
@@ -115,7 +115,7 @@ function layoutCatalog(catalog: PoCatalog, noWrapAll: boolean, forcePo: boolean)
   let blank = false;
   for (let k = 0; k < domains.length; k++) {
     const domain = domains[k];
-    const inDomain = groups[k];
+    const inDomain = groups[k]!; // a group per domain
     const size = groupSize(inDomain);
     if (size === 0) continue;
     if (domain !== undefined) {
@@ -136,8 +136,8 @@ function layoutCatalog(catalog: PoCatalog, noWrapAll: boolean, forcePo: boolean)
     for (let pass = 0; pass < 2; pass++) {
       const count = pass === 0 ? size : obsoleteOnes.length;
       for (let q = 0; q < count; q++) {
-        const i = pass === 0 ? groupAt(inDomain, q) : obsoleteOnes[q];
-        const m = messages[i];
+        const i = pass === 0 ? groupAt(inDomain, q) : obsoleteOnes[q]!;
+        const m = messages[i]!;
         if (pass === 0 && m.obsolete) {
           obsoleteOnes.push(i);
           continue;
@@ -178,9 +178,9 @@ function layoutCatalog(catalog: PoCatalog, noWrapAll: boolean, forcePo: boolean)
     // Done writing: the pieces get a copy of what was written, and the new layouts are cached.
     buffer = w.buf.slice(0, w.pos);
     if (w.buf.length <= KEPT_WRITER_BYTES) keptWriter = w;
-    for (let i = 0; i < domainLines.length; i++) domainLines[i].buffer = buffer;
+    for (let i = 0; i < domainLines.length; i++) domainLines[i]!.buffer = buffer;
     const fresh = cold ? all : freshLayouts;
-    for (let i = 0; i < fresh.length; i++) if (fresh[i] !== undefined) fresh[i].buffer = buffer;
+    for (let i = 0; i < fresh.length; i++) if (fresh[i] !== undefined) fresh[i]!.buffer = buffer;
   }
   if (w !== null || !isRemembered(messages)) {
     rememberLayouts({ messages, layouts: all, singleByte, noWrapAll, legacy: legacy?.charset ?? null });
@@ -217,7 +217,7 @@ function estimateCapacity(messages: readonly PoMessage[]): number {
   if (read !== undefined) return read.bytes + (read.bytes >> 3) + 65536;
   let n = 0;
   for (let i = 0; i < messages.length; i++) {
-    const m = messages[i];
+    const m = messages[i]!;
     n += m.msgid.length + m.msgstr.length + 64;
   }
   return Math.min(n * 2, 256 * 1024 * 1024);
@@ -256,5 +256,5 @@ export function encodePoRuns(catalog: PoCatalog, options: FormatOptions = {}): U
   const runs = layoutCatalog(catalog, options.noWrap ?? false, options.forcePo ?? false);
   const { canonical, spelled } = catalogCharset(catalog);
   if (canonical === "UTF-8" || canonical === "ASCII") return runs;
-  return [encodeLegacy(runs.length === 1 ? runs[0] : concatRuns(runs), canonical, spelled, catalog)];
+  return [encodeLegacy(runs.length === 1 ? runs[0]! : concatRuns(runs), canonical, spelled, catalog)];
 }
