@@ -11,8 +11,8 @@
  * encoder is the inverse of that table, so what it writes reads back, here and in gettext, as the
  * text it was given; a character the charset cannot hold is refused, never replaced.
  *
- * Not covered (the reader refuses such a file as "cannot be decoded by this service"): EUC-TW and
- * JOHAB, which no WHATWG decoder knows.
+ * JOHAB, which no WHATWG decoder knows, starts from its formulas instead (`_johab.ts`). Not covered
+ * (the reader refuses such a file as "cannot be decoded by this service"): EUC-TW.
  *
  * ASCII bytes are ASCII in every charset here, as the PO syntax needs them to be. glibc's
  * SHIFT_JIS converter reads 0x5C as `¥` and 0x7E as `‾`, so `msgconv -t UTF-8` turns a `\\` or `~`
@@ -21,6 +21,7 @@
  * @module
  */
 import { GLIBC_CORRECTIONS } from "./_legacy_charset_data.ts";
+import { johabCharacters } from "./_johab.ts";
 
 /** A decoder and an encoder for one charset, exact with respect to glibc's iconv. */
 export interface LegacyCodec {
@@ -51,7 +52,15 @@ const WHATWG_LABELS: Readonly<Record<string, string>> = {
 };
 
 /** The canonical names of the multi-byte charsets {@link legacyCodec} covers. */
-export const LEGACY_MULTIBYTE_CHARSETS: readonly string[] = Object.keys(WHATWG_LABELS);
+export const LEGACY_MULTIBYTE_CHARSETS: readonly string[] = [...Object.keys(WHATWG_LABELS), "JOHAB"];
+
+/**
+ * What a codec starts from, before glibc's corrections: the WHATWG decoder's characters
+ * ({@link whatwgCharacters}), or for JOHAB, its formulas over EUC-KR's corrected characters.
+ */
+export function baseCharacters(charset: string): Map<number, string> {
+  return charset === "JOHAB" ? johabCharacters(correctedCharacters("EUC-KR")) : whatwgCharacters(charset);
+}
 
 /**
  * Whether libunistring treats `charset` as a "CJK encoding" (`is_cjk_encoding`, libunistring 1.0):
@@ -132,7 +141,7 @@ const GB18030_ASTRAL_LAST = 189000 + 0x10ffff - 0x10000;
 
 /**
  * The decoder/encoder of a multi-byte legacy charset, built on first use (a few milliseconds) and
- * kept; null for a charset it does not cover (UTF-8, single-byte charsets, EUC-TW, JOHAB).
+ * kept; null for a charset it does not cover (UTF-8, single-byte charsets, EUC-TW).
  *
  * @example
  * ```ts
@@ -142,7 +151,7 @@ const GB18030_ASTRAL_LAST = 189000 + 0x10ffff - 0x10000;
  * ```
  */
 export function legacyCodec(charset: string): LegacyCodec | null {
-  if (!(charset in WHATWG_LABELS)) return null;
+  if (!LEGACY_MULTIBYTE_CHARSETS.includes(charset)) return null;
   let codec = codecs.get(charset);
   if (codec === undefined) codecs.set(charset, codec = buildCodec(charset));
   return codec;
@@ -154,16 +163,12 @@ const codecs = new Map<string, LegacyCodec>();
 let unitScratch = new Uint16Array(4096);
 const utf16 = new TextDecoder("utf-16le");
 
-function buildCodec(charset: string): LegacyCodec {
-  const chars = whatwgCharacters(charset);
-  /** Second codes of characters: read, but not written (glibc writes the first). */
-  const notWritten = new Set<number>();
+/** {@link baseCharacters} with glibc's corrections: what glibc reads each sequence as. */
+function correctedCharacters(charset: string): Map<number, string> {
+  const chars = baseCharacters(charset);
   const fix = GLIBC_CORRECTIONS[charset];
   if (fix !== undefined) {
-    const [rejected, readings, readOnly] = fix;
-    for (let i = 0; i < readOnly.length; i += 2) {
-      for (let s = readOnly[i]; s <= readOnly[i + 1]; s++) notWritten.add(s);
-    }
+    const [rejected, readings] = fix;
     for (let i = 0; i < rejected.length; i += 2) {
       for (let s = rejected[i]; s <= rejected[i + 1]; s++) chars.delete(s);
     }
@@ -172,6 +177,17 @@ function buildCodec(charset: string): LegacyCodec {
         chars.set(readings[i] + k, String.fromCodePoint(readings[i + 1] + k));
       }
     }
+  }
+  return chars;
+}
+
+function buildCodec(charset: string): LegacyCodec {
+  const chars = correctedCharacters(charset);
+  /** Second codes of characters: read, but not written (glibc writes the first). */
+  const notWritten = new Set<number>();
+  const readOnly = GLIBC_CORRECTIONS[charset]?.[2] ?? [];
+  for (let i = 0; i < readOnly.length; i += 2) {
+    for (let s = readOnly[i]; s <= readOnly[i + 1]; s++) notWritten.add(s);
   }
   // Decoding: one-byte and two-byte sequences by table, longer ones by map. Table values are
   // code points, or -1 (not a character), or -2 (two code points: see `pairs`).

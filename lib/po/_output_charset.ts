@@ -77,8 +77,7 @@ export function isSingleByte(canonical: string): boolean {
 
 /**
  * Whether `encodePo` can write a catalogue in `canonical` (a name from `canonicalCharset`): UTF-8,
- * ASCII, the single-byte charsets and the multi-byte ones of `_legacy_charset.ts`; not EUC-TW and
- * JOHAB.
+ * ASCII, the single-byte charsets and the multi-byte ones of `_legacy_charset.ts` (not EUC-TW).
  */
 export function isWritableCharset(canonical: string): boolean {
   return canonical === "UTF-8" || canonical === "ASCII" || isSingleByte(canonical) ||
@@ -114,7 +113,7 @@ export function encodeLegacy(
   const table = singleByteTable(canonical);
   if (!table) {
     throw new UnwritableCatalogError(
-      `Cannot write PO file in charset "${spelled}": EUC-TW and JOHAB catalogues cannot be written here ` +
+      `Cannot write PO file in charset "${spelled}": EUC-TW catalogues cannot be written here ` +
         "(convert it with msgconv --to-code=UTF-8 first)",
     );
   }

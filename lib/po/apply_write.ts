@@ -381,8 +381,8 @@ function applyEntry(
  * Shift_JIS, GBK, Big5…); a character it cannot hold is refused when the catalogue is encoded
  * (`encodePo`), naming the entry, the character and the charset.
  *
- * @throws {UnwritableCatalogError} the catalogue's charset is one the writer does not cover (EUC-TW,
- *   JOHAB), or a header entry would change the charset.
+ * @throws {UnwritableCatalogError} the catalogue's charset is one the writer does not cover (EUC-TW;
+ *   msgcat's KOI8-T, CP850, VISCII and GEORGIAN-PS are not read at all), or a header entry would change the charset.
  * @throws {InvalidInputError} msgid "" without context (the header), a field holds NUL or U+0004 or a
  *   lone surrogate, a comment line ends with a backslash (gettext would join the next line to it)
  *   or reads as a Solaris reference, an occurrence holds a space, tab, newline or NUL, ends with a
@@ -407,7 +407,7 @@ export function applyWrite(
   const charset = catalogCharset(base);
   if (!isWritableCharset(charset.canonical)) {
     throw new UnwritableCatalogError(
-      `Cannot write to a catalogue in charset "${charset.spelled}": EUC-TW and JOHAB catalogues cannot be ` +
+      `Cannot write to a catalogue in charset "${charset.spelled}": EUC-TW catalogues cannot be ` +
         "updated (convert it with msgconv --to-code=UTF-8 first)",
     );
   }

@@ -5,7 +5,7 @@
  *
  *   deno run --allow-read --allow-write --allow-run tools/legacy_charsets/generate.ts
  */
-import { LEGACY_MULTIBYTE_CHARSETS, whatwgCharacters } from "../../lib/po/_legacy_charset.ts";
+import { baseCharacters, LEGACY_MULTIBYTE_CHARSETS } from "../../lib/po/_legacy_charset.ts";
 
 const here = new URL(".", import.meta.url).pathname;
 const exe = await Deno.makeTempFile({ prefix: "glibc_dump_" });
@@ -28,7 +28,7 @@ for (const charset of LEGACY_MULTIBYTE_CHARSETS) {
     // A second code of a character: glibc writes it with another one.
     if (writtenAs !== undefined) addToRuns(readOnly, seq);
   }
-  const whatwg = whatwgCharacters(charset);
+  const whatwg = baseCharacters(charset);
   const rejected: number[] = [];
   const readings: number[] = [];
   let same = 0;
