@@ -100,7 +100,7 @@ Deno.test("wrap --stdout prints a legacy catalogue in its own charset, and --che
 Deno.test("msgcat's layout rules for CJK encodings: U+00A1–U+FF60 are 2 columns, ambiguous characters break", () => {
   assert.deepEqual(
     LEGACY_MULTIBYTE_CHARSETS.filter(isCjkEncoding),
-    ["EUC-KR", "CP949", "EUC-JP", "GBK", "GB2312", "BIG5"],
+    ["EUC-KR", "CP949", "EUC-JP", "GBK", "GB2312", "BIG5", "JOHAB"],
     "Shift_JIS, CP932, GB18030, BIG5-HKSCS and CP950 are laid out as UTF-8 is",
   );
   const header = (cs: string) => `msgid ""\nmsgstr "Content-Type: text/plain; charset=${cs}\\n"\n\n`;
@@ -194,7 +194,12 @@ Deno.test("the encoder refuses what a charset cannot hold, and says where", () =
   assert.ok(legacyCodec("GBK")!.encode("乗") instanceof Uint8Array);
   assert.equal(legacyCodec("EUC-KR")!.encode("\uac02"), 0, "CP949-only Hangul");
   assert.equal(legacyCodec("UTF-8"), null);
-  assert.equal(legacyCodec("JOHAB"), null);
+  assert.equal(legacyCodec("EUC-TW"), null);
+  assert.equal(
+    legacyCodec("JOHAB")!.encode("한글 ₩"),
+    3,
+    "glibc's JOHAB writes ₩ as 0x5C, which PO reads as a backslash",
+  );
 });
 
 /** A header and one entry, in `charset`. */
@@ -209,6 +214,11 @@ const WRITES: [string, string, string][] = [
     "EUC-KR",
     "안녕하세요",
     "파일을 저장할 수 없습니다. 디스크가 가득 찼습니다. 공간을 확보한 뒤 다시 시도하거나 다른 폴더를 선택하십시오.",
+  ],
+  [
+    "JOHAB",
+    "안녕",
+    "조합형 한글로 된 카탈로그입니다. 긴 줄은 msgcat 과 같은 자리에서 나뉩니다. 漢字와 記號「」도 씁니다.",
   ],
   ["CP949", "똠방각하", "똠방각하 펲시콜라: 확장 한글 글자도 씁니다. 줄이 길면 msgcat 처럼 나눕니다."],
   [

@@ -72,10 +72,11 @@ const sources: [string, string[], string[]][] = [
     "BIG5",
     "BIG5-HKSCS",
     "CP950",
+    "JOHAB",
   ]],
 ];
 for (
-  const [lang, charsets] of [["ko", ["EUC-KR", "CP949"]], ["zh_CN", ["GB2312", "GBK", "GB18030"]], [
+  const [lang, charsets] of [["ko", ["EUC-KR", "CP949", "JOHAB"]], ["zh_CN", ["GB2312", "GBK", "GB18030"]], [
     "zh_TW",
     ["BIG5", "BIG5-HKSCS", "CP950"],
   ]] as const
@@ -86,7 +87,15 @@ for (
 
 for (const [name, list, charsets] of sources) {
   for (const charset of charsets) {
-    const kept = holdable(list, charset, name === "probe");
+    // glibc's JOHAB reads 0x5C as ₩ and cannot write a backslash, so msgconv refuses one there: the
+    // JOHAB fixtures go without escaped backslashes and without comments that hold one.
+    const kept = holdable(list, charset, name === "probe").map((e) =>
+      charset !== "JOHAB"
+        ? e
+        : e.replaceAll("\\\\", "").split("\n").filter((l) => !(l.startsWith("#") && l.includes("\\"))).join(
+          "\n",
+        )
+    );
     const utf8 = te.encode(kept.join("\n\n") + "\n");
     const converted = await run("msgconv", ["-t", charset, "-"], utf8);
     const base = `${DIR}${name}.${charset}`;
