@@ -4,6 +4,7 @@ import {
   addTotals,
   CHECK_NAMES,
   checkCatalog,
+  checkCatalogInTurns,
   checkMessage,
   CHECKS,
   DEFAULT_CHECKS,
@@ -337,4 +338,24 @@ Deno.test("the format parsers agree with the wrap engine's on what is a directiv
 Deno.test("docs/checks.md lists every check", () => {
   const doc = Deno.readTextFileSync(new URL("../docs/checks.md", import.meta.url));
   for (const name of CHECK_NAMES) assert.ok(doc.includes(`| \`${name}\``), `docs/checks.md lacks ${name}`);
+});
+
+Deno.test("checkCatalogInTurns gives other work a turn between slices and stops when the signal is aborted", async () => {
+  const text = 'msgid ""\nmsgstr "Content-Type: text/plain; charset=UTF-8\\n"\n' +
+    Array.from({ length: 3000 }, (_, i) => `\n#, python-format\nmsgid "e${i} %s"\nmsgstr "f${i}"\n`).join("");
+  const catalog = parsePo(new TextEncoder().encode(text), "big.po");
+  const all = await checkCatalogInTurns(catalog, {});
+  assert.deepEqual(all, checkCatalog(catalog));
+  assert.equal(all.length, 3000);
+  const controller = new AbortController();
+  let turns = 0;
+  const timer = setInterval(() => {
+    if (++turns === 2) controller.abort(new Error("time is up"));
+  }, 0);
+  try {
+    await assert.rejects(checkCatalogInTurns(catalog, {}, controller.signal), /time is up/);
+  } finally {
+    clearInterval(timer);
+  }
+  assert.ok(turns >= 2);
 });

@@ -246,11 +246,43 @@ export function checkCatalog(
   options: CheckOptions = {},
   only?: readonly PoMessage[],
 ): CheckProblem[] {
+  const out: CheckProblem[] = [];
+  for (const _ of checkSteps(catalog, options, only, out));
+  return out;
+}
+
+/** Entries checked between two turns of the event loop in {@link checkCatalogInTurns}. */
+const SLICE = 256;
+
+/**
+ * {@link checkCatalog} for a server: it gives the event loop a turn every {@link SLICE} entries, so
+ * a large catalogue does not hold up other requests, and stops once `signal` is aborted.
+ *
+ * @throws `signal.reason` once it is aborted; {@link InvalidInputError} an unknown check.
+ */
+export async function checkCatalogInTurns(
+  catalog: PoCatalog,
+  options: CheckOptions,
+  signal?: AbortSignal,
+): Promise<CheckProblem[]> {
+  const out: CheckProblem[] = [];
+  for (const _ of checkSteps(catalog, options, undefined, out)) {
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    signal?.throwIfAborted();
+  }
+  return out;
+}
+
+function* checkSteps(
+  catalog: PoCatalog,
+  options: CheckOptions,
+  only: readonly PoMessage[] | undefined,
+  out: CheckProblem[],
+): Generator<void, void, void> {
   const selection = select(options);
   const path = options.path ?? null;
   const header = headerOf(catalog);
   const plural = pluralInfo(header);
-  const out: CheckProblem[] = [];
   const lines = messageLines(catalog);
   const lineOf = (m: PoMessage, i: number) =>
     messageLine(m) ?? (lines !== undefined && catalog.messages[i] === m ? lines[i] : null);
@@ -320,9 +352,12 @@ export function checkCatalog(
     });
   }
   if (only === undefined) {
-    catalog.messages.forEach((m, i) => {
+    const messages = catalog.messages;
+    for (let i = 0; i < messages.length; i++) {
+      const m = messages[i];
       if (isCheckable(m, options.includeFuzzy)) checkOne(m, selection, plural, path, lineOf(m, i), out);
-    });
+      if (i % SLICE === SLICE - 1) yield;
+    }
   } else {
     for (const m of only) {
       if (isCheckable(m, options.includeFuzzy)) {
@@ -330,7 +365,6 @@ export function checkCatalog(
       }
     }
   }
-  return out;
 }
 
 /**

@@ -13,7 +13,13 @@ import { join } from "node:path";
 import { InvalidInputError, PoSyntaxError, TimeoutError } from "../../errors.ts";
 import { outsideRootsError } from "../../store/path_policy.ts";
 import type { PoCatalog } from "../types.ts";
-import { addTotals, checkCatalog, type CheckOptions, type CheckProblem, type CheckTotals } from "./mod.ts";
+import {
+  addTotals,
+  checkCatalogInTurns,
+  type CheckOptions,
+  type CheckProblem,
+  type CheckTotals,
+} from "./mod.ts";
 
 /** The kind of one directory entry, as `lstat` sees it. */
 export type CheckEntryKind = "file" | "directory" | "symlink" | "other";
@@ -129,7 +135,7 @@ export async function checkTree(
       }]);
       return true;
     }
-    keep(checkCatalog(catalog, { ...options, path }));
+    keep(await checkCatalogInTurns(catalog, { ...options, path }, limits.signal));
     return true;
   };
   walk: for (const path of paths) {
