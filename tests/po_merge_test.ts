@@ -272,3 +272,26 @@ Deno.test("main.ts merge prints msgmerge's result, writes -o FILE, and with --up
     await Deno.remove(dir, { recursive: true });
   }
 });
+
+Deno.test("a merge whose fuzzy search would take long stops at its time bound and says how many it skipped", () => {
+  const entry = (msgid: string, msgstr: string) => `msgid "${msgid}"\nmsgstr "${msgstr}"\n\n`;
+  const header = 'msgid ""\nmsgstr "Content-Type: text/plain; charset=UTF-8\\n"\n\n';
+  let po = header;
+  let pot = header;
+  // Every msgid shares most 4-grams with every other: each search compares with all of them.
+  for (let i = 0; i < 4000; i++) {
+    po += entry(`the same long sentence about files and folders, number ${i}`, `t${i}`);
+  }
+  for (let i = 0; i < 4000; i++) {
+    pot += entry(`the same long sentence about files and directories, no. ${i}`, "");
+  }
+  const def = parsePo(new TextEncoder().encode(po));
+  const ref = parsePo(new TextEncoder().encode(pot));
+  const started = performance.now();
+  const { stats } = mergeCatalogs(def, ref, { fuzzyLimits: { maxMs: 200 } });
+  const ms = performance.now() - started;
+  assert.ok(stats.fuzzySkipped > 0, "the bound was reached");
+  assert.equal(stats.fuzzied + stats.missing, 4000, "the skipped ones are added untranslated (missing)");
+  assert.ok(stats.fuzzySkipped <= stats.missing);
+  assert.ok(ms < 3000, `${ms} ms`);
+});

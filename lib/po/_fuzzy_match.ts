@@ -57,7 +57,8 @@ const utf8 = new TextEncoder();
 export class FuzzyIndex {
   readonly #messages: PoMessage[] = [];
   readonly #bytes: Uint8Array[] = [];
-  readonly #grams = new Map<string, number[]>();
+  /** 4-gram → messages containing it: keyed by its first two code points, then its last two. */
+  readonly #grams = new Map<number, Map<number, number[]>>();
   readonly #short: number[][] = Array.from({ length: SHORT_MSG_MAX + 1 }, () => []);
   readonly #budget: FuzzyBudget;
   /** Shared-4-gram counts per message, zeroed after each search. */
@@ -78,11 +79,13 @@ export class FuzzyIndex {
       this.#messages.push(m);
       const bytes = utf8.encode(m.msgid);
       this.#bytes.push(bytes);
-      for (const gram of grams(m.msgid)) {
-        const list = this.#grams.get(gram);
-        if (list === undefined) this.#grams.set(gram, [j]);
+      forEachGram(m.msgid, (hi, lo) => {
+        let inner = this.#grams.get(hi);
+        if (inner === undefined) this.#grams.set(hi, inner = new Map());
+        const list = inner.get(lo);
+        if (list === undefined) inner.set(lo, [j]);
         else if (list[list.length - 1] !== j) list.push(j);
-      }
+      });
       if (bytes.length <= SHORT_MSG_MAX) this.#short[bytes.length].push(j);
     }
   }
@@ -102,7 +105,9 @@ export class FuzzyIndex {
     let best = FUZZY_THRESHOLD;
     let bestIndex = -1;
     for (const j of order) {
-      if (--b.comparisons < 0 || b.work < 0) {
+      if (
+        --b.comparisons < 0 || b.work < 0 || ((b.comparisons & 0xff) === 0 && performance.now() > b.deadline)
+      ) {
         b.spent = true;
         return "skipped";
       }
@@ -115,21 +120,19 @@ export class FuzzyIndex {
         bestIndex = j;
       }
     }
-    if ((b.comparisons & 0xff) === 0 && performance.now() > b.deadline) b.spent = true;
     return bestIndex < 0 ? null : this.#messages[bestIndex];
   }
 
   /** Indices to try, in msgmerge's order. */
   #candidates(msgid: string, byteLength: number): number[] {
-    const query = grams(msgid);
-    if (query.length > 0) {
-      const counts = this.#counts ??= new Int32Array(this.#messages.length);
-      const touched: number[] = [];
-      for (const gram of query) {
-        const list = this.#grams.get(gram);
-        if (list === undefined) continue;
-        for (const j of list) if (counts[j]++ === 0) touched.push(j);
-      }
+    const counts = this.#counts ??= new Int32Array(this.#messages.length);
+    const touched: number[] = [];
+    const grams = forEachGram(msgid, (hi, lo) => {
+      const list = this.#grams.get(hi)?.get(lo);
+      if (list === undefined) return;
+      for (const j of list) if (counts[j]++ === 0) touched.push(j);
+    });
+    if (grams > 0) {
       touched.sort((a, b) => counts[b] - counts[a] || a - b);
       for (const j of touched) counts[j] = 0;
       return touched;
@@ -143,12 +146,36 @@ export class FuzzyIndex {
   }
 }
 
-/** The 4-grams of characters (code points) of `s`, with repeats, in order; [] under 4 characters. */
-function grams(s: string): string[] {
-  const chars = Array.from(s);
-  const out: string[] = [];
-  for (let i = 0; i + 4 <= chars.length; i++) out.push(chars[i] + chars[i + 1] + chars[i + 2] + chars[i + 3]);
-  return out;
+const CP = 2 ** 21;
+
+/**
+ * Calls `fn` for each 4-gram of characters (code points) of `s`, repeats included, in order, as
+ * two exact numbers (its first two code points, its last two); returns how many there were (0
+ * under 4 characters). Numbers, not strings: building a catalogue's index made millions of
+ * small strings (1.8 s for the 2 MB Spanish changelog).
+ */
+function forEachGram(s: string, fn: (hi: number, lo: number) => void): number {
+  let c0 = 0, c1 = 0, c2 = 0;
+  let seen = 0;
+  let count = 0;
+  for (let i = 0; i < s.length; i++) {
+    let c = s.charCodeAt(i);
+    if (c >= 0xd800 && c <= 0xdbff && i + 1 < s.length) {
+      const d = s.charCodeAt(i + 1);
+      if (d >= 0xdc00 && d <= 0xdfff) {
+        c = (c - 0xd800) * 0x400 + (d - 0xdc00) + 0x10000;
+        i++;
+      }
+    }
+    if (++seen >= 4) {
+      fn(c0 * CP + c1, c2 * CP + c);
+      count++;
+    }
+    c0 = c1;
+    c1 = c2;
+    c2 = c;
+  }
+  return count;
 }
 
 /** A string prepared for bit-parallel LCS: per byte value, the bit set of its positions. */
