@@ -209,7 +209,8 @@ console.log(
 // 6. Memory: what the listed and searched tree holds.
 gc();
 const heapAfter = Deno.memoryUsage().heapUsed;
-const rss = Deno.memoryUsage().rss;
+const { rss, heapTotal, external } = Deno.memoryUsage();
+console.log(`heap used ${mb(heapAfter)} MB of ${mb(heapTotal)} MB held; external ${mb(external)} MB`);
 console.log(
   `heap for the tree: ${mb(heapAfter - heapBefore)} MB = ${
     ((heapAfter - heapBefore) / treeBytes).toFixed(2)

@@ -306,3 +306,33 @@ Deno.test("POST /po/catalogues with fields returns root, path and only those", a
   const bad = await po.post("/po/catalogues", { fields: ["msgid"] });
   assert.equal(bad.status, 422);
 });
+
+Deno.test("a substring search (one text per catalogue and field) finds exactly what a per-entry search finds", async () => {
+  await using po = await tree();
+  const hits = async (body: Record<string, unknown>) => {
+    const all: string[] = [];
+    let cursor: string | null = null;
+    do {
+      const res: { status: number; body: Record<string, unknown> } = await po.post("/po/search", {
+        ...body,
+        limit: 333,
+        cursor,
+        fields: ["msgid"],
+      });
+      assert.equal(res.status, 200, JSON.stringify(res.body));
+      for (const h of res.body.hits as { path: string; index: number }[]) all.push(`${h.path}#${h.index}`);
+      cursor = res.body.next_cursor as string | null;
+    } while (cursor !== null);
+    return all;
+  };
+  const escape = (s: string) => s.replace(/[\\^$.*+?()[\]{}|/]/g, "\\$&");
+  for (const query of ["function", "翻譯", "e", "Save", "s ", "%d", "virtual environment"]) {
+    for (const fields of [["msgid"], ["msgstr"], ["msgid", "msgstr", "msgctxt", "comments"]]) {
+      for (const case_insensitive of [false, true]) {
+        const viaIndex = await hits({ query, in: fields, case_insensitive });
+        const perEntry = await hits({ query: escape(query), regex: true, in: fields, case_insensitive });
+        assert.deepEqual(viaIndex, perEntry, `${query} ${fields} ${case_insensitive}`);
+      }
+    }
+  }
+});

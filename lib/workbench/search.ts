@@ -11,6 +11,7 @@ import type { PoCatalog, PoMessage } from "../po/types.ts";
 import { entryMessages } from "../po/catalog.ts";
 import { decodeCursor, encodeCursor, staleCursor } from "./_cursor.ts";
 import { compileSearchRegex } from "./_pattern.ts";
+import { candidateEntries } from "./_text_index.ts";
 import { type PageRequest } from "./entries.ts";
 import { type ListedEntry, listedEntry } from "./fields.ts";
 import { type EntryState, entryState } from "./stats.ts";
@@ -66,6 +67,20 @@ export function textMatcher(query: SearchQuery): (text: string) => boolean {
   return (text) => text.includes(needle);
 }
 
+/** How the text index finds a substring query (null: a regular expression, tested entry by entry). */
+function indexFinder(query: SearchQuery): ((text: string, at: number) => number) | null {
+  if (query.regex) return null;
+  if (!query.caseInsensitive) {
+    const needle = query.query;
+    return (text, at) => text.indexOf(needle, at);
+  }
+  const re = new RegExp(query.query.replace(/[\\^$.*+?()[\]{}|/]/g, "\\$&"), "giu");
+  return (text, at) => {
+    re.lastIndex = at;
+    return re.exec(text)?.index ?? -1;
+  };
+}
+
 /** True when `m` matches in one of `fields`. */
 function entryMatches(
   m: PoMessage,
@@ -109,6 +124,7 @@ export async function searchCatalogues(
   options: { now?: () => number; budgetMs?: number; signal?: AbortSignal } = {},
 ): Promise<SearchPage> {
   const test = textMatcher(query);
+  const find = indexFinder(query);
   const now = options.now ?? performance.now.bind(performance);
   const deadline = now() + (options.budgetMs ?? SEARCH_BUDGET_MS);
   let start = 0;
@@ -148,14 +164,18 @@ export async function searchCatalogues(
     }
     searched++;
     const messages = entryMessages(doc);
-    for (let i = from; i < messages.length; i++) {
+    // A substring is found with one indexOf per occurrence over each field's whole text; each
+    // candidate is then checked as every entry would be.
+    const candidates = find === null ? null : candidateEntries(doc, query.in, from, find, query.query);
+    const count = candidates === null ? messages.length - from : candidates.length;
+    for (let c = 0; c < count; c++) {
+      const i = candidates === null ? from + c : candidates[c];
       const m = messages[i];
-      if ((i & 1023) === 1023) {
+      if ((c & 1023) === 1023) {
         options.signal?.throwIfAborted();
         if (now() > deadline) return stopAt(file, revision, i, true);
       }
-      const state = entryState(m);
-      if (query.states !== null && !query.states.includes(state)) continue;
+      if (query.states !== null && !query.states.includes(entryState(m))) continue;
       if (!entryMatches(m, query.in, test)) continue;
       if (hits.length === page.limit) return stopAt(file, revision, i, false);
       hits.push({ root: summary.root, path: summary.path, revision, ...listedEntry(doc, m, i, page.fields) });
