@@ -9,6 +9,7 @@
  */
 import { type ConflictError, InvalidInputError, UnwritableCatalogError } from "../errors.ts";
 import { type CurrentEntry, writeConflicts } from "./_write_conflicts.ts";
+import { entryChanged } from "./_entry_change.ts";
 import { knownUnique, markUnique } from "./_duplicates.ts";
 import { tokenizeFlags } from "./_flags.ts";
 import { parseReferences } from "./_references.ts";
@@ -461,7 +462,7 @@ export function applyWrite(
     if (at !== undefined) {
       const old = messages[at];
       const m = applyEntry(old, e, msgctxt, nplurals);
-      if (sameEntry(canonicalOne(old), canonicalOne(m))) {
+      if (!entryChanged(old, m)) {
         // The old message stays (the same object: its layout is reused, its bytes stay).
         outcomeOf.set(k, "unchanged");
         continue;
@@ -555,35 +556,4 @@ export function applyWrite(
 /** The request's context: null, absent and "" all mean "no context". */
 function contextOf(e: WriteEntry): string | null {
   return e.msgctxt === undefined || e.msgctxt === "" ? null : e.msgctxt;
-}
-
-/**
- * A message as reading its written form back gives it. Only for UTF-8/ASCII catalogues (the only
- * ones written): the form does not depend on the rest of the catalogue then. Undefined when the
- * message is not written at all (obsolete without translation).
- */
-function canonicalOne(m: PoMessage): PoMessage | undefined {
-  return canonicalCatalog({ messages: [m], charset: "UTF-8" }, { forcePo: true }).messages[0];
-}
-
-/** True when two canonical messages are written as the same entry. */
-function sameEntry(a: PoMessage | undefined, b: PoMessage | undefined): boolean {
-  if (a === b) return true;
-  if (a === undefined || b === undefined) return false;
-  return a.msgctxt === b.msgctxt && a.msgid === b.msgid && a.msgidPlural === b.msgidPlural &&
-    a.msgstr === b.msgstr && sameStrings(a.msgstrPlural, b.msgstrPlural) &&
-    sameStrings(a.translatorComments, b.translatorComments) &&
-    sameStrings(a.extractedComments, b.extractedComments) &&
-    a.references.length === b.references.length &&
-    a.references.every((r, i) => r.file === b.references[i].file && r.line === b.references[i].line) &&
-    sameStrings(a.flags, b.flags) && a.previousMsgctxt === b.previousMsgctxt &&
-    a.previousMsgid === b.previousMsgid && a.previousMsgidPlural === b.previousMsgidPlural &&
-    a.obsolete === b.obsolete && a.domain === b.domain;
-}
-
-function sameStrings(a: readonly string[] | null, b: readonly string[] | null): boolean {
-  if (a === b) return true;
-  if (a === null || b === null || a.length !== b.length) return false;
-  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
-  return true;
 }
