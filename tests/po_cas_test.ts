@@ -225,7 +225,10 @@ Deno.test("over MCP, write_po takes if_revision and expected_msgstr in its argum
 
 Deno.test("the README's two agent examples work over MCP on the shipped French catalogue, and a second try is refused", async () => {
   const readme = await Deno.readTextFile(new URL("../README.md", import.meta.url));
-  const examples = [...readme.matchAll(/```jsonc\n([\s\S]*?)```/g)].map((m) => JSON.parse(m[1]));
+  // The two blocks of the "Editing from an agent" paragraph (other sections have their own).
+  const start = readme.indexOf("**Editing from an agent.**");
+  const paragraph = readme.slice(start, readme.indexOf("A 409 is an `isError` result", start));
+  const examples = [...paragraph.matchAll(/```jsonc\n([\s\S]*?)```/g)].map((m) => JSON.parse(m[1]));
   assert.equal(examples.length, 2);
   const glossary = await Deno.readTextFile(new URL("../examples/fr/glossary.po", import.meta.url));
   await using s = await servedCatalogues({ "fr/glossary.po": glossary });
