@@ -202,6 +202,30 @@ Deno.test({
       const msgcatNow = await msgcatOf(`${root}/fr/library/functions.po`);
       if (msgcatNow) assert.equal(reviewed, new TextDecoder().decode(msgcatNow));
 
+      // The checks run on save: a lost placeholder is refused in strict mode (file untouched) and saved
+      // with the problem shown in the default mode.
+      const beforeChecks = await Deno.readTextFile(`${root}/fr/library/functions.po`);
+      const all = new URLSearchParams({ root, path: "fr/library/functions.po", state: "all", strict: "1" });
+      await page.goto(`${base}/ui/catalogue?${all}`);
+      const first = page.locator("li.entry").first();
+      await first.locator("textarea").fill("Renvoie la valeur absolue.");
+      await first.locator("button:text('Save')").click();
+      await first.locator(".problems").waitFor();
+      assert.match(await first.locator(".error[role=alert]").textContent() ?? "", /Not saved/);
+      assert.match(await first.locator(".problems").textContent() ?? "", /python-format/);
+      assert.equal(
+        await Deno.readTextFile(`${root}/fr/library/functions.po`),
+        beforeChecks,
+        "strict: untouched",
+      );
+      await page.uncheck("#strict");
+      await first.locator("button:text('Save')").click();
+      await first.locator(".status", { hasText: /^Saved/ }).waitFor();
+      assert.match(await first.locator(".problems").textContent() ?? "", /python-format/);
+      assert.ok(
+        (await Deno.readTextFile(`${root}/fr/library/functions.po`)).includes("Renvoie la valeur absolue."),
+      );
+
       // At 200 % zoom (half the width, twice the pixels) the overview still fits: no sideways scrolling.
       const zoomed = await browser.newPage({ viewport: { width: 640, height: 700 }, deviceScaleFactor: 2 });
       await zoomed.goto(`${base}/`);
@@ -212,8 +236,12 @@ Deno.test({
       assert.ok(overflow <= 0, `the page scrolls sideways by ${overflow} px at 200 %`);
       await zoomed.screenshot({ path: `${screens}/overview-200-percent.png`, fullPage: true });
 
-      // The one 409 was the conflict above; nothing else went wrong in the page.
-      assert.deepEqual(errors.filter((e) => !/status of 409/.test(e)), [], "no script error in the page");
+      // The 409 was the conflict above, the 422 the strict refusal; nothing else went wrong in the page.
+      assert.deepEqual(
+        errors.filter((e) => !/status of (409|422)/.test(e)),
+        [],
+        "no script error in the page",
+      );
       console.log(`screenshots: ${screens}/overview.png, ${screens}/catalogue-conflict.png`);
     } finally {
       await browser.close();

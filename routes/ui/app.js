@@ -446,6 +446,7 @@ function entryCard(e, file) {
       const answer = await api("/po/write", {
         file_path: file.file_path,
         mode: "update",
+        checks: file.strict ? "strict" : "warn",
         entries: [entry],
       });
       saved = plural ? entry.msgstr_plural : entry.msgstr;
@@ -475,10 +476,10 @@ function entryCard(e, file) {
           saved = theirs;
           extra.replaceChildren(h("p", { class: "status" }, "Showing the saved version."));
         }));
-      } else if (err instanceof ApiError && err.status === 422 && err.body?.problems) {
+      } else if (err instanceof ApiError && err.status === 422 && err.body?.detail?.problems) {
         extra.replaceChildren(
           h("p", { class: "error", role: "alert" }, "Not saved: the checks found problems."),
-          problemList(err.body.problems),
+          problemList(err.body.detail.problems),
         );
       } else {
         extra.replaceChildren(h("p", { class: "error", role: "alert" }, `Not saved: ${errorText(err)}`));
@@ -603,6 +604,13 @@ async function cataloguePage(params) {
   );
   stateSelect.value = choice[0];
   const search = h("input", { type: "search", id: "search", value: query });
+  const strictBox = h("input", { type: "checkbox", id: "strict", checked: file.strict });
+  strictBox.addEventListener("change", () => {
+    file.strict = strictBox.checked;
+    const next = new URLSearchParams(location.search);
+    strictBox.checked ? next.set("strict", "1") : next.delete("strict");
+    history.replaceState(null, "", `/ui/catalogue?${next}${location.hash}`);
+  });
   const list = h("ol", { class: "entries", "aria-label": "Entries" });
   const status = h("p", { class: "status", role: "status" }, "Loading the entries…");
   const more = h("button", { type: "button", hidden: true }, "More entries");
@@ -620,6 +628,7 @@ async function cataloguePage(params) {
     },
     h("label", { for: "state" }, "Show", stateSelect),
     h("label", { for: "search" }, "Search this catalogue", search),
+    h("label", { class: "inline", for: "strict" }, strictBox, "Refuse a save the checks find an error in"),
     h("button", { type: "submit" }, "Search"),
   );
   stateSelect.addEventListener(
