@@ -45,6 +45,7 @@ Deno.test("mergeCatalogs gives msgmerge 0.21's bytes on the hand-made cases", as
     ["latin1.po", "utf8.pot", "latin1-utf8.out.po", {}],
     ["noheader.po", "noheader.pot", "noheader.out.po", {}],
     ["noheader.po", "ref.pot", "noheader-ref.out.po", {}],
+    ["formats.po", "formats.pot", "formats.out.po", {}],
   ];
   for (const [def, ref, golden, options] of cases) {
     await t.step(`${def} + ${ref} ${JSON.stringify(options)} → ${golden}`, () => {

@@ -13,9 +13,9 @@
  * gettext's order, with Report-Msgid-Bugs-To and POT-Creation-Date from the template. A new
  * plural entry gets as many empty forms as the catalogue's Plural-Forms says.
  *
- * Not reproduced: msgmerge also marks fuzzy an entry whose template newly declares a format
- * (`python-format`…) that its translation does not satisfy (`msgfmt -c`'s check); such entries
- * are kept as they were here.
+ * msgmerge also marks fuzzy an entry whose template newly declares a format its translation does
+ * not satisfy (`msgfmt -c`'s check): done here for C, Python and Python brace formats, with the
+ * format checks of `checks/`; for the other languages such entries keep their fuzziness.
  *
  * @module
  */
@@ -26,7 +26,8 @@ export { DEFAULT_FUZZY_LIMITS, type FuzzyLimits };
 import { LANGUAGE_CODES, LANGUAGE_VARIANT_CODES } from "./_language_codes.ts";
 import { type Draft as Writable, EMPTY_MESSAGE, type PoCatalog, type PoMessage } from "./types.ts";
 import { canonicalCatalog } from "./canonical.ts";
-import { interpretFlags } from "./_flags.ts";
+import { type FlagState, FORMAT_LANGUAGES, interpretFlags } from "./_flags.ts";
+import { checkMessage } from "./checks/mod.ts";
 
 /** Options of {@link mergeCatalogs}. */
 export interface MergeOptions {
@@ -171,7 +172,7 @@ export function mergeCatalogs(def: PoCatalog, ref: PoCatalog, options: MergeOpti
     for (const r of refMessages) {
       const d = defByKey.get(keyOf(r.msgctxt, r.msgid));
       if (d !== undefined) {
-        drafts.push(mergeMessage(d, r, false, previous, toUtf8));
+        drafts.push(mergeMessage(d, r, false, previous, toUtf8, defHeader));
         used.add(d);
         stats.merged++;
         continue;
@@ -185,7 +186,7 @@ export function mergeCatalogs(def: PoCatalog, ref: PoCatalog, options: MergeOpti
         else similar = found;
       }
       if (similar !== null) {
-        drafts.push(mergeMessage(similar, r, true, previous, toUtf8));
+        drafts.push(mergeMessage(similar, r, true, previous, toUtf8, defHeader));
         used.add(similar);
         stats.fuzzied++;
         continue;
@@ -239,6 +240,7 @@ function mergeMessage(
   forceFuzzy: boolean,
   previous: boolean,
   toUtf8: boolean,
+  defHeader: PoMessage | null,
 ): Draft {
   const dFlags = interpretFlags(d.flags);
   const rFlags = interpretFlags(r.flags);
@@ -246,6 +248,7 @@ function mergeMessage(
   const forms = header ? [mergeHeader(d.msgstr, r.msgstr, toUtf8)] : formsOf(d);
   let fuzzy = dFlags.fuzzy || forceFuzzy;
   if (!fuzzy && r.msgidPlural !== d.msgidPlural) fuzzy = true;
+  if (!fuzzy && !header && newFormatFails(d, r, dFlags, rFlags, forms, defHeader)) fuzzy = true;
   if (
     !fuzzy && dFlags.range !== null &&
     !(rFlags.range !== null && rFlags.range.min >= dFlags.range.min && rFlags.range.max <= dFlags.range.max)
@@ -276,6 +279,45 @@ function mergeMessage(
     ? (d.msgidPlural === null ? 1 : 0)
     : (d.msgidPlural !== null ? 2 : 0);
   return { message, forms, fuzzy, problem };
+}
+
+/** The formats message_merge checks, as the checks name them (the languages `checks/` knows). */
+const CHECKED_FORMATS: [number, string][] = [
+  [FORMAT_LANGUAGES.indexOf("c"), "c-format"],
+  [FORMAT_LANGUAGES.indexOf("python"), "python-format"],
+  [FORMAT_LANGUAGES.indexOf("python-brace"), "python-brace-format"],
+];
+
+/**
+ * message_merge's format rule: when the template marks a format (`c-format`, …) that the
+ * catalogue entry did not, the translation is checked as `msgfmt -c` checks it (plural forms by the
+ * catalogue's Plural-Forms), and a failure makes the entry fuzzy, so that a catalogue that passed
+ * `msgfmt -c` still passes it. Done for C, Python and Python brace formats (those `checks/` knows).
+ */
+function newFormatFails(
+  d: PoMessage,
+  r: PoMessage,
+  dFlags: FlagState,
+  rFlags: FlagState,
+  forms: readonly string[],
+  defHeader: PoMessage | null,
+): boolean {
+  const possible = (k: string | undefined) => k === "yes" || k === "possible";
+  for (const [i, check] of CHECKED_FORMATS) {
+    if (!possible(rFlags.formats[i]) || possible(dFlags.formats[i])) continue;
+    const probe: PoMessage = {
+      ...d,
+      msgid: r.msgid,
+      msgidPlural: r.msgidPlural,
+      msgstr: r.msgidPlural === null ? forms[0] : "",
+      msgstrPlural: r.msgidPlural === null ? null : [...forms],
+      flags: r.flags.filter((f) => f !== "fuzzy"),
+      obsolete: false,
+    };
+    const catalog = { messages: defHeader ? [defHeader] : [], charset: null };
+    if (checkMessage(probe, { checks: [check], catalog }).length > 0) return true;
+  }
+  return false;
 }
 
 /** A template entry no catalogue entry matches: copied, with nplurals empty forms when plural. */
