@@ -19,7 +19,8 @@
  *   differs. So a listing never serves counts of bytes that are no longer on disk, whoever wrote them.
  * - **Memory.** A listing keeps counts only. A search needs the texts: it parses each file once
  *   (through the store) and its record keeps the parsed catalogue, while the kept files' bytes stay
- *   within {@link WorkbenchOptions.maxKeptBytes} (about 1.9× their size on the heap, measured in
+ *   within {@link WorkbenchOptions.maxKeptBytes} (about 1.9× their size on the heap, 2.8× with the
+ *   texts substring searches build, see `_text_index.ts`; measured in
  *   bench/README.md); past it, a search reads the others through the store (its bounded cache) as it
  *   goes. A record whose file changed drops its catalogue with it.
  * - **One refresh at a time.** Concurrent listings share one walk, so many requests cost one file's
