@@ -199,3 +199,24 @@ Deno.test("POST /po/write lists nothing for problems the catalogue already had (
     "plural-forms",
   ]);
 });
+
+Deno.test("POST /po/write dry_run with checks: strict answers the refusal a real write would get, and writes nothing", async () => {
+  await using fx = await poFixture({ "fr.po": FORMATTED });
+  const r = await fx.post("/po/write", {
+    file_path: fx.path("fr.po"),
+    checks: "strict",
+    dry_run: true,
+    entries: [{ msgid: "Hello %s", msgstr: "Bonjour %d" }],
+  });
+  assert.equal(r.status, 422);
+  assert.deepEqual(r.body.detail.problems.map((p: { check: string }) => p.check), ["python-format"]);
+  const warn = await fx.post("/po/write", {
+    file_path: fx.path("fr.po"),
+    dry_run: true,
+    entries: [{ msgid: "Hello %s", msgstr: "Bonjour %d" }],
+  });
+  assert.equal(warn.status, 200);
+  assert.equal(warn.body.written, false);
+  assert.deepEqual(warn.body.problems.map((p: { check: string }) => p.check), ["python-format"]);
+  assert.equal(Deno.readTextFileSync(fx.path("fr.po")), FORMATTED);
+});

@@ -23,7 +23,8 @@ import type { PoMessage } from "../lib/po/types.ts";
 const FIXTURES = new URL("./fixtures/checks/", import.meta.url);
 
 function readFixture(name: string) {
-  return parsePo(Deno.readFileSync(new URL(name, FIXTURES)), name);
+  // As the store reads: duplicates kept (the duplicates check reports them).
+  return parsePo(Deno.readFileSync(new URL(name, FIXTURES)), { fileName: name, strict: false });
 }
 
 function entry(fields: Partial<PoMessage> & { msgid: string }): PoMessage {
@@ -90,7 +91,7 @@ Deno.test("a problem names the file, the msgid's line, the entry, the check, its
   assert.match(p.message, /msgstr has 0 unnamed placeholders but the original has 1 \(%s\)/);
 });
 
-Deno.test("the header checks: Plural-Forms missing with plural entries, Plural-Forms out of range, no charset", async (t) => {
+Deno.test("the catalogue checks: Plural-Forms missing with plural entries or out of range, no charset, duplicates", async (t) => {
   const cases: [string, string, RegExp][] = [
     [
       "no_plural_forms.po",
@@ -103,6 +104,7 @@ Deno.test("the header checks: Plural-Forms missing with plural entries, Plural-F
       /nplurals = 2 but plural expression can produce values as large as 2/,
     ],
     ["no_charset.po", "charset", /declares no charset/],
+    ["duplicates.po", "duplicates", /repeats the msgctxt and msgid of the entry at line 6/],
   ];
   for (const [file, check, message] of cases) {
     await t.step(file, () => {
@@ -117,8 +119,8 @@ Deno.test("the header checks: Plural-Forms missing with plural entries, Plural-F
         ]);
       }
       assert.equal(problems[0].check, check);
-      assert.equal(problems[0].msgid, "");
-      assert.equal(problems[0].line, 2);
+      assert.equal(problems[0].msgid, check === "duplicates" ? "Compressed data is corrupt" : "");
+      assert.equal(problems[0].line, check === "duplicates" ? 9 : 2);
       assert.match(problems[0].message, message);
     });
   }
