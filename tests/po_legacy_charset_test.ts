@@ -202,6 +202,24 @@ Deno.test("the encoder refuses what a charset cannot hold, and says where", () =
   );
 });
 
+Deno.test("an invalid sequence in a comment, which msgcat copies as it is, is refused by name, not written as U+FFFD", () => {
+  const bytes = new Uint8Array([
+    ...new TextEncoder().encode('msgid ""\nmsgstr "Content-Type: text/plain; charset=EUC-KR\\n"\n\n# bad '),
+    0xb0,
+    0x41,
+    ...new TextEncoder().encode('\nmsgid "x"\nmsgstr "y"\n'),
+  ]);
+  const cat = parsePo(bytes);
+  assert.equal(cat.messages[1].translatorComments[0], "bad \ufffdA");
+  assert.throws(() => encodePo(cat), {
+    name: "UnwritableCatalogError",
+    message:
+      'Cannot write PO file in charset "EUC-KR": the entry with msgid "x" has the character U+FFFD (\ufffd), ' +
+      "which EUC-KR cannot hold (the reader's stand-in for bytes of a comment, reference or flag that are no " +
+      "character: msgcat copies those)",
+  });
+});
+
 /** A header and one entry, in `charset`. */
 function catalogue(charset: string, msgid: string, msgstr: string): Uint8Array {
   const text =

@@ -146,9 +146,16 @@ function unencodable(text: string, i: number, charset: string, catalog: PoCatalo
   return new UnwritableCatalogError(
     `Cannot write PO file in charset "${charset}":${entry} the character U+${
       cp.toString(16).toUpperCase().padStart(4, "0")
-    } (${ch}), which ${charset} cannot hold`,
+    } (${ch}), which ${charset} cannot hold` + (cp === 0xfffd ? REPLACEMENT_HINT : ""),
   );
 }
+
+/**
+ * Said of U+FFFD: the reader puts it for bytes of a comment, reference or flag that are no
+ * character of the charset, which msgcat (checking only strings) copies as they are.
+ */
+const REPLACEMENT_HINT = " (the reader's stand-in for bytes of a comment, reference or flag that are no " +
+  "character: msgcat copies those)";
 
 /** Every text of a message that is written: strings, comments, reference file names, flags. */
 function messageTexts(m: PoMessage): string[] {
