@@ -132,6 +132,10 @@ export const WritePoRequest = z.strictObject({
       "strict: a write that would introduce an error (a broken placeholder, role, plural form…) is refused " +
       "with 422 listing each problem (entry, check, message), and the file is untouched. off: no checks.",
   }),
+  stamp_revision_date: z.boolean().default(false).meta({
+    description: "When the write changes an entry, set the header's PO-Revision-Date to now (UTC). Off by " +
+      "default: powrap leaves the header alone.",
+  }),
 }).meta({ id: "WritePORequest" });
 export const ReadPoContextRequest = z.strictObject({
   file_path: FilePath,
@@ -356,13 +360,15 @@ export const poTools = defineToolGroup<PoToolDeps>({
           'The revision the write expects, as an entity tag ("REVISION"): as if_revision in the body.',
       }],
       output: WritePoResponse,
-      handle: async ({ file_path, entries, mode, if_revision, dry_run, checks }, { catalogues }, call) => {
+      handle: async (input, { catalogues }, call) => {
+        const { file_path, entries, mode, if_revision, dry_run, checks, stamp_revision_date } = input;
         const r = await editCatalogue(catalogues, file_path, {
           entries,
           mode,
           ifRevision: expectedRevision(if_revision, call.headers?.get("if-match") ?? null),
           dryRun: dry_run,
           checks,
+          ...(stamp_revision_date ? { stampRevisionDate: new Date() } : {}),
         }, { signal: call.signal });
         const merged = r.duplicatesDropped > 0
           ? `; ${r.duplicatesDropped} duplicate (msgctxt, msgid) entries in the request were merged, the last one wins`

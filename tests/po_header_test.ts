@@ -193,3 +193,30 @@ Deno.test("POST /po/header/update refuses an invalid Plural-Forms with 422 and l
   assert.equal(missing.status, 404);
   assert.equal(missing.body.detail, `File not found: ${f.path("nope.po")}`);
 });
+
+Deno.test("POST /po/write stamps PO-Revision-Date only when asked and only when an entry changed", async () => {
+  await using f = await poFixture({ "fr.po": SAMPLE });
+  const file = f.path("fr.po");
+  const date = () => /"PO-Revision-Date: ([^\\]*)\\n"/.exec(text.decode(Deno.readFileSync(file)))![1];
+  const plain = await f.post("/po/write", {
+    file_path: file,
+    entries: [{ msgid: "New", msgstr: "Nouveau" }],
+  });
+  assert.equal(plain.status, 200);
+  assert.equal(date(), "2023-02-16 12:02+0100", "off by default, as powrap");
+  const same = await f.post("/po/write", {
+    file_path: file,
+    entries: [{ msgid: "New", msgstr: "Nouveau" }],
+    stamp_revision_date: true,
+  });
+  assert.equal(same.status, 200);
+  assert.equal(date(), "2023-02-16 12:02+0100", "a write that changes no entry changes no date");
+  const stamped = await f.post("/po/write", {
+    file_path: file,
+    entries: [{ msgid: "New", msgstr: "Neuf" }],
+    stamp_revision_date: true,
+  });
+  assert.equal(stamped.status, 200);
+  assert.equal(stamped.body.written, true);
+  assert.match(date(), /^\d{4}-\d\d-\d\d \d\d:\d\d\+0000$/);
+});

@@ -11,6 +11,7 @@ import { ConflictError, NotFoundError } from "../errors.ts";
 import type { CatalogueCallOptions, CatalogueStore } from "../store/mod.ts";
 import { applyWrite, type EntryOutcome, type WriteEntry, type WriteMode } from "./apply_write.ts";
 import { type CheckProblem, checkWrite, type WriteChecks } from "./checks/mod.ts";
+import { updateHeader } from "./header.ts";
 import { PO_CODEC } from "./po_codec.ts";
 import type { PoCatalog } from "./types.ts";
 import { unifiedDiff } from "./unified_diff.ts";
@@ -26,6 +27,8 @@ export interface CatalogueEdit {
   dryRun?: boolean;
   /** Quality checks of what the write changes (default "off"; see `checks/mod.ts` checkWrite). */
   checks?: WriteChecks;
+  /** When the write changes an entry, set the header's PO-Revision-Date to this time (default: untouched). */
+  stampRevisionDate?: Date;
 }
 
 /** What a write request did (or, for a dry run, would do). */
@@ -98,6 +101,9 @@ export async function editCatalogue(
         );
       }
       const write = applyWrite(doc, edit.entries, { mode: edit.mode, revision: current.revision });
+      if (edit.stampRevisionDate && write.created + write.updated + write.revived > 0) {
+        write.catalog = updateHeader(write.catalog, { stampRevisionDate: edit.stampRevisionDate }).catalog;
+      }
       const problems = checkWrite(doc, write.catalog, path, edit.checks ?? "off");
       const result: EditResult = {
         created: write.created,
