@@ -336,3 +336,31 @@ Deno.test("a substring search (one text per catalogue and field) finds exactly w
     }
   }
 });
+
+Deno.test("under the service's V8 flags a case-insensitive ASCII expression runs linear, matching as the i flag does", async () => {
+  const script = `
+    import { compileSearchRegex } from "${new URL("../lib/workbench/mod.ts", import.meta.url)}";
+    const patterns = ["^X.*Y.*Z$", "[a-c]+D", "fichier\\\\s\\\\w+", "[^A-Z]x", "(?<word>ab)c", "[Z-a]", "\\\\bk\\\\d{2}"];
+    const texts = ["xAyBz", "ABCD", "FICHIER abc", "1X", "aX", "ABC", "z", "\`", "A", "K12", "k1", "é", "Kelvin \\u212a12"];
+    const out = { flags: [], differences: [] };
+    for (const p of patterns) {
+      const re = compileSearchRegex(p, true);
+      out.flags.push(re.flags);
+      for (const t of texts) if (re.test(t) !== new RegExp(p, "i").test(t)) out.differences.push([p, t]);
+    }
+    const started = performance.now();
+    compileSearchRegex("^x.*y.*z$", true).test("X" + "Y".repeat(200000));
+    out.ms = performance.now() - started;
+    console.log(JSON.stringify(out));
+  `;
+  const run = await new Deno.Command(Deno.execPath(), {
+    args: ["eval", "--v8-flags=--enable-experimental-regexp-engine", script],
+    stdout: "piped",
+    stderr: "inherit",
+  }).output();
+  assert.ok(run.success);
+  const result = JSON.parse(new TextDecoder().decode(run.stdout));
+  assert.deepEqual(result.flags, Array(7).fill("l"));
+  assert.deepEqual(result.differences, []);
+  assert.ok(result.ms < 1000, `${result.ms} ms`);
+});

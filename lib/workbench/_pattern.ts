@@ -24,8 +24,9 @@ export const LINEAR_REGEXP: boolean = (() => {
  * backreferences and lookarounds, a repeated group that itself holds a repetition or an
  * alternation (`(a+)+`, `(a|aa)*`: exponential backtracking), and more than two unbounded
  * repetitions (`a*a*a*`: polynomial). Where the runtime has V8's linear engine (the service's
- * tasks enable it with `--enable-experimental-regexp-engine`), a case-sensitive expression also runs
- * on it: linear in the text whatever the pattern. JavaScript syntax without the `u` flag.
+ * tasks enable it with `--enable-experimental-regexp-engine`), the expression also runs on it
+ * (case-insensitive ones when written in ASCII, see {@link foldAsciiCase}): linear in the text
+ * whatever the pattern. JavaScript syntax without the `u` flag.
  *
  * @throws {InvalidInputError} saying which construct was refused, or the syntax error.
  */
@@ -80,23 +81,102 @@ export function compileSearchRegex(pattern: string, caseInsensitive: boolean): R
     lastWasGroup = closedGroup;
   }
   // No "u": V8's linear engine runs neither "u" nor "i", and the syntax must not depend on which
-  // engine runs it. A case-sensitive pattern runs on the linear engine where there is one; a
-  // case-insensitive one (or one the linear engine declines) runs on the backtracking engine, within
-  // the limits checked above and the search's time budget.
-  if (LINEAR_REGEXP && !caseInsensitive) {
-    try {
-      return new RegExp(pattern, "l");
-    } catch {
-      // not linear-time executable, or invalid: the check below says which
-    }
-  }
+  // engine runs it. Where there is a linear engine, a case-sensitive pattern runs on it, and so does
+  // a case-insensitive one written in ASCII, with each letter spelt in both cases (for ASCII, what
+  // "i" without "u" does). Anything else (or a pattern the linear engine declines) runs on the
+  // backtracking engine, within the limits checked above and the search's time budget.
+  let checked: RegExp;
   try {
-    return new RegExp(pattern, caseInsensitive ? "i" : "");
+    checked = new RegExp(pattern, caseInsensitive ? "i" : "");
   } catch (error) {
     throw refuse(
       error instanceof Error ? error.message.replace(/^Invalid regular expression: /, "") : "invalid",
     );
   }
+  if (LINEAR_REGEXP) {
+    const linear = caseInsensitive ? foldAsciiCase(pattern) : pattern;
+    if (linear !== null) {
+      try {
+        return new RegExp(linear, "l");
+      } catch {
+        // not linear-time executable: the backtracking engine, within the checks
+      }
+    }
+  }
+  return checked;
+}
+
+/** Escapes kept as they are when folding case: classes, assertions and control characters. */
+const KEPT_ESCAPES = new Set("dDwWsSbBnrtfv0".split(""));
+
+/**
+ * `pattern` (ASCII, no "u" syntax) with every letter matching both cases, as the "i" flag without
+ * "u" matches ASCII: `a` → `[aA]`, `[a-c]` → `[a-cA-C]`. Null when the pattern is not ASCII, or
+ * holds an escape whose case the rewrite would not fold (`\x41`, `\u…`, `\cJ`, an escaped letter).
+ */
+export function foldAsciiCase(pattern: string): string | null {
+  if (!/^[\x20-\x7e]*$/.test(pattern)) return null;
+  let out = "";
+  let inClass = false;
+  for (let i = 0; i < pattern.length; i++) {
+    const c = pattern[i];
+    if (c === "\\") {
+      const d = pattern[i + 1] ?? "";
+      if (/[A-Za-z]/.test(d) && !KEPT_ESCAPES.has(d)) return null;
+      out += c + d;
+      i++;
+      continue;
+    }
+    if (inClass) {
+      if (c === "]") {
+        inClass = false;
+        out += c;
+      } else if (
+        pattern[i + 1] === "-" && i + 2 < pattern.length && pattern[i + 2] !== "]" && pattern[i + 2] !== "\\"
+      ) {
+        out += pattern.slice(i, i + 3) + otherCaseRanges(c.charCodeAt(0), pattern.charCodeAt(i + 2));
+        i += 2;
+      } else out += c + otherCase(c);
+      continue;
+    }
+    if (c === "[") {
+      inClass = true;
+      out += c;
+      if (pattern[i + 1] === "^") {
+        out += "^";
+        i++;
+      }
+    } else if (pattern.startsWith("(?<", i)) {
+      const close = pattern.indexOf(">", i);
+      if (close < 0) return null;
+      out += pattern.slice(i, close + 1); // a group's name is not text to match
+      i = close;
+    } else {
+      const other = otherCase(c);
+      out += other === "" ? c : `[${c}${other}]`;
+    }
+  }
+  return out;
+}
+
+/** The other case of an ASCII letter, else "". */
+function otherCase(c: string): string {
+  if (c >= "a" && c <= "z") return c.toUpperCase();
+  if (c >= "A" && c <= "Z") return c.toLowerCase();
+  return "";
+}
+
+/** Class ranges holding the other case of the letters in `lo`..`hi`. */
+function otherCaseRanges(lo: number, hi: number): string {
+  let out = "";
+  const span = (from: number, to: number, shift: number) => {
+    const a = Math.max(lo, from);
+    const b = Math.min(hi, to);
+    if (a <= b) out += `${String.fromCharCode(a + shift)}-${String.fromCharCode(b + shift)}`;
+  };
+  span(65, 90, 32);
+  span(97, 122, -32);
+  return out;
 }
 
 /**
