@@ -30,8 +30,9 @@ function runs(name: string, fallback: number, value: (text: string) => number): 
     if (out.length > 0 && out[out.length - 1] === v) return;
     out.push(start, v);
   };
-  for (const [span, text] of dataLines(name)) {
-    const [lo, hi = lo] = span.split("..").map((h) => parseInt(h, 16));
+  for (const [span = "", text = ""] of dataLines(name)) {
+    // A split has at least one part.
+    const [lo, hi = lo] = span.split("..").map((h) => parseInt(h, 16)) as [number, number?];
     if (lo < next) throw new Error(`${name}: ranges out of order at ${span}`);
     if (lo > next) push(next, fallback);
     push(lo, text === "SURROGATE" ? fallback : value(text));
@@ -44,7 +45,7 @@ function runs(name: string, fallback: number, value: (text: string) => number): 
 /** The generated module's text. */
 export function generate(): string {
   const table = dataLines("pair-table.txt");
-  const columns = table[0];
+  const columns = table[0]!;
   const rows = new Map(table.slice(1).map((r) => [r[0], r.slice(1)]));
   const names = [...columns, ...EXTRA_CLASSES];
   const classOf = (text: string) => {

@@ -49,7 +49,7 @@ if (before !== undefined) {
 
 function median(xs: number[]): number {
   const s = [...xs].sort((a, b) => a - b);
-  return s[Math.floor(s.length / 2)];
+  return s[Math.floor(s.length / 2)] ?? NaN;
 }
 
 function time(fn: () => void): number {
@@ -62,26 +62,26 @@ const results = inputs.map(() => ({ parse: [] as number[], cold: [] as number[],
 for (let i = 0; i < RUNS + 2; i++) {
   for (let j = 0; j < inputs.length; j++) {
     const k = (i + j) % inputs.length;
-    const [, bytes, engine] = inputs[k];
+    const [, bytes, engine] = inputs[k]!; // k < inputs.length
     const p = time(() => engine.parsePo(bytes));
     const fresh = engine.parsePo(bytes);
     const c = time(() => engine.encodePo(fresh));
     const b = time(() => engine.encodePo(engine.parsePo(bytes)));
     if (i >= 2) { // the first two runs warm the JIT (and build the codecs)
-      results[k].parse.push(p);
-      results[k].cold.push(c);
-      results[k].both.push(b);
+      results[k]!.parse.push(p);
+      results[k]!.cold.push(c);
+      results[k]!.both.push(b);
     }
   }
 }
 
 const f = (n: number) => n.toFixed(1).padStart(7);
-const base = median(results[0].both);
-const baseMin = Math.min(...results[0].both);
+const base = median(results[0]!.both);
+const baseMin = Math.min(...results[0]!.both);
 console.log(`file: ${file}, ${RUNS} interleaved runs (ms; medians, and the fastest of "both")`);
 console.log("charset          MB     parse   format     both  ×UTF-8  fastest  ×UTF-8");
 inputs.forEach(([name, bytes], k) => {
-  const r = results[k];
+  const r = results[k]!;
   const both = median(r.both);
   const fastest = Math.min(...r.both);
   console.log(

@@ -36,7 +36,7 @@ async function generatedTree(): Promise<string> {
 
 function median(xs: number[]): number {
   const s = [...xs].sort((a, b) => a - b);
-  return s[Math.floor(s.length / 2)];
+  return s[Math.floor(s.length / 2)] ?? NaN;
 }
 
 async function gzipSize(bytes: Uint8Array): Promise<number> {

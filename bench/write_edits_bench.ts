@@ -30,8 +30,8 @@ function time(name: string, fn: () => void): void {
   }
   ms.sort((a, b) => a - b);
   console.log(
-    `${name.padEnd(64)} median ${ms[ms.length >> 1].toFixed(1).padStart(7)} ms   max ${
-      ms[ms.length - 1].toFixed(1).padStart(7)
+    `${name.padEnd(64)} median ${ms[ms.length >> 1]!.toFixed(1).padStart(7)} ms   max ${
+      ms[ms.length - 1]!.toFixed(1).padStart(7)
     } ms`,
   );
 }
@@ -39,7 +39,7 @@ function time(name: string, fn: () => void): void {
 /** 200 entries spread over the catalogue, each with a new translation; `typo(k)` misspells entry k. */
 function request(typo: (k: number) => boolean): WriteEntry[] {
   return Array.from({ length: 200 }, (_, k) => {
-    const msgid = msgids[Math.floor(k * msgids.length / 200)];
+    const msgid = msgids[Math.floor(k * msgids.length / 200)]!;
     return { msgid: typo(k) ? msgid.slice(0, 5) + msgid.slice(6) : msgid, msgstr: `nouveau ${k}` };
   });
 }

@@ -44,7 +44,7 @@ export async function runCompile(args: readonly string[], io: LockedFileIo): Pro
   let quiet = false;
   let options = true;
   for (let i = 0; i < args.length; i++) {
-    const a = args[i];
+    const a = args[i]!;
     if (options && (a === "--help" || a === "-h")) {
       io.stdout(new TextEncoder().encode(COMPILE_USAGE));
       return 0;
@@ -53,7 +53,7 @@ export async function runCompile(args: readonly string[], io: LockedFileIo): Pro
     else if (a === "--") options = false;
     else if (a === "-o" || a === "--output-file") {
       if (i + 1 >= args.length) return usage(io, `${a} needs a file name`);
-      output = args[++i];
+      output = args[++i]!;
     } else if (a.startsWith("--output-file=")) output = a.slice(14);
     else if (a.startsWith("-o") && a.length > 2) output = a.slice(2);
     else if (a === "-f" || a === "--use-fuzzy") useFuzzy = true;
@@ -61,7 +61,7 @@ export async function runCompile(args: readonly string[], io: LockedFileIo): Pro
     else return usage(io, `unknown option ${JSON.stringify(a)}`);
   }
   if (files.length !== 1) return usage(io, `exactly 1 input file required, got ${files.length}`);
-  const input = files[0];
+  const input = files[0]!;
   const target = output ?? input.replace(/\.pot?$/, "") + ".mo";
   try {
     const r = compileMo(parsePo(await io.readFile(input), input), { useFuzzy });

@@ -70,12 +70,12 @@ function parseArgs(args: readonly string[]): Parsed | string {
   };
   let options = true;
   for (let i = 0; i < args.length; i++) {
-    const a = args[i];
+    const a = args[i]!;
     if (!options || !a.startsWith("-") || a === "-") files.push(a);
     else if (a === "--") options = false;
     else if (a === "-o" || a === "--output-file") {
       if (i + 1 >= args.length) return `${a} needs a file name`;
-      p.output = args[++i];
+      p.output = args[++i]!;
     } else if (a.startsWith("--output-file=")) p.output = a.slice(14);
     else if (a.startsWith("-o") && a.length > 2) p.output = a.slice(2);
     else if (a === "-U" || a === "--update") p.update = true;
@@ -90,7 +90,7 @@ function parseArgs(args: readonly string[]): Parsed | string {
   }
   if (files.length !== 2) return `exactly 2 input files required, got ${files.length}`;
   if (p.update && p.output !== null) return "--update and --output-file are mutually exclusive";
-  [p.def, p.ref] = files;
+  [p.def, p.ref] = files as [string, string]; // two, checked above
   return p;
 }
 

@@ -92,10 +92,10 @@ function readUnit(s: string, i: number): void {
     if (m) {
       unitKey = lowerCodePoint(
         m[3] !== undefined
-          ? HTML_NAMED[m[3].toLowerCase()].charCodeAt(0)
+          ? HTML_NAMED[m[3].toLowerCase()]!.charCodeAt(0)
           : m[1] !== undefined
           ? Number(m[1])
-          : parseInt(m[2], 16),
+          : parseInt(m[2]!, 16),
       );
       unitLength = m[0].length;
       return;
@@ -109,7 +109,7 @@ function readUnit(s: string, i: number): void {
         unitKey = m[3].charCodeAt(0);
         return;
       }
-      let cp = parseInt(m[1] ?? m[2], 16);
+      let cp = parseInt(m[1] ?? m[2]!, 16);
       if (m[1] !== undefined && cp >= 0xd800 && cp <= 0xdbff) {
         BACKSLASH_RE.lastIndex = i + 6;
         const low = BACKSLASH_RE.exec(s);
@@ -180,11 +180,11 @@ export function secretMasker(secret: string): (text: string) => string {
     for (let u = 0; u < count; u++) {
       const key = keys[u];
       // A literal "+" may stand for a space (form encoding).
-      const plus = key === PLUS && text.charCodeAt(starts[u]) === PLUS;
+      const plus = key === PLUS && text.charCodeAt(starts[u]!) === PLUS;
       let best = 0;
       for (let j = 0; j < n; j++) {
         const matches = key === code[j] || (plus && code[j] === SPACE);
-        const len = matches ? (j > 0 ? prev[j - 1] : 0) + 1 : 0;
+        const len = matches ? (j > 0 ? prev[j - 1]! : 0) + 1 : 0;
         cur[j] = len;
         if (len > best && (len >= minRun || (len >= minEdge && (u === last || len === u + 1)))) best = len;
       }
@@ -200,7 +200,7 @@ export function secretMasker(secret: string): (text: string) => string {
     // A unit is masked when a run ending at or after it starts at or before it.
     const masked = new Uint8Array(count);
     for (let u = last, reach = Infinity; u >= 0; u--) {
-      if (maskFrom[u] >= 0) reach = Math.min(reach, maskFrom[u]);
+      if (maskFrom[u]! >= 0) reach = Math.min(reach, maskFrom[u]!);
       if (reach <= u) masked[u] = 1;
     }
     const parts: string[] = [];

@@ -84,13 +84,13 @@ export function parsePatentNumber(input: string): PatentNumber {
         "kind code, like TWI123456B, US20230081319A1 or JP2003-055224A",
     );
   }
-  const country = m[1];
-  let rest = m[2];
+  const country = m[1]!; // the regex's groups take part in every match
+  let rest = m[2]!;
   let kind: string | null = null;
   const k = KIND_RE.exec(rest);
   // A kind code follows the digits; TW's leading series letter (I, M, D) and US's D are not one.
-  if (k && k.index > 0 && /\d/.test(rest[k.index - 1])) {
-    kind = k[1];
+  if (k && k.index > 0 && /\d/.test(rest[k.index - 1]!)) {
+    kind = k[1]!;
     rest = rest.slice(0, k.index);
   }
   if (!/^[A-Z]?\d+$/.test(rest)) {
@@ -105,7 +105,7 @@ export function parsePatentNumber(input: string): PatentNumber {
   return {
     input: typed,
     country,
-    serial: serials[0],
+    serial: serials[0] ?? rest,
     kind,
     variants,
     databases: databasesOf(country, rest, kind),
@@ -137,7 +137,7 @@ function databasesOf(country: string, serial: string, kind: string | null): Data
   const table = DATABASE_BY_KIND[country];
   if (table === undefined) return [];
   if (kind !== null) {
-    const db = table[kind[0]];
+    const db = table[kind[0]!];
     return db === undefined ? [] : [db];
   }
   // Without a kind code, the number's own form may still tell.

@@ -122,8 +122,8 @@ export function parsePeakWindow(
   const m = /^([a-z,\-]+)\s+(\d{2}):(\d{2})-(\d{2}):(\d{2})\s+([+-])(\d{2}):(\d{2})$/.exec(text);
   if (!m) throw bad();
   const days = new Set<number>();
-  for (const part of m[1].split(",")) {
-    const [from, to = from] = part.split("-");
+  for (const part of m[1]!.split(",")) {
+    const [from = "", to = from] = part.split("-");
     const a = DAYS.indexOf(from);
     const b = DAYS.indexOf(to);
     if (a < 0 || b < 0) throw bad();

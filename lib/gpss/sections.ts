@@ -156,7 +156,7 @@ function dependsOn(text: string, number: number): number[] {
   const found = new Set<number>();
   for (const re of [EN_REFERENCE_RE, CJK_REFERENCE_RE]) {
     re.lastIndex = 0;
-    for (let m = re.exec(head); m !== null; m = re.exec(head)) referencedNumbers(m[1], found);
+    for (let m = re.exec(head); m !== null; m = re.exec(head)) referencedNumbers(m[1]!, found);
   }
   return [...found].filter((n) => n >= 1 && n < number).sort((a, b) => a - b);
 }

@@ -74,7 +74,7 @@ export function openStateDirectory(path: string, uid: number): string {
     }
   } catch (error) {
     if (error instanceof StateDirError) throw error;
-    throw refuse((error as Error).message.split("\n")[0]);
+    throw refuse((error as Error).message.split("\n")[0]!);
   }
   if (stat.isSymlink) throw refuse("it is a symbolic link (give the real directory)");
   if (!stat.isDirectory) throw refuse("it is not a directory");

@@ -54,9 +54,9 @@ export function closestIndex(entries: readonly { msgctxt: string | null; msgid: 
   const msgids = entries.map((e) => e.msgid);
   // (Plain arrays sort several times faster than typed arrays with a comparator.)
   const positions = () => Array.from({ length: msgids.length }, (_, i) => i);
-  const byLength = positions().sort((a, b) => msgids[a].length - msgids[b].length || a - b);
-  const byStart = positions().sort((a, b) => compareStarts(msgids[a], msgids[b]));
-  const byEnd = positions().sort((a, b) => compareEnds(msgids[a], msgids[b]));
+  const byLength = positions().sort((a, b) => msgids[a]!.length - msgids[b]!.length || a - b);
+  const byStart = positions().sort((a, b) => compareStarts(msgids[a]!, msgids[b]!));
+  const byEnd = positions().sort((a, b) => compareEnds(msgids[a]!, msgids[b]!));
   return {
     entries,
     byLength: Uint32Array.from(byLength),
@@ -105,12 +105,12 @@ export function closestEntries(
   const best: { at: number; distance: number }[] = [];
   const seen = new Set<number>();
   // The worst distance still worth computing: the limit, then one less than the last of a full list.
-  const cutoff = () => best.length < CLOSEST_COUNT ? limit : best[best.length - 1].distance - 1;
+  const cutoff = () => best.length < CLOSEST_COUNT ? limit : best[best.length - 1]!.distance - 1;
   /** Looks at one candidate; false when the budget cannot pay for it. */
   const consider = (at: number): boolean => {
     if (seen.has(at)) return true;
     const k = cutoff();
-    const other = list[at].msgid;
+    const other = list[at]!.msgid;
     if (k < 0 || Math.abs(other.length - msgid.length) > k) return true;
     if (bandCost(msgid, other, k) > budget.cells) return false;
     seen.add(at);
@@ -119,7 +119,7 @@ export function closestEntries(
     best.push({ at, distance: d });
     best.sort((a, b) =>
       a.distance - b.distance ||
-      Math.abs(list[a.at].msgid.length - msgid.length) - Math.abs(list[b.at].msgid.length - msgid.length) ||
+      Math.abs(list[a.at]!.msgid.length - msgid.length) - Math.abs(list[b.at]!.msgid.length - msgid.length) ||
       a.at - b.at
     );
     if (best.length > CLOSEST_COUNT) best.pop();
@@ -128,29 +128,34 @@ export function closestEntries(
   let complete = true;
   // Neighbours in both sorted orders first.
   for (const [order, compare] of [[index.byStart, compareStarts], [index.byEnd, compareEnds]] as const) {
-    const at = lowerBound(order, (i) => compare(list[i].msgid, msgid) < 0);
+    const at = lowerBound(order, (i) => compare(list[i]!.msgid, msgid) < 0);
     budget.cells -= Math.ceil(Math.log2(order.length + 1)) * Math.min(msgid.length + 1, 64);
     for (let q = Math.max(0, at - NEIGHBOURS); q < Math.min(order.length, at + NEIGHBOURS); q++) {
-      if (!consider(order[q])) complete = false;
+      if (!consider(order[q]!)) complete = false;
     }
   }
   // Then by length, from the target's outward.
   const order = index.byLength;
-  let hi = lowerBound(order, (i) => list[i].msgid.length < msgid.length);
+  let hi = lowerBound(order, (i) => list[i]!.msgid.length < msgid.length);
   let lo = hi - 1;
   while (complete) {
     // At 0, only an equal msgid (in another context) could still come in: the sorted order had it.
     const k = cutoff();
     if (k < 1) break;
-    const upOk = hi < order.length && list[order[hi]].msgid.length - msgid.length <= k;
-    const downOk = lo >= 0 && msgid.length - list[order[lo]].msgid.length <= k;
+    const upOk = hi < order.length && list[order[hi]!]!.msgid.length - msgid.length <= k;
+    const downOk = lo >= 0 && msgid.length - list[order[lo]!]!.msgid.length <= k;
     if (!upOk && !downOk) break;
     const up = upOk &&
-      (!downOk || list[order[hi]].msgid.length - msgid.length <= msgid.length - list[order[lo]].msgid.length);
-    if (!consider(up ? order[hi++] : order[lo--])) complete = false;
+      (!downOk ||
+        list[order[hi]!]!.msgid.length - msgid.length <= msgid.length - list[order[lo]!]!.msgid.length);
+    if (!consider(up ? order[hi++]! : order[lo--]!)) complete = false;
   }
   return {
-    entries: best.map(({ at, distance }) => ({ msgctxt: list[at].msgctxt, msgid: list[at].msgid, distance })),
+    entries: best.map(({ at, distance }) => ({
+      msgctxt: list[at]!.msgctxt,
+      msgid: list[at]!.msgid,
+      distance,
+    })),
     complete,
   };
 }
@@ -160,7 +165,7 @@ function lowerBound(order: Uint32Array, before: (i: number) => boolean): number 
   let lo = 0, hi = order.length;
   while (lo < hi) {
     const mid = (lo + hi) >>> 1;
-    if (before(order[mid])) lo = mid + 1;
+    if (before(order[mid]!)) lo = mid + 1;
     else hi = mid;
   }
   return lo;
@@ -211,8 +216,8 @@ function boundedDistance(a: string, b: string, k: number, budget: ClosestBudget)
     }
     for (let j = from === 0 ? 1 : from; j <= to; j++) {
       const s = j - i + k; // D[i-1][j-1] is prev[s], D[i-1][j] is prev[s + 1], D[i][j-1] is `left`
-      let v = prev[s] + (ca === b.charCodeAt(start + j - 1) ? 0 : 1);
-      const up = prev[s + 1] + 1;
+      let v = prev[s]! + (ca === b.charCodeAt(start + j - 1) ? 0 : 1);
+      const up = prev[s + 1]! + 1;
       if (up < v) v = up;
       if (left + 1 < v) v = left + 1;
       if (v > far) v = far;
@@ -233,6 +238,6 @@ function boundedDistance(a: string, b: string, k: number, budget: ClosestBudget)
     row = t;
   }
   budget.cells -= cells;
-  const d = prev[m - n + k];
+  const d = prev[m - n + k]!;
   return d <= k ? d : -1;
 }

@@ -46,7 +46,7 @@ function findCharset(catalog: PoCatalog): OutputCharset {
   const candidates = readList(messages)?.headers;
   const count = candidates === undefined ? messages.length : candidates.length;
   for (let k = 0; k < count; k++) {
-    const m = messages[candidates === undefined ? k : candidates[k]];
+    const m = messages[candidates === undefined ? k : candidates[k]!]!;
     if (!isHeader(m)) continue;
     const value = headerCharset(m.msgstr);
     if (value === null) continue;
@@ -123,7 +123,7 @@ export function encodeLegacy(
   });
   const out = new Uint8Array(text.length);
   for (let i = 0; i < text.length; i++) {
-    const b = reverse.get(text[i]);
+    const b = reverse.get(text[i]!);
     if (b === undefined) throw unencodable(text, i, spelled!, catalog);
     out[i] = b;
   }

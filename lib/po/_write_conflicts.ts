@@ -87,8 +87,8 @@ export function writeConflicts(input: ConflictInput): ConflictError | null {
   let text = 0;
   let index: ClosestIndex | null = null;
   for (let i = 0; i < entries.length; i++) {
-    const e = entries[i];
-    const found = input.current(keys[i]);
+    const e = entries[i]!;
+    const found = input.current(keys[i]!);
     const live = found !== null && !found.obsolete ? found.message : null;
     let reason: ConflictReason | null = null;
     if (e.expected_msgstr !== undefined || e.expected_msgstr_plural !== undefined) {
@@ -185,7 +185,7 @@ function conflictMessage(
       ? `has no entry to update${obsolete}: mode "update" changes existing entries only`
       : `has no entry whose translation could be compared with expected_msgstr${obsolete}`;
     const closest = first.closest && first.closest.length > 0
-      ? `; closest existing msgid: ${JSON.stringify(first.closest[0].msgid)}`
+      ? `; closest existing msgid: ${JSON.stringify(first.closest[0]!.msgid)}`
       : "";
     text += `: ${which} ${why}${closest}`;
   } else if (first.reason === "exists") {

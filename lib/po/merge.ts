@@ -119,9 +119,9 @@ export function pluralCount(headerMsgstr: string | null): number {
   const n = headerMsgstr.indexOf("nplurals=");
   if (p < 0 || n < 0) return 2;
   let at = n + 9;
-  while (at < headerMsgstr.length && /\s/.test(headerMsgstr[at])) at++;
+  while (at < headerMsgstr.length && /\s/.test(headerMsgstr[at]!)) at++;
   let end = at;
-  while (end < headerMsgstr.length && headerMsgstr[end] >= "0" && headerMsgstr[end] <= "9") end++;
+  while (end < headerMsgstr.length && headerMsgstr[end]! >= "0" && headerMsgstr[end]! <= "9") end++;
   if (end === at) return 2;
   if (typeof parsePluralExpression(headerMsgstr, p + 7) === "string") return 2;
   const count = Number(headerMsgstr.slice(at, end));
@@ -333,7 +333,7 @@ function fixPlurals(drafts: Draft[]): void {
   let nplurals = 0;
   if (drafts.some((d) => d.problem === 1)) {
     const header = drafts.find((d) => isHeader(d.message));
-    nplurals = pluralCount(header ? header.forms[0] : null);
+    nplurals = pluralCount(header?.forms[0] ?? null);
   }
   for (const d of drafts) {
     if (d.problem === 1 && nplurals > 0) {
@@ -341,7 +341,7 @@ function fixPlurals(drafts: Draft[]): void {
       d.fuzzy = true;
     }
     if (d.problem === 2 && d.forms.length > 1) {
-      d.forms = [d.forms[0]];
+      d.forms = [d.forms[0]!];
       d.fuzzy = true;
     }
     d.problem = 0;
@@ -357,7 +357,7 @@ function finish(d: Draft): PoMessage {
   const keepPrevious = d.fuzzy && d.forms[0] !== "";
   return {
     ...m,
-    msgstr: plural ? "" : d.forms[0],
+    msgstr: plural ? "" : d.forms[0] ?? "",
     msgstrPlural: plural ? d.forms : null,
     flags,
     previousMsgctxt: keepPrevious ? m.previousMsgctxt : null,
@@ -401,14 +401,14 @@ function mergeHeader(defMsgstr: string, refMsgstr: string, toUtf8: boolean): str
     const k = KNOWN_FIELDS.findIndex((f) =>
       line.length >= f.length && asciiLower(line.slice(0, f.length)) === asciiLower(f)
     );
-    if (k >= 0) known[k] = line.slice(KNOWN_FIELDS[k].length);
+    if (k >= 0) known[k] = line.slice(KNOWN_FIELDS[k]!.length);
     else unknown += line;
   }
   if (known[LANGUAGE] === null && known[LANGUAGE_TEAM] !== null) {
     known[LANGUAGE] = ` ${languageOfTeam(known[LANGUAGE_TEAM]!)}\n`;
   }
   for (const k of [REPORT_MSGID_BUGS_TO, POT_CREATION_DATE]) {
-    const name = KNOWN_FIELDS[k];
+    const name = KNOWN_FIELDS[k]!;
     const found = refMsgstr.indexOf(name);
     if (found < 0) continue;
     const start = found + name.length;

@@ -54,9 +54,9 @@ function myers(
     trace.push(v.slice(offset - d - 1, offset + d + 2));
     work.left -= d + 1;
     for (let k = -d; k <= d; k += 2) {
-      let x = k === -d || (k !== d && v[offset + k - 1] < v[offset + k + 1])
-        ? v[offset + k + 1]
-        : v[offset + k - 1] + 1;
+      let x = k === -d || (k !== d && v[offset + k - 1]! < v[offset + k + 1]!)
+        ? v[offset + k + 1]!
+        : v[offset + k - 1]! + 1;
       let y = x - k;
       const from = x;
       while (x < n && y < m && a[x] === b[y]) {
@@ -82,24 +82,24 @@ function backtrack(
   const ops: Op[] = [];
   let x = a.length, y = b.length, k = kEnd;
   for (let d = dEnd; d > 0; d--) {
-    const vd = trace[d]; // v before step d, for diagonals -d-1 … d+1
-    const at = (kk: number) => vd[kk + d + 1];
+    const vd = trace[d]!; // v before step d, for diagonals -d-1 … d+1
+    const at = (kk: number) => vd[kk + d + 1]!; // -d-1 <= kk <= d+1
     const prevK = k === -d || (k !== d && at(k - 1) < at(k + 1)) ? k + 1 : k - 1;
     const prevX = at(prevK);
     const prevY = prevX - prevK;
     while (x > prevX && y > prevY) {
       x--;
       y--;
-      ops.push([" ", a[x]]);
+      ops.push([" ", a[x]!]);
     }
-    if (x === prevX) ops.push(["+", b[--y]]);
-    else ops.push(["-", a[--x]]);
+    if (x === prevX) ops.push(["+", b[--y]!]);
+    else ops.push(["-", a[--x]!]);
     k = prevK;
   }
   while (x > 0 && y > 0) {
     x--;
     y--;
-    ops.push([" ", a[x]]);
+    ops.push([" ", a[x]!]);
   }
   return ops.reverse();
 }
@@ -145,23 +145,23 @@ function lineCount(block: string): number {
  */
 function equalRun(blocks: readonly string[], from: number, to: number, out: (Op | Skip)[]): void {
   let count = 0;
-  for (let q = from; q < to; q++) count += lineCount(blocks[q]);
+  for (let q = from; q < to; q++) count += lineCount(blocks[q]!);
   if (count <= 2 * CONTEXT + 1) {
-    for (let q = from; q < to; q++) for (const l of splitLines(blocks[q])) out.push([" ", l]);
+    for (let q = from; q < to; q++) for (const l of splitLines(blocks[q]!)) out.push([" ", l]);
     return;
   }
   const head: string[] = [];
   for (let q = from; q < to && head.length < CONTEXT; q++) {
-    for (const l of splitLines(blocks[q])) if (head.length < CONTEXT) head.push(l);
+    for (const l of splitLines(blocks[q]!)) if (head.length < CONTEXT) head.push(l);
   }
   const tail: string[] = [];
   for (let q = to - 1; q >= from && tail.length < CONTEXT; q--) {
-    const lines = splitLines(blocks[q]);
-    for (let k = lines.length - 1; k >= 0 && tail.length < CONTEXT; k--) tail.push(lines[k]);
+    const lines = splitLines(blocks[q]!);
+    for (let k = lines.length - 1; k >= 0 && tail.length < CONTEXT; k--) tail.push(lines[k]!);
   }
   for (const l of head) out.push([" ", l]);
   out.push(["~", count - 2 * CONTEXT]);
-  for (let k = tail.length - 1; k >= 0; k--) out.push([" ", tail[k]]);
+  for (let k = tail.length - 1; k >= 0; k--) out.push([" ", tail[k]!]);
 }
 
 /** The script of changed lines: the shortest one within `work`, or the lines replaced whole. */
@@ -187,9 +187,9 @@ function boundedScript(before: string, after: string, work: Work): (Op | Skip)[]
     [...midA.map((t): Op => ["-", t]), ...midB.map((t): Op => ["+", t])];
   let i = 0, j = 0, k = 0;
   while (k < blockOps.length) {
-    if (blockOps[k][0] === " ") {
+    if (blockOps[k]![0] === " ") {
       const from = i;
-      while (k < blockOps.length && blockOps[k][0] === " ") {
+      while (k < blockOps.length && blockOps[k]![0] === " ") {
         i++;
         j++;
         k++;
@@ -198,9 +198,9 @@ function boundedScript(before: string, after: string, work: Work): (Op | Skip)[]
       continue;
     }
     const removed: string[] = [], added: string[] = [];
-    while (k < blockOps.length && blockOps[k][0] !== " ") {
-      if (blockOps[k][0] === "-") { for (const l of splitLines(midA[i++])) removed.push(l); }
-      else for (const l of splitLines(midB[j++])) added.push(l);
+    while (k < blockOps.length && blockOps[k]![0] !== " ") {
+      if (blockOps[k]![0] === "-") { for (const l of splitLines(midA[i++]!)) removed.push(l); }
+      else for (const l of splitLines(midB[j++]!)) added.push(l);
       k++;
     }
     changedRun(removed, added, work, out);
@@ -234,11 +234,11 @@ export function unifiedDiff(before: string, after: string, path: string, options
   const midA = a.slice(pre, a.length - suf);
   const midB = b.slice(pre, b.length - suf);
   const ops: Op[] = [];
-  for (let i = 0; i < pre; i++) ops.push([" ", a[i]]);
+  for (let i = 0; i < pre; i++) ops.push([" ", a[i]!]);
   const middle = myers(midA, midB, MAX_EDIT_DISTANCE);
   if (middle) { for (const op of middle) ops.push(op); }
   else replaced(midA, midB, ops);
-  for (let i = a.length - suf; i < a.length; i++) ops.push([" ", a[i]]);
+  for (let i = a.length - suf; i < a.length; i++) ops.push([" ", a[i]!]);
   return hunks(ops, path);
 }
 
@@ -257,17 +257,17 @@ function hunks(ops: readonly (Op | Skip)[], path: string): string {
   for (let q = 0; q < ops.length; q++) {
     posA[q] = la;
     posB[q] = lb;
-    const op = ops[q];
+    const op = ops[q]!;
     if (op[0] === "~") {
-      la += op[1];
-      lb += op[1];
+      la += op[1]!;
+      lb += op[1]!;
       continue;
     }
     if (op[0] !== "+") la++;
     if (op[0] !== "-") lb++;
   }
   while (i < ops.length) {
-    if (!isChange(ops[i])) {
+    if (!isChange(ops[i]!)) {
       i++;
       continue;
     }
@@ -276,10 +276,10 @@ function hunks(ops: readonly (Op | Skip)[], path: string): string {
     let end = i;
     // Extend the hunk while changes are within 2×CONTEXT lines of each other.
     for (;;) {
-      while (end < ops.length && isChange(ops[end])) end++;
+      while (end < ops.length && isChange(ops[end]!)) end++;
       let next = end;
-      while (next < ops.length && ops[next][0] === " ") next++;
-      if (next < ops.length && isChange(ops[next]) && next - end <= 2 * CONTEXT) end = next;
+      while (next < ops.length && ops[next]![0] === " ") next++;
+      if (next < ops.length && isChange(ops[next]!) && next - end <= 2 * CONTEXT) end = next;
       else {
         end = Math.min(ops.length, end + CONTEXT);
         break;
@@ -287,13 +287,13 @@ function hunks(ops: readonly (Op | Skip)[], path: string): string {
     }
     let countA = 0, countB = 0;
     for (let q = start; q < end; q++) {
-      if (ops[q][0] !== "+") countA++;
-      if (ops[q][0] !== "-") countB++;
+      if (ops[q]![0] !== "+") countA++;
+      if (ops[q]![0] !== "-") countB++;
     }
-    const startA = countA === 0 ? posA[start] - 1 : posA[start];
-    const startB = countB === 0 ? posB[start] - 1 : posB[start];
+    const startA = countA === 0 ? posA[start]! - 1 : posA[start];
+    const startB = countB === 0 ? posB[start]! - 1 : posB[start];
     parts.push(`@@ -${startA},${countA} +${startB},${countB} @@\n`);
-    for (let q = start; q < end; q++) parts.push(`${ops[q][0]}${ops[q][1]}\n`);
+    for (let q = start; q < end; q++) parts.push(`${ops[q]![0]}${ops[q]![1]}\n`);
     i = end;
   }
   return parts.join("");

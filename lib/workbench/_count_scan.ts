@@ -235,11 +235,11 @@ function lineEnd(bytes: Uint8Array, i: number, n: number): number {
  */
 function stringEnd(bytes: Uint8Array, p: number, eol: number): number {
   for (let q = p + 1; q < eol; q++) {
-    const c = bytes[q];
+    const c = bytes[q]!;
     if (c === QUOTE) return q;
     if (c === BACKSLASH) {
       // The escapes gettext knows and that stand for one character; the others go to the parser.
-      if (!SIMPLE_ESCAPES[bytes[q + 1]]) return -1;
+      if (!SIMPLE_ESCAPES[bytes[q + 1] ?? 0]) return -1;
       q++;
     } else if (c === 0x0d) return -1;
   }
@@ -254,7 +254,7 @@ function countWords(bytes: Uint8Array, from: number, to: number, inWord: boolean
   let words = 0;
   let p = from;
   while (p < to) {
-    const c = bytes[p];
+    const c = bytes[p]!;
     let space: boolean;
     if (c === BACKSLASH) {
       const d = bytes[p + 1];
@@ -291,9 +291,9 @@ function readKeyword(bytes: Uint8Array, p: number, eol: number): [string, number
 function flagLineHasFuzzy(bytes: Uint8Array, from: number, to: number): boolean {
   let p = from;
   while (p < to) {
-    while (p < to && isFlagSeparator(bytes[p])) p++;
+    while (p < to && isFlagSeparator(bytes[p]!)) p++;
     const start = p;
-    while (p < to && !isFlagSeparator(bytes[p])) p++;
+    while (p < to && !isFlagSeparator(bytes[p]!)) p++;
     if (
       p - start === 5 && bytes[start] === 0x66 && bytes[start + 1] === 0x75 && bytes[start + 2] === 0x7a &&
       bytes[start + 3] === 0x7a && bytes[start + 4] === 0x79
@@ -311,7 +311,7 @@ function utf8Whitespace(bytes: Uint8Array, p: number): number {
   const a = bytes[p];
   const b = bytes[p + 1];
   if (a === 0xc2) return b === 0x85 || b === 0xa0 ? 2 : 0;
-  const c = bytes[p + 2];
+  const c = bytes[p + 2] ?? 0; // past the end: no whitespace
   if (a === 0xe1) return b === 0x9a && c === 0x80 ? 3 : 0;
   if (a === 0xe2) {
     if (b === 0x80) return (c >= 0x80 && c <= 0x8a) || c === 0xa8 || c === 0xa9 || c === 0xaf ? 3 : 0;
@@ -338,7 +338,7 @@ function asciiOrUtf8(bytes: Uint8Array, from: number, to: number): boolean {
     for (const b of bytes) if (b >= 0x80) return false;
     return true;
   }
-  const charset = match[1].toUpperCase();
+  const charset = match[1]!.toUpperCase();
   return charset === "UTF-8" || charset === "UTF8";
 }
 
@@ -349,7 +349,7 @@ function headerLanguage(bytes: Uint8Array, from: number, to: number): string | n
     "\n",
   );
   const match = /^\s*"?Language:[ \t]*([^\n"]*?)[ \t]*$/m.exec(text);
-  return match && match[1] !== "" ? match[1] : null;
+  return match && match[1] !== "" ? match[1]! : null;
 }
 
 const FATAL_UTF8 = new TextDecoder("utf-8", { fatal: true });
@@ -358,7 +358,7 @@ const FATAL_UTF8 = new TextDecoder("utf-8", { fatal: true });
 function validUtf8(bytes: Uint8Array): boolean {
   let ascii = true;
   for (let i = 0; i < bytes.length; i++) {
-    if (bytes[i] >= 0x80) {
+    if (bytes[i]! >= 0x80) {
       ascii = false;
       break;
     }

@@ -62,10 +62,10 @@ export function compileSearchRegex(pattern: string, caseInsensitive: boolean): R
     } else if (c === ")") {
       if (groups.length > 1) {
         closedGroup = groups.pop()!;
-        if (closedGroup.risky) groups[groups.length - 1].risky = true;
+        if (closedGroup.risky) groups[groups.length - 1]!.risky = true;
       }
     } else if (c === "|") {
-      groups[groups.length - 1].risky = true;
+      groups[groups.length - 1]!.risky = true;
     } else if (c === "*" || c === "+" || c === "?" || c === "{") {
       const bounded = c === "?" || (c === "{" && /^\{\d+(,\d+)?\}/.test(pattern.slice(i)));
       const isQuantifier = c !== "{" || /^\{\d+(,\d*)?\}/.test(pattern.slice(i));
@@ -74,7 +74,7 @@ export function compileSearchRegex(pattern: string, caseInsensitive: boolean): R
           throw refuse("a repeated group must not itself hold a repetition or an alternation");
         }
         if (!bounded && ++unbounded > 2) throw refuse("more than two unbounded repetitions (*, +, {n,})");
-        groups[groups.length - 1].risky = true;
+        groups[groups.length - 1]!.risky = true;
         if (c === "{") i = pattern.indexOf("}", i);
       }
     }
@@ -206,7 +206,7 @@ export function globMatcher(glob: string): (path: string) => boolean {
       }
     } else if (glob[i] === "*") tokens.push({ kind: "star" });
     else if (glob[i] === "?") tokens.push({ kind: "any" });
-    else tokens.push({ kind: "lit", c: glob[i] });
+    else tokens.push({ kind: "lit", c: glob.charAt(i) });
   }
   const wholePath = glob.includes("/");
   const n = tokens.length;
@@ -218,7 +218,7 @@ export function globMatcher(glob: string): (path: string) => boolean {
       // ε-moves: a star or globstar may match nothing; `**/` may match nothing at all.
       for (let k = 0; k < n; k++) {
         if (!s[k]) continue;
-        const t = tokens[k];
+        const t = tokens[k]!;
         if (t.kind === "star" || t.kind === "globstar") s[k + 1] = 1;
         else if (t.kind === "lit" && (t as { optionalSlash?: boolean }).optionalSlash) s[k + 1] = 1;
       }
@@ -231,7 +231,7 @@ export function globMatcher(glob: string): (path: string) => boolean {
       let any = false;
       for (let k = 0; k < n; k++) {
         if (!states[k]) continue;
-        const t = tokens[k];
+        const t = tokens[k]!;
         if (t.kind === "lit") {
           if (t.c === ch) next[k + 1] = 1;
         } else if (t.kind === "any") {

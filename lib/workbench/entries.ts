@@ -71,7 +71,7 @@ export function pageEntries(
   let total = 0;
   let next: number | null = null;
   for (let i = 0; i < messages.length; i++) {
-    const m = messages[i];
+    const m = messages[i]!;
     if (!selection.select(m, entryState(m))) continue;
     total++;
     if (i < from) continue;

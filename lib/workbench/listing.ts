@@ -81,8 +81,8 @@ export function listCatalogues(
     const at = decodeCursor(page.cursor, page.kind, page.digest);
     from = kept.length;
     for (let k = 0; k < kept.length; k++) {
-      const r = rootIndex(kept[k].root);
-      if (r > at.root || (r === at.root && kept[k].path >= at.path)) {
+      const r = rootIndex(kept[k]!.root);
+      if (r > at.root || (r === at.root && kept[k]!.path >= at.path)) {
         from = k;
         break;
       }

@@ -137,7 +137,8 @@ export function catalogueLanguage(catalog: PoCatalog, relativePath: string): str
   const header = catalog.messages.find(isHeader);
   if (header) {
     const match = /^Language:[ \t]*([^\n]*?)[ \t]*$/m.exec(header.msgstr);
-    if (match && match[1] !== "") return match[1];
+    const language = match?.[1];
+    if (language) return language;
   }
   return pathLanguage(relativePath);
 }
@@ -146,7 +147,7 @@ export function catalogueLanguage(catalog: PoCatalog, relativePath: string): str
 export function pathLanguage(relativePath: string): string | null {
   const parts = relativePath.split("/");
   const file = parts.pop()!.replace(/\.pot?$/, "");
-  for (let i = parts.length - 1; i >= 0; i--) if (LOCALE.test(parts[i])) return parts[i];
+  for (let i = parts.length - 1; i >= 0; i--) if (LOCALE.test(parts[i]!)) return parts[i]!;
   return LOCALE_WITH_REGION.test(file) ? file : null;
 }
 

@@ -230,7 +230,7 @@ export class Workbench {
           files.push(child);
         }
       }
-      for (let i = subdirs.length - 1; i >= 0; i--) stack.push({ path: subdirs[i], depth: depth + 1 });
+      for (let i = subdirs.length - 1; i >= 0; i--) stack.push({ path: subdirs[i]!, depth: depth + 1 });
     }
     return files;
   }
@@ -465,5 +465,5 @@ export function catalogueFilePath(roots: readonly string[], path: string): strin
     const candidate = `${root.replace(/\/+$/, "")}/${rel}`;
     if (lstatOrNull(candidate) !== null) return candidate;
   }
-  return `${roots[0].replace(/\/+$/, "")}/${rel}`;
+  return `${roots[0]!.replace(/\/+$/, "")}/${rel}`;
 }

@@ -101,7 +101,7 @@ function field(s: string, open: number, toplevel: boolean, spec: FormatSpec): nu
         i++;
         while (isDigit(s[i])) i++;
       }
-      if (i < s.length && "bcdoxXneEfFgG%".includes(s[i])) i++;
+      if (i < s.length && "bcdoxXneEfFgG%".includes(s[i]!)) i++;
     }
   }
   if (s[i] !== "}") {

@@ -133,13 +133,13 @@ export function parseCFormat(s: string, translated: boolean): FormatSpec | Inval
       if (m === null) {
         return new InvalidFormat(`in directive ${directive}, "${s.slice(i, i + 12)}" is not a <PRI…> macro`);
       }
-      type = `${m[2]} ${"di".includes(m[1]) ? "signed" : "unsigned"} integer`;
+      type = `${m[2]} ${"di".includes(m[1]!) ? "signed" : "unsigned"} integer`;
       i = close;
     } else {
       const sizeStart = i;
-      while (i < n && SIZES.includes(s[i])) i++;
+      while (i < n && SIZES.includes(s[i]!)) i++;
       if (i >= n) return new InvalidFormat(`directive ${directive} (${s.slice(start)}) is not finished`);
-      type = typeOf(s[i], s.slice(sizeStart, i));
+      type = typeOf(s[i]!, s.slice(sizeStart, i));
       if (type === "") {
         return new InvalidFormat(
           `in directive ${directive}, "${s[i]}" is not a valid conversion (${s.slice(start, i + 1)})`,
@@ -181,17 +181,17 @@ export function compareCFormat(
   const t = names.translation;
   for (let k = 0; k < Math.max(a.length, b.length); k++) {
     if (k >= a.length) {
-      return `${t} has ${b[k].text} for argument ${k + 1}, which the original does not have ` +
+      return `${t} has ${b[k]!.text} for argument ${k + 1}, which the original does not have ` +
         `(it has ${a.length}): the program would read memory it never passed`;
     }
     if (k >= b.length) {
       if (!strict) return null;
-      return `${t} lacks argument ${k + 1} (${a[k].text} in the original): keep every placeholder; ` +
+      return `${t} lacks argument ${k + 1} (${a[k]!.text} in the original): keep every placeholder; ` +
         `to change their order, number them (%1$s, %2$d)`;
     }
-    if (a[k].type !== b[k].type) {
-      return `argument ${k + 1} is ${b[k].text} in ${t} but ${a[k].text} in the original: ` +
-        `keep its conversion and size (${a[k].type}); to change the order, number them (%2$s %1$d)`;
+    if (a[k]!.type !== b[k]!.type) {
+      return `argument ${k + 1} is ${b[k]!.text} in ${t} but ${a[k]!.text} in the original: ` +
+        `keep its conversion and size (${a[k]!.type}); to change the order, number them (%2$s %1$d)`;
     }
   }
   return null;

@@ -65,23 +65,23 @@ export function parsePythonFormat(s: string): FormatSpec | InvalidFormat {
       name = s.slice(nameStart, i);
       i++;
     }
-    while (i < n && "-+ #0".includes(s[i])) i++;
+    while (i < n && "-+ #0".includes(s[i]!)) i++;
     if (s[i] === "*") {
       i++;
       if (spec.named.size > 0) return mixes();
       spec.positional.push({ type: "integer", text: "*" });
-    } else while (s[i] >= "0" && s[i] <= "9") i++;
+    } else while (s.charAt(i) >= "0" && s.charAt(i) <= "9") i++;
     if (s[i] === ".") {
       i++;
       if (s[i] === "*") {
         i++;
         if (spec.named.size > 0) return mixes();
         spec.positional.push({ type: "integer", text: ".*" });
-      } else while (s[i] >= "0" && s[i] <= "9") i++;
+      } else while (s.charAt(i) >= "0" && s.charAt(i) <= "9") i++;
     }
     if (s[i] === "h" || s[i] === "l" || s[i] === "L") i++;
     if (i >= n) return new InvalidFormat(`directive ${directive} (${s.slice(start)}) is not finished`);
-    const c = s[i];
+    const c = s.charAt(i); // i < n
     const text = s.slice(start, i + 1);
     i++;
     if (c === "%") {
@@ -89,7 +89,7 @@ export function parsePythonFormat(s: string): FormatSpec | InvalidFormat {
     } else if (TYPES[c] === undefined) {
       return new InvalidFormat(`in directive ${directive}, "${c}" is not a valid conversion (${text})`);
     }
-    const type = c === "%" ? "none" : TYPES[c];
+    const type = c === "%" ? "none" : TYPES[c]!; // checked just above
     if (name !== null) {
       if (spec.positional.length > 0) return mixes();
       const before = spec.named.get(name);
@@ -156,8 +156,8 @@ export function comparePythonFormat(
       `(${listDirectives(a)}): keep each one, in the same order`;
   }
   for (let k = 0; k < b.length; k++) {
-    if (a[k].type !== b[k].type) {
-      return `placeholder ${k + 1} is ${b[k].text} in ${t} but ${a[k].text} in the original: unnamed ` +
+    if (a[k]!.type !== b[k]!.type) {
+      return `placeholder ${k + 1} is ${b[k]!.text} in ${t} but ${a[k]!.text} in the original: unnamed ` +
         `placeholders must keep their order and conversion`;
     }
   }

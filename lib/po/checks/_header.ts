@@ -49,7 +49,7 @@ export function pluralInfo(header: PoMessage | null): PluralInfo {
   const counts = new Array<number>(forms.nplurals).fill(0);
   for (let n = 0n; n <= 1000n; n++) {
     const v = Number(evaluatePlural(forms.plural, n));
-    if (counts[v] < 5) counts[v]++;
+    if (counts[v]! < 5) counts[v]!++;
   }
   return {
     forms,

@@ -126,7 +126,7 @@ function roleBefore(
     const colon = inner.lastIndexOf(":");
     if (colon >= 0 && isSimpleName(inner.slice(colon + 1))) {
       // "C-:term:`x`": punctuation may come right before a role (docutils' start-string rule).
-      const before = inner[colon - 1];
+      const before = inner.charAt(colon - 1);
       const allowed = colon > 0 && /[\p{Ps}\p{Pi}\p{Pf}\p{Pd}\p{Po}]/u.test(before);
       return { name: inner.slice(colon + 1), issue: allowed ? null : "role-glued-before", start: k + colon };
     }

@@ -60,14 +60,14 @@ export function findUrls(s: string): string[] {
     const at = s.indexOf("://", from);
     if (at < 0) break;
     let start = at;
-    while (start > lastEnd && start > at - 6 && /[A-Za-z]/.test(s[start - 1])) start--;
+    while (start > lastEnd && start > at - 6 && /[A-Za-z]/.test(s[start - 1]!)) start--;
     const scheme = s.slice(start, at).toLowerCase();
     let end = at + 3;
     const limit = Math.min(s.length, at + MAX_LENGTH);
-    while (end < limit && !URL_END.has(s[end])) end++;
+    while (end < limit && !URL_END.has(s[end]!)) end++;
     from = end > at + 3 ? end : at + 3;
     if (!SCHEMES.includes(scheme) || end === at + 3) continue;
-    while (end > at + 3 && TRAILING.includes(s[end - 1])) end--;
+    while (end > at + 3 && TRAILING.includes(s[end - 1]!)) end--;
     urls.push(s.slice(start, end));
     lastEnd = end;
   }

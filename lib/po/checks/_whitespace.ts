@@ -43,7 +43,7 @@ function strip(s: string, newline: boolean): string {
 /** True when `s` has two spaces in a row that do not follow a sentence's end: a column layout. */
 function isColumns(s: string): boolean {
   for (let at = s.indexOf("  "); at >= 0; at = s.indexOf("  ", at + 2)) {
-    if (at > 0 && !".!?:;".includes(s[at - 1]) && s[at - 1] !== " ") return true;
+    if (at > 0 && !".!?:;".includes(s[at - 1]!) && s[at - 1] !== " ") return true;
   }
   return false;
 }
@@ -62,7 +62,7 @@ function controls(s: string): Map<string, number> {
   const counts = new Map<string, number>();
   for (let i = 0; i < s.length; i++) {
     const c = s.charCodeAt(i);
-    if ((c < 0x20 && c !== 0x0a) || c === 0x7f) counts.set(s[i], (counts.get(s[i]) ?? 0) + 1);
+    if ((c < 0x20 && c !== 0x0a) || c === 0x7f) counts.set(s[i]!, (counts.get(s[i]!) ?? 0) + 1);
   }
   return counts;
 }
@@ -136,7 +136,7 @@ export const WHITESPACE_CHECKS: EntryCheck[] = [
         const t = p.translation.trim();
         let at = t.indexOf("  ");
         // Two spaces after a sentence are a typing convention (python-docs uses it), not a slip.
-        while (at > 0 && ".!?:;。".includes(t[at - 1])) at = t.indexOf("  ", at + 2);
+        while (at > 0 && ".!?:;。".includes(t[at - 1]!)) at = t.indexOf("  ", at + 2);
         if (at < 0) return null;
         return `${p.translationName} has two spaces in a row (“…${
           t.slice(Math.max(0, at - 20), at + 22)

@@ -285,11 +285,11 @@ function* checkSteps(
   const plural = pluralInfo(header);
   const lines = messageLines(catalog);
   const lineOf = (m: PoMessage, i: number) =>
-    messageLine(m) ?? (lines !== undefined && catalog.messages[i] === m ? lines[i] : null);
+    messageLine(m) ?? (lines !== undefined && catalog.messages[i] === m ? lines[i] ?? null : null);
   let firstPlural: string | null = null;
   let firstPluralEntry: { m: PoMessage; line: number | null } | null = null;
   for (let i = 0; i < catalog.messages.length; i++) {
-    const m = catalog.messages[i];
+    const m = catalog.messages[i]!;
     if (m.msgidPlural !== null && !m.obsolete) {
       const line = lineOf(m, i);
       // Named by its msgid, not its line: a write compares problems before and after by message,
@@ -432,7 +432,7 @@ export class ChecksFailedError extends InvalidInputError {
   readonly problems: readonly CheckProblem[];
   constructor(path: string, problems: readonly CheckProblem[]) {
     const errors = problems.filter((p) => p.severity === "error");
-    const first = errors[0] ?? problems[0];
+    const first = errors[0] ?? problems[0]!;
     super(
       `Nothing was written to ${path}: the write would introduce ${errors.length} error${
         errors.length === 1 ? "" : "s"

@@ -163,7 +163,7 @@ export async function checkTree(
         if (kind === "directory") subdirs.push(child);
         else if (kind === "file" && name.endsWith(".po") && !(await checkFile(child, false))) break walk;
       }
-      for (let i = subdirs.length - 1; i >= 0; i--) stack.push(subdirs[i]);
+      for (let i = subdirs.length - 1; i >= 0; i--) stack.push(subdirs[i]!);
     }
   }
   return {
