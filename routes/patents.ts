@@ -347,6 +347,13 @@ export const patentTools = defineToolGroup<PatentToolDeps>({
         max_results: 10,
       }),
       output: SearchPatentsResponse,
+      textResponses: [
+        {
+          mediaType: "text/csv",
+          description: "With format csv (or Accept: text/csv): RFC 4180, a header row",
+        },
+        { mediaType: "application/jsonl", description: "With format jsonl: one record per line" },
+      ],
       httpHeaders: [{
         name: "Accept",
         description:

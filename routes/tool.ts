@@ -55,6 +55,11 @@ export interface Tool<I extends z.ZodType | null = z.ZodType | null, D = unknown
    */
   httpHeaders?: readonly { name: string; description: string }[];
   /**
+   * Media types of text answers ({@link TextAnswer}) the tool may give over HTTP besides its JSON,
+   * documented as further content of the 200 answer (e.g. `text/csv` for an export).
+   */
+  textResponses?: readonly { mediaType: string; description: string }[];
+  /**
    * Does the work: `deps` are its group's dependencies, all present. A large answer may be a
    * {@link JsonAnswer} (kept bytes); anything else is serialised within the answer limit.
    */
@@ -227,7 +232,18 @@ export function mountTools(app: OpenAPIHono, tools: readonly ServedTool[], deps:
         : {}),
       ...(deps.config.apiToken !== undefined ? { security: [{ HTTPBearer: [] }] } : {}),
       responses: {
-        200: { description: "Successful Response", content: { "application/json": { schema: tool.output } } },
+        200: {
+          description: "Successful Response",
+          content: {
+            "application/json": { schema: tool.output },
+            ...Object.fromEntries(
+              (tool.textResponses ?? []).map(({ mediaType, description }) => [
+                mediaType,
+                { schema: { type: "string" as const, description } },
+              ]),
+            ),
+          },
+        },
         ...toolOperationResponses(tool, deps.config.apiToken !== undefined),
       },
     }));

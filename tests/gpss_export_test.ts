@@ -217,3 +217,15 @@ Deno.test("over MCP, an export is the result's text, and the structured content 
     }
   });
 });
+
+Deno.test("/openapi.json documents the export's media types on search_patents", async () => {
+  const { app } = testApp();
+  const doc = await (await app.request("/openapi.json")).json();
+  const ok = doc.paths["/tools/search_patents"].post.responses["200"].content;
+  assert.deepEqual(Object.keys(ok), ["application/json", "text/csv", "application/jsonl"]);
+  assert.equal(ok["text/csv"].schema.type, "string");
+  const accept = doc.paths["/tools/search_patents"].post.parameters.find((p: { name: string }) =>
+    p.name === "Accept"
+  );
+  assert.equal(accept.in, "header");
+});
