@@ -195,6 +195,15 @@ Deno.test("the encoder refuses what a charset cannot hold, and says where", () =
   assert.equal(legacyCodec("EUC-KR")!.encode("\uac02"), 0, "CP949-only Hangul");
   assert.equal(legacyCodec("UTF-8"), null);
   assert.equal(legacyCodec("EUC-TW"), null);
+});
+
+Deno.test("Big5-HKSCS's four letter + combining mark pairs are read and written as one sequence, as glibc does", () => {
+  const codec = legacyCodec("BIG5-HKSCS")!;
+  const text = "\u00ca\u0304|\u00ca\u030c|\u00ea\u0304|\u00ea\u030c|\u00ca";
+  // iconv -f UTF-8 -t BIG5-HKSCS of the same text.
+  const glibc = [0x88, 0x62, 0x7c, 0x88, 0x64, 0x7c, 0x88, 0xa3, 0x7c, 0x88, 0xa5, 0x7c, 0x88, 0x66];
+  assert.deepEqual([...(codec.encode(text) as Uint8Array)], glibc);
+  assert.equal(codec.decode(String.fromCharCode(...glibc), true), text);
   assert.equal(
     legacyCodec("JOHAB")!.encode("한글 ₩"),
     3,

@@ -161,6 +161,7 @@ const codecs = new Map<string, LegacyCodec>();
 
 /** The UTF-16 code units of the text being decoded (one buffer, reused), and their decoder. */
 let unitScratch = new Uint16Array(4096);
+const KEPT_UNITS = 1 << 20;
 const utf16 = new TextDecoder("utf-16le");
 
 /** {@link baseCharacters} with glibc's corrections: what glibc reads each sequence as. */
@@ -220,8 +221,11 @@ function buildCodec(charset: string): LegacyCodec {
 
   function decode(bytes: string, strict: boolean): string | null {
     const n = bytes.length;
-    if (unitScratch.length < n * 2) unitScratch = new Uint16Array(Math.max(n * 2, unitScratch.length * 2));
-    const units = unitScratch;
+    // (A string longer than the kept buffer gets one of its own: a 16 MiB string is not held for ever.)
+    if (unitScratch.length < n * 2 && n * 2 <= KEPT_UNITS) {
+      unitScratch = new Uint16Array(Math.min(KEPT_UNITS, Math.max(n * 2, unitScratch.length * 2)));
+    }
+    const units = unitScratch.length >= n * 2 ? unitScratch : new Uint16Array(n * 2);
     let u = 0;
     for (let i = 0; i < n;) {
       const c = bytes.charCodeAt(i);
@@ -273,6 +277,12 @@ function buildCodec(charset: string): LegacyCodec {
     }
   }
 
+  // Big5-HKSCS's letter + combining mark pairs, written as the one sequence glibc writes for them.
+  const pairSequences = new Map<string, number>();
+  for (const [seq, pair] of pairs) {
+    if (!notWritten.has(seq) && !pairSequences.has(pair)) pairSequences.set(pair, seq);
+  }
+
   function encode(text: string): Uint8Array | number {
     let out = new Uint8Array(text.length * 2 + 16);
     let o = 0;
@@ -294,6 +304,13 @@ function buildCodec(charset: string): LegacyCodec {
         if (lo >= 0xdc00 && lo < 0xe000) cp = 0x10000 + ((c - 0xd800) << 10) + (lo - 0xdc00);
       }
       let seq = cp < 0x10000 ? bmp[cp] : astral.get(cp) ?? 0;
+      if (pairSequences.size > 0 && i + 1 < n) {
+        const pair = pairSequences.get(text.slice(i, i + 2));
+        if (pair !== undefined) {
+          seq = pair;
+          i++;
+        }
+      }
       if (seq === 0 && gb18030 && cp >= 0x10000) seq = gb18030AstralSequence(cp);
       if (seq === 0) return i;
       if (cp >= 0x10000) i++;
