@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { encodePo, parsePo } from "../lib/po/mod.ts";
 import { mergeCatalogs, type MergeOptions, pluralCount } from "../lib/po/merge.ts";
 import { similarity } from "../lib/po/_fuzzy_match.ts";
+import { TooLargeError } from "../lib/errors.ts";
 import type { PoCatalog } from "../lib/po/types.ts";
 import { makeTemplate, type TemplateVariant } from "./_merge_templates.ts";
 import { lacks } from "./_prerequisites.ts";
@@ -295,4 +296,25 @@ Deno.test("a merge whose fuzzy search would take long stops at its time bound an
   assert.equal(stats.fuzzied + stats.missing, 4000, "the skipped ones are added untranslated (missing)");
   assert.ok(stats.fuzzySkipped <= stats.missing);
   assert.ok(ms < 3000, `${ms} ms`);
+});
+
+Deno.test("a hostile nplurals cannot make a merge grow without bound: past a million forms it is refused", () => {
+  const header = 'msgid ""\nmsgstr ""\n"Content-Type: text/plain; charset=UTF-8\\n"\n' +
+    '"Plural-Forms: nplurals=1000; plural=n%1000;\\n"\n\n';
+  let pot = 'msgid ""\nmsgstr "Content-Type: text/plain; charset=UTF-8\\n"\n\n';
+  for (let i = 0; i < 2000; i++) pot += `msgid "a${i}"\nmsgid_plural "b${i}"\nmsgstr[0] ""\nmsgstr[1] ""\n\n`;
+  const def = parsePo(new TextEncoder().encode(header));
+  const ref = parsePo(new TextEncoder().encode(pot), "t.pot");
+  assert.throws(
+    () => mergeCatalogs(def, ref, { fuzzyMatching: false }),
+    (e: Error) => e instanceof TooLargeError && /more than 1000000 plural forms/.test(e.message),
+  );
+  // Real counts merge as msgmerge does.
+  const small = parsePo(
+    new TextEncoder().encode(header.replace("nplurals=1000; plural=n%1000", "nplurals=6; plural=n%6")),
+  );
+  assert.equal(
+    mergeCatalogs(small, ref, { fuzzyMatching: false }).catalog.messages[1].msgstrPlural?.length,
+    6,
+  );
 });

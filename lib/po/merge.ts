@@ -19,6 +19,7 @@
  *
  * @module
  */
+import { TooLargeError } from "../errors.ts";
 import { parsePluralExpression } from "./_plural_forms.ts";
 import { DEFAULT_FUZZY_LIMITS, FuzzyIndex, type FuzzyLimits } from "./_fuzzy_match.ts";
 
@@ -156,6 +157,7 @@ export function mergeCatalogs(def: PoCatalog, ref: PoCatalog, options: MergeOpti
   const used = new Set<PoMessage>();
   const out = new Map<string, Draft[]>();
   const fuzzyBudget = fuzzy ? FuzzyIndex.budget(options.fuzzyLimits) : null;
+  const growth = new Growth(def, ref);
 
   for (const [domain, refList] of refDomains) {
     const refMessages = refList.some((m) => isHeader(m)) ? refList : [dummyHeader(domain), ...refList];
@@ -191,10 +193,10 @@ export function mergeCatalogs(def: PoCatalog, ref: PoCatalog, options: MergeOpti
         stats.fuzzied++;
         continue;
       }
-      drafts.push(newEntry(r, nplurals));
+      drafts.push(newEntry(r, nplurals, growth));
       stats.missing++;
     }
-    fixPlurals(drafts);
+    fixPlurals(drafts, growth);
     out.set(domain, drafts);
   }
 
@@ -281,6 +283,34 @@ function mergeMessage(
   return { message, forms, fuzzy, problem };
 }
 
+/** Most plural forms a merge may make (new plural entries' empty forms, singular msgstrs copied). */
+export const MAX_MADE_FORMS = 1_000_000;
+
+/** Most characters of msgstr a merge may copy into plural forms. */
+export const MAX_MADE_CHARS = 32 * 1024 * 1024;
+
+/**
+ * What a merge makes beyond its inputs: only plural forms (nplurals empty forms per new plural
+ * entry, a singular msgstr copied nplurals times). A hostile `nplurals=1000` with a template of many
+ * plural entries would otherwise make a result far larger than both files; msgmerge would make it.
+ */
+class Growth {
+  #forms = 0;
+  #chars = 0;
+  constructor(readonly def: PoCatalog, readonly ref: PoCatalog) {}
+
+  add(forms: number, chars: number): void {
+    this.#forms += forms;
+    this.#chars += chars;
+    if (this.#forms > MAX_MADE_FORMS || this.#chars > MAX_MADE_CHARS) {
+      throw new TooLargeError(
+        `The merge would make more than ${MAX_MADE_FORMS} plural forms or ${MAX_MADE_CHARS} characters of ` +
+          "copied translations (the catalogue's Plural-Forms times the template's plural entries): check its nplurals",
+      );
+    }
+  }
+}
+
 /** The formats message_merge checks, as the checks name them (the languages `checks/` knows). */
 const CHECKED_FORMATS: [number, string][] = [
   [FORMAT_LANGUAGES.indexOf("c"), "c-format"],
@@ -321,14 +351,17 @@ function newFormatFails(
 }
 
 /** A template entry no catalogue entry matches: copied, with nplurals empty forms when plural. */
-function newEntry(r: PoMessage, nplurals: number): Draft {
+function newEntry(r: PoMessage, nplurals: number, growth: Growth): Draft {
   let forms = formsOf(r);
-  if (r.msgidPlural !== null && forms.every((f) => f === "")) forms = new Array(nplurals).fill("");
+  if (r.msgidPlural !== null && forms.every((f) => f === "")) {
+    growth.add(nplurals, 0);
+    forms = new Array(nplurals).fill("");
+  }
   return { message: r, forms, fuzzy: interpretFlags(r.flags).fuzzy, problem: 0 };
 }
 
 /** match_domain's post-processing of entries whose plural-ness changed. */
-function fixPlurals(drafts: Draft[]): void {
+function fixPlurals(drafts: Draft[], growth: Growth): void {
   if (!drafts.some((d) => d.problem !== 0)) return;
   let nplurals = 0;
   if (drafts.some((d) => d.problem === 1)) {
@@ -337,6 +370,7 @@ function fixPlurals(drafts: Draft[]): void {
   }
   for (const d of drafts) {
     if (d.problem === 1 && nplurals > 0) {
+      growth.add(nplurals * d.forms.length, nplurals * d.forms.reduce((n, f) => n + f.length, 0));
       d.forms = new Array(nplurals).fill(d.forms).flat();
       d.fuzzy = true;
     }
