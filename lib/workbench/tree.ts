@@ -5,7 +5,8 @@
  * - **Walk.** Each root (or one directory below it) is walked depth-first, in code-unit order of
  *   names: `.po`/`.pot` regular files are taken; names starting with `.` are skipped; symbolic links
  *   are never followed (a directory is `lstat`ed right before it is listed); at most
- *   {@link WorkbenchOptions.maxFiles} files and {@link WorkbenchOptions.maxDepth} levels.
+ *   {@link WorkbenchOptions.maxFiles} files, ten times as many names in all, and
+ *   {@link WorkbenchOptions.maxDepth} levels.
  * - **Reads go through the store.** A file whose record is missing or stale is read with
  *   `CatalogueStore.readBytes` (the path policy, size limit and shared load allowance) and counted
  *   from its bytes (`_count_scan.ts`, several times faster than a parse); a file not in the plain
@@ -86,6 +87,9 @@ export interface WorkbenchOptions {
 
 /** See the module doc: a record whose file changed less than this long before it was read is verified. */
 export const RACY_WINDOW_MS = 2000;
+
+/** Directory entries a walk may meet per catalogue it may take (other files, directories). */
+const ENTRIES_PER_FILE = 10;
 
 /** Default of {@link WorkbenchOptions.maxFiles}. */
 export const DEFAULT_MAX_FILES = 20_000;
@@ -195,6 +199,7 @@ export class Workbench {
   async #walk(root: string, dir: string, named: boolean, signal: AbortSignal | undefined): Promise<string[]> {
     const files: string[] = [];
     const stack: { path: string; depth: number }[] = [{ path: dir, depth: 0 }];
+    let seen = 0;
     while (stack.length > 0) {
       signal?.throwIfAborted();
       const { path, depth } = stack.pop()!;
@@ -213,6 +218,14 @@ export class Workbench {
         if (error instanceof Deno.errors.NotFound || error instanceof Deno.errors.PermissionDenied) continue;
         if (error instanceof Deno.errors.NotCapable) continue;
         throw error;
+      }
+      seen += entries.length;
+      if (seen > this.#maxFiles * ENTRIES_PER_FILE) {
+        throw new TooLargeError(
+          `More than ${
+            this.#maxFiles * ENTRIES_PER_FILE
+          } names under the roots: list one directory at a time (under).`,
+        );
       }
       entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
       const subdirs: string[] = [];
