@@ -764,9 +764,9 @@ function fieldRows(fx: Fixture): Case[] {
     {
       name: "extra fields in the body and in an entry are forbidden",
       endpoint: "/po/write",
-      body: write([{ msgid: "a", msgstr: "A", colour: "red" }], { dry_run: true }),
+      body: write([{ msgid: "a", msgstr: "A", colour: "red" }], { force: true }),
       status: 422,
-      detail: [extraForbidden(["entries", 0, "colour"], "red"), extraForbidden(["dry_run"], true)],
+      detail: [extraForbidden(["entries", 0, "colour"], "red"), extraForbidden(["force"], true)],
     },
     {
       name: "misspelt entry fields are forbidden with the field meant (msgctx, flag)",
