@@ -170,3 +170,39 @@ Deno.test("capText leaves a record within the limit untouched and cuts at the li
   assert.deepEqual(cut.patent.claims!.map((c) => c.text), ["123…"]);
   assert.deepEqual(cut.truncated, { omitted_chars: 7, omitted_claims: 1 });
 });
+
+Deno.test("over MCP: get_patent answers the record, a missing number is isError with the 404's detail, and get_quota_status reads the ledger", async () => {
+  const { Client, StreamableHTTPClientTransport } = await import("@modelcontextprotocol/client");
+  const { QuotaLedger } = await import("../lib/gpss/mod.ts");
+  const fake = await startFakeGpss();
+  try {
+    const quota = new QuotaLedger({ userCode: FAKE_USER_CODE });
+    const { app } = testApp({ gpss: new GpssClient({ baseUrl: fake.url, userCode: FAKE_USER_CODE, quota }) });
+    const transport = new StreamableHTTPClientTransport(new URL("http://localhost/mcp"), {
+      fetch: (url, init) => Promise.resolve(app.request(url instanceof Request ? url : String(url), init)),
+    });
+    const client = new Client({ name: "test", version: "1.0.0" });
+    await client.connect(transport);
+    try {
+      const found = await client.callTool({ name: "get_patent", arguments: { number: "EP 3900001 B1" } });
+      const patent =
+        (found.structuredContent as { patent: { patent_number: string; claims: unknown[] } }).patent;
+      assert.equal(patent.patent_number, "EP3900001B1");
+      assert.equal(patent.claims.length, 3);
+      const missing = await client.callTool({ name: "get_patent", arguments: { number: "EP9999999B1" } });
+      assert.equal(missing.isError, true);
+      assert.match(
+        (missing.content as { text: string }[])[0].text,
+        /^No patent numbered "EP9999999B1" in GPSS/,
+      );
+      const status = await client.callTool({ name: "get_quota_status", arguments: {} });
+      const q = (status.structuredContent as { quota: { used: number; persisted: boolean } }).quota;
+      assert.equal(q.used, 1, "one record came back; the miss cost nothing");
+      assert.equal(q.persisted, false);
+    } finally {
+      await client.close();
+    }
+  } finally {
+    await fake.close();
+  }
+});
