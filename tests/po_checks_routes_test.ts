@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import { poFixture } from "./_helpers.ts";
 
 const CASES = Deno.readTextFileSync(new URL("./fixtures/checks/cases.po", import.meta.url));
@@ -219,4 +220,36 @@ Deno.test("POST /po/write dry_run with checks: strict answers the refusal a real
   assert.equal(warn.body.written, false);
   assert.deepEqual(warn.body.problems.map((p: { check: string }) => p.check), ["python-format"]);
   assert.equal(Deno.readTextFileSync(fx.path("fr.po")), FORMATTED);
+});
+
+Deno.test("MCP check_po lists the problems; write_po with checks: strict is an isError result", async () => {
+  await using fx = await poFixture({ "fr.po": FORMATTED });
+  const transport = new StreamableHTTPClientTransport(new URL("http://localhost/mcp"), {
+    fetch: (url, init) => Promise.resolve(fx.app.request(url instanceof Request ? url : String(url), init)),
+  });
+  const client = new Client({ name: "test", version: "1.0.0" });
+  await client.connect(transport);
+  try {
+    const checked = await client.callTool({ name: "check_po", arguments: { file_path: fx.path("fr.po") } });
+    assert.equal(checked.isError, undefined);
+    const body = checked.structuredContent as {
+      problems: { msgid: string; check: string }[];
+      totals: unknown;
+    };
+    assert.deepEqual(body.problems.map((p) => [p.msgid, p.check]), [["Hello %s", "python-format"]]);
+    const refused = await client.callTool({
+      name: "write_po",
+      arguments: {
+        file_path: fx.path("fr.po"),
+        checks: "strict",
+        entries: [{ msgid: "%(n)d files in %(dir)s", msgstr: "%(n)d fichiers dans %(dossier)s" }],
+      },
+    });
+    assert.equal(refused.isError, true);
+    const text = (refused.content as { type: string; text: string }[])[0].text;
+    assert.match(text, /python-format/);
+    assert.equal(Deno.readTextFileSync(fx.path("fr.po")), FORMATTED);
+  } finally {
+    await client.close();
+  }
 });
