@@ -176,16 +176,32 @@ Deno.test("c-format compares argument types and numbers as msgfmt 0.21 does", as
   }
 });
 
-Deno.test("python-brace-format compares whole field names; {} and !r are refused as msgfmt 0.21 refuses them", () => {
+Deno.test("python-brace-format reads fields as Python does ({}, !r, specs) and reports what msgfmt 0.21 refuses", async (t) => {
   const spec = parseBraceFormat("{0.x} {a[1]} {{lit}} {n:{w}}");
   assert.ok(!(spec instanceof InvalidFormat));
   assert.deepEqual([...spec.named.keys()].sort(), ["0.x", "a[1]", "n", "w"]);
+  // gettext 0.21's own reading (what msgfmt -c applies) refuses {} and conversions.
   assert.ok(parseBraceFormat("{}") instanceof InvalidFormat);
   assert.ok(parseBraceFormat("{a!r}") instanceof InvalidFormat);
-  const missing = checkMessage(
-    entry({ msgid: "{0.x} {a}", msgstr: "{0.y} {a}", flags: ["python-brace-format"] }),
-  );
-  assert.match(missing[0].message, /has the field \{0\.y\}/);
+  const cases: [string, string, string | null][] = [
+    ["{0.x} {a}", "{0.y} {a}", "has the field {0.y}"],
+    ["{} of {}", "{} de {}", null],
+    ["{} of {}", "{}", "has 1 field {} numbered automatically, the original 2"],
+    ["{name!r:>10} is {n:{w}}", "{n:{w}} est {name!r:>10}", null],
+    ["{name}", "{name!r}", "valid for Python but msgfmt 0.21 refuses it"],
+    ["{name}", "{name!x}", "not a valid Python {} format string"],
+    ["{} {0}", "{} {0}", null], // msgid invalid for Python: not checked
+  ];
+  for (const [msgid, msgstr, want] of cases) {
+    await t.step(`${msgid} → ${msgstr}`, () => {
+      const problems = checkMessage(entry({ msgid, msgstr, flags: ["python-brace-format"] }));
+      if (want === null) assert.deepEqual(problems, []);
+      else {
+        assert.equal(problems.length, 1, JSON.stringify(problems));
+        assert.ok(problems[0].message.includes(want), problems[0].message);
+      }
+    });
+  }
 });
 
 Deno.test("a plural form for one number may leave out a placeholder; a form for many may not", () => {
@@ -277,6 +293,7 @@ Deno.test("every check stays linear on hostile entries of 256 KiB", async (t) =>
     "%(".repeat(n / 2),
     "%" + "1".repeat(n - 2) + "$",
     "{".repeat(n),
+    "{a[".repeat(n / 3),
     "{0:".repeat(n / 3),
     "`".repeat(n),
     ":a:`".repeat(n / 4),

@@ -11,7 +11,12 @@
  * @module
  */
 import { FORMAT_LANGUAGES } from "../_flags.ts";
-import { compareBraceFormat, parseBraceFormat } from "./_format_brace.ts";
+import {
+  comparePythonBraceFormat,
+  parseBraceFormat,
+  parsePythonBraceFormat,
+  type PythonBraceSpec,
+} from "./_format_brace.ts";
 import { compareCFormat, parseCFormat } from "./_format_c.ts";
 import { type FieldNames, type FormatSpec, InvalidFormat } from "./_format_common.ts";
 import { comparePythonFormat, parsePythonFormat } from "./_format_python.ts";
@@ -39,8 +44,10 @@ const LANGUAGES: Language[] = [
     check: "python-brace-format",
     flag: "python-brace",
     pretty: "Python {}",
-    parse: (s) => parseBraceFormat(s),
-    compare: compareBraceFormat,
+    parse: (s) => parsePythonBraceFormat(s),
+    compare: (a, b, strict, names) =>
+      comparePythonBraceFormat(a as PythonBraceSpec, b as PythonBraceSpec, strict, names) ??
+        gettextRejects(a, b, names),
     hint: "write {{ and }} for literal braces",
   },
   {
@@ -53,6 +60,23 @@ const LANGUAGES: Language[] = [
   },
 ];
 
+/** The texts each parsed spec came from (for the gettext 0.21 comparison of python-brace strings). */
+const sources = new WeakMap<FormatSpec, string>();
+
+/**
+ * Python accepts `{}` and `{name!r}`, gettext 0.21 does not: when msgid is valid for gettext and a
+ * msgstr is not, `msgfmt -c` refuses the catalogue, so that is reported too.
+ */
+function gettextRejects(original: FormatSpec, translation: FormatSpec, names: FieldNames): string | null {
+  const a = sources.get(original);
+  const b = sources.get(translation);
+  if (a === undefined || b === undefined || parseBraceFormat(a) instanceof InvalidFormat) return null;
+  const theirs = parseBraceFormat(b);
+  if (!(theirs instanceof InvalidFormat)) return null;
+  return `${names.translation} is valid for Python but msgfmt 0.21 refuses it (${theirs.reason}), so ` +
+    `msgfmt -c fails: write the fields as the original does`;
+}
+
 function run(language: Language, context: EntryContext): string[] {
   const index = FORMAT_LANGUAGES.indexOf(language.flag);
   const kind = context.flags.formats[index];
@@ -61,10 +85,12 @@ function run(language: Language, context: EntryContext): string[] {
   const originalText = m.msgidPlural ?? m.msgid;
   const original = language.parse(originalText, false);
   if (original instanceof InvalidFormat) return [];
+  sources.set(original, originalText);
   const originalName = m.msgidPlural !== null ? "msgid_plural" : "msgid";
   const out: string[] = [];
   for (const p of context.pairs) {
     const translation = language.parse(p.translation, true);
+    if (!(translation instanceof InvalidFormat)) sources.set(translation, p.translation);
     if (translation instanceof InvalidFormat) {
       out.push(
         `${p.translationName} is not a valid ${language.pretty} format string: ${translation.reason} ` +

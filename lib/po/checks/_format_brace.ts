@@ -2,7 +2,9 @@
  * `python-brace-format` (`{0}`, `{name}`, `{name.attr:>10}`): the fields of a string as gettext
  * 0.21's format-python-brace.c reads them, and msgfmt's comparison (fields are compared by their
  * whole name, `0.x` and `a[1]` included; they may move; in a relaxed plural form some may be left
- * out). gettext 0.21 rejects `{}` and conversions (`!r`): msgfmt refuses those, so these checks do.
+ * out). gettext 0.21 rejects `{}` and conversions (`!r`) that Python accepts: the checks read
+ * strings as Python does ({@link parsePythonBraceFormat}), compare `{}` fields by count, and also
+ * report a msgstr that msgfmt 0.21 would refuse where the msgid is one it accepts.
  *
  * @module
  */
@@ -137,6 +139,125 @@ export function compareBraceFormat(
           `(its place may change)`;
       }
     }
+  }
+  return null;
+}
+
+/** The fields of a string as Python's `str.format` reads them. */
+export interface PythonBraceSpec extends FormatSpec {
+  /** Automatically numbered fields (`{}`, `{!r}`, `{:>10}`), in order. */
+  auto: string[];
+}
+
+/**
+ * Parses a `str.format` string as Python does (a superset of what gettext 0.21 accepts): `{}`
+ * numbered automatically, conversions `!r` `!s` `!a`, any format spec with nested `{field}`s, and
+ * `{{`/`}}` escapes. A lone `}` is left as text, as gettext leaves it. One pass.
+ *
+ * @example
+ * ```ts
+ * parsePythonBraceFormat("{} of {name!r:>10}"); // auto: ["{}"], named: name
+ * ```
+ */
+export function parsePythonBraceFormat(s: string): PythonBraceSpec | InvalidFormat {
+  const spec: PythonBraceSpec = { ...emptySpec(), auto: [] };
+  let manual = false;
+  let i = 0;
+  /** Reads a field at `open` ("{"); returns the index after it or why it is invalid. */
+  const readField = (open: number, depth: number): number | string => {
+    let j = open + 1;
+    const nameStart = j;
+    if (s[j] !== "}" && s[j] !== "!" && s[j] !== ":") {
+      j = fieldEnd(s, j);
+      if (j < 0) return `"${s.slice(open, open + 12)}" does not start with a number or a name`;
+      for (;;) {
+        if (s[j] === ".") {
+          if (!isNameStart(s[j + 1])) return `an attribute name must follow "." in "${s.slice(open, j + 2)}"`;
+          j = fieldEnd(s, j + 1);
+        } else if (s[j] === "[") {
+          // An index is short: looking further would make "{a[{a[{a[…" quadratic.
+          const close = s.slice(j, j + 257).indexOf("]");
+          if (close < 0) return `"[" is not closed in "${s.slice(open, j + 12)}"`;
+          j += close + 1;
+        } else break;
+      }
+    }
+    const name = s.slice(nameStart, j);
+    if (s[j] === "!") {
+      if (!"rsa".includes(s[j + 1] ?? "x") || s[j + 1] === undefined) {
+        return `"!${s[j + 1] ?? ""}" is not a conversion (!r, !s or !a) in "${s.slice(open, j + 3)}"`;
+      }
+      j += 2;
+    }
+    if (s[j] === ":") {
+      j++;
+      // The spec: any text up to the closing "}", with nested fields (one level deep in Python).
+      while (j < s.length && s[j] !== "}") {
+        if (s[j] === "{") {
+          if (depth > 0) return `a format spec nests fields too deeply in "${s.slice(open, j + 8)}"`;
+          const end = readField(j, depth + 1);
+          if (typeof end === "string") return end;
+          j = end;
+        } else j++;
+      }
+    }
+    if (s[j] !== "}") {
+      return j >= s.length
+        ? `"${s.slice(open, open + 20)}" is not closed with "}"`
+        : `"${s.slice(open, j + 1)}" has "${s[j]}" where "}" should be`;
+    }
+    const text = s.slice(open, j + 1);
+    if (name === "") {
+      if (manual) return `${text} is numbered automatically after fields numbered by hand ({0})`;
+      spec.auto.push(text);
+    } else {
+      const root = name.match(/^[0-9]+/);
+      if (root !== null) {
+        if (spec.auto.length > 0) {
+          return `${text} is numbered by hand after fields numbered automatically ({})`;
+        }
+        manual = true;
+      }
+      spec.named.set(name, { type: "", text });
+    }
+    return j + 1;
+  };
+  while (i < s.length) {
+    const c = s[i];
+    if (c === "{") {
+      if (s[i + 1] === "{") {
+        i += 2;
+        continue;
+      }
+      const end = readField(i, 0);
+      if (typeof end === "string") return new InvalidFormat(end);
+      i = end;
+    } else if (c === "}" && s[i + 1] === "}") i += 2;
+    else i++;
+  }
+  return spec;
+}
+
+/**
+ * Compares msgid's and a msgstr's fields as Python would run them: named and numbered fields as
+ * msgfmt compares them ({@link compareBraceFormat}), and the automatically numbered ones by count
+ * (they take the arguments in order, so their number must not change).
+ */
+export function comparePythonBraceFormat(
+  original: PythonBraceSpec,
+  translation: PythonBraceSpec,
+  strict: boolean,
+  names: FieldNames,
+): string | null {
+  const named = compareBraceFormat(original, translation, strict, names);
+  if (named !== null) return named;
+  const a = original.auto.length;
+  const b = translation.auto.length;
+  if (b > a || (strict && b !== a)) {
+    return `${names.translation} has ${b} field${
+      b === 1 ? "" : "s"
+    } {} numbered automatically, the original ` +
+      `${a}: they take the arguments in order, keep each one`;
   }
   return null;
 }
