@@ -1347,8 +1347,79 @@ function workbenchRows(fx: Fixture): Case[] {
   ];
 }
 
+/** `/po/check` (check_po): one entry, a file or a tree; it never writes. */
+function checkRows(fx: Fixture): Case[] {
+  const outside = (p: string) => `Path is outside the catalogue roots (${fx.root}): ${p}`;
+  const problems = (checks: string[]) => (b: Record<string, unknown>) =>
+    assert.deepEqual((b.problems as { check: string }[]).map((p) => p.check), checks);
+  return [
+    {
+      name: "a file",
+      endpoint: "/po/check",
+      body: { file_path: fx.at("ok.po") },
+      status: 200,
+      check: problems([]),
+    },
+    {
+      name: "the tree: a file gettext cannot read is a syntax problem, not an error",
+      endpoint: "/po/check",
+      body: { directory: fx.root, checks: ["syntax"] },
+      status: 200,
+      check: (b) => assert.ok((b.problems as { check: string }[]).some((p) => p.check === "syntax")),
+    },
+    {
+      name: "nothing to check",
+      endpoint: "/po/check",
+      body: {},
+      status: 422,
+      detail: "Give one of: entry (optionally with file_path for its header), file_path, directory",
+    },
+    {
+      name: "a directory outside the roots",
+      endpoint: "/po/check",
+      body: { directory: "/etc" },
+      status: 403,
+      detail: outside("/etc"),
+    },
+    {
+      name: "a link out of the roots",
+      endpoint: "/po/check",
+      body: { file_path: fx.at("out.po") },
+      status: 403,
+      detail: outside(fx.at("out.po")),
+    },
+    {
+      name: "an unknown check",
+      endpoint: "/po/check",
+      body: { file_path: fx.at("ok.po"), checks: ["python-fromat"] },
+      status: 422,
+      detail: (d: unknown) => assert.deepEqual((d as { loc: Loc }[])[0]!.loc, ["body", "checks", 0]),
+    },
+    {
+      name: "an entry with too many plural forms",
+      endpoint: "/po/check",
+      body: {
+        entry: {
+          msgid: "a",
+          msgid_plural: "b",
+          msgstr_plural: Object.fromEntries(Array.from({ length: 101 }, (_, i) => [String(i), "x"])),
+        },
+      },
+      status: 422,
+      detail: "An entry has at most 100 plural forms",
+    },
+  ];
+}
+
 function allRows(fx: Fixture): Case[] {
-  return [...bodyRows(fx), ...fieldRows(fx), ...pathRows(fx), ...noInputRows(), ...workbenchRows(fx)];
+  return [
+    ...bodyRows(fx),
+    ...fieldRows(fx),
+    ...pathRows(fx),
+    ...noInputRows(),
+    ...workbenchRows(fx),
+    ...checkRows(fx),
+  ];
 }
 
 // ---------------------------------------------------------------------------------------------
