@@ -226,6 +226,22 @@ Deno.test({
         (await Deno.readTextFile(`${root}/fr/library/functions.po`)).includes("Renvoie la valeur absolue."),
       );
 
+      // Every control has a name a screen reader can say.
+      const unnamed = await page.evaluate(`[...document.querySelectorAll("input, select, textarea, button")]
+        .filter((el) => !(el.labels?.length || el.getAttribute("aria-label") || el.textContent.trim()))
+        .map((el) => el.outerHTML)`) as string[];
+      assert.deepEqual(unnamed, [], "controls without a label");
+
+      // A link to an entry far down the catalogue opens at that entry (the pages before it are loaded).
+      let long = 'msgid ""\nmsgstr ""\n"Content-Type: text/plain; charset=UTF-8\\n"\n';
+      for (let i = 0; i < 130; i++) long += `\nmsgid "Entry number ${i}"\nmsgstr ""\n`;
+      await Deno.writeTextFile(`${root}/fr/long.po`, long);
+      const deep = new URLSearchParams({ root, path: "fr/long.po", state: "all" });
+      await page.goto(`${base}/ui/catalogue?${deep}#e-120`);
+      await page.waitForSelector("#e-120");
+      assert.equal(await page.evaluate("document.activeElement?.id") as string, "e-120");
+      assert.match(await page.locator("#e-120 .msgid").textContent() ?? "", /Entry number 120/);
+
       // At 200 % zoom (half the width, twice the pixels) the overview still fits: no sideways scrolling.
       const zoomed = await browser.newPage({ viewport: { width: 640, height: 700 }, deviceScaleFactor: 2 });
       await zoomed.goto(`${base}/`);

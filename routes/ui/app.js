@@ -6,6 +6,8 @@
 
 const TOKEN_KEY = "po-tools-token";
 const PAGE_SIZE = 50;
+/** Pages loaded at most to reach the entry a link names (50 × 200: a 10,000-entry catalogue). */
+const MAX_PAGES_TO_FIND = 200;
 
 // ---------------------------------------------------------------------------------------------
 // Talking to the service
@@ -660,6 +662,7 @@ async function cataloguePage(params) {
   );
   let cursor = null;
   let shown = 0;
+  let pagesLoaded = 0;
   const load = async () => {
     more.hidden = true;
     try {
@@ -693,8 +696,14 @@ async function cataloguePage(params) {
       cursor = page.next_cursor ?? null;
       status.textContent = `${shown} entr${shown === 1 ? "y" : "ies"} shown${cursor ? "" : " (all)"}.`;
       more.hidden = cursor === null;
-      const target = location.hash && document.getElementById(location.hash.slice(1));
+      const wanted = /^#e-\d+$/.test(location.hash) ? location.hash.slice(1) : null;
+      const target = wanted && document.getElementById(wanted);
       if (target) target.scrollIntoView(), target.focus();
+      else if (wanted && cursor !== null && pagesLoaded < MAX_PAGES_TO_FIND) {
+        // A link to an entry further down: the pages before it are loaded until it is there.
+        pagesLoaded++;
+        return load();
+      }
     } catch (e) {
       status.replaceChildren(
         h("span", { class: "error", role: "alert" }, `Could not read the entries: ${errorText(e)}`),
