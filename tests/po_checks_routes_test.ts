@@ -253,3 +253,22 @@ Deno.test("MCP check_po lists the problems; write_po with checks: strict is an i
     await client.close();
   }
 });
+
+Deno.test({
+  name: "POST /po/check on a tree reports a directory it cannot list and goes on",
+  // root lists any directory, whatever its mode: the case cannot be made there.
+  ignore: Deno.uid() === 0,
+}, async () => {
+  await using fx = await poFixture({ "t/a/x.po": FORMATTED, "t/b/y.po": FORMATTED });
+  await Deno.chmod(fx.path("t/a"), 0o000);
+  try {
+    const r = await fx.post("/po/check", { directory: fx.path("t") });
+    assert.equal(r.status, 200);
+    assert.deepEqual(
+      r.body.problems.map((p: { path: string; check: string }) => [p.path.slice(fx.root.length), p.check]),
+      [["/t/a", "file"], ["/t/b/y.po", "python-format"]],
+    );
+  } finally {
+    await Deno.chmod(fx.path("t/a"), 0o755);
+  }
+});

@@ -10,7 +10,7 @@
  * @module
  */
 import { join } from "node:path";
-import { InvalidInputError, PoSyntaxError, TimeoutError } from "../../errors.ts";
+import { InvalidInputError, PoSyntaxError, TimeoutError, TooLargeError } from "../../errors.ts";
 import { outsideRootsError } from "../../store/path_policy.ts";
 import type { PoCatalog } from "../types.ts";
 import {
@@ -148,7 +148,23 @@ export async function checkTree(
     let listed = 0;
     while (stack.length > 0) {
       const dir = stack.pop()!;
-      const entries = await io.readDir(dir);
+      let entries: { name: string; kind: CheckEntryKind }[];
+      try {
+        entries = await io.readDir(dir);
+      } catch (error) {
+        // The directory named by the caller is theirs to fix; one met in the walk is reported.
+        if (dir === path || error instanceof TimeoutError) throw error;
+        keep([{
+          path: dir,
+          line: null,
+          msgctxt: null,
+          msgid: "",
+          check: "file",
+          severity: "error",
+          message: `the directory could not be listed: ${(error as Error).message}`,
+        }]);
+        continue;
+      }
       // Directories count toward the bound too: a tree of empty directories is not walked forever.
       listed += entries.length;
       if (listed > limits.maxFiles * 64) {
@@ -174,6 +190,9 @@ export async function checkTree(
     stoppedBecause,
   };
 }
+
+/** Most entries one directory may have for the service's walk. */
+export const MAX_DIRECTORY_ENTRIES = 100_000;
 
 /**
  * The service's {@link CheckTreeIo}: catalogues are read through the store (path policy, cache,
@@ -214,6 +233,10 @@ export function catalogueStoreIo(
       if ((await insideRoots(path)) === null) throw outsideRootsError(store.roots, path);
       const entries: { name: string; kind: CheckEntryKind }[] = [];
       for await (const e of Deno.readDir(path)) {
+        // A directory of millions of entries is not listed whole: the walk's own bound is far lower.
+        if (entries.length >= MAX_DIRECTORY_ENTRIES) {
+          throw new TooLargeError(`Directory has more than ${MAX_DIRECTORY_ENTRIES} entries: ${path}`);
+        }
         entries.push({
           name: e.name,
           kind: e.isSymlink ? "symlink" : e.isDirectory ? "directory" : e.isFile ? "file" : "other",
