@@ -24,7 +24,8 @@ export async function runMain(cwd: string, mode: string, args: string[]) {
       ...args,
     ],
     cwd,
-    env: childEnv({}),
+    // `deno task test` passes INIT_CWD on, and main.ts enters it: the caller's directory is cwd here.
+    env: childEnv({ INIT_CWD: cwd }),
     stdout: "piped",
     stderr: "piped",
   }).output();
