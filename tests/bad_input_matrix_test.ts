@@ -1347,6 +1347,100 @@ function workbenchRows(fx: Fixture): Case[] {
   ];
 }
 
+/** `/po/header`, `/po/header/update`, `/po/merge`, `/po/compile`: the maintenance tools. */
+function maintainRows(fx: Fixture): Case[] {
+  const outside = (p: string) => `Path is outside the catalogue roots (${fx.root}): ${p}`;
+  return [
+    {
+      name: "the header of a file",
+      endpoint: "/po/header",
+      body: { file_path: fx.at("ok.po") },
+      status: 200,
+      check: (b) => assert.equal(b.present, true),
+    },
+    {
+      name: "a link out of the roots",
+      endpoint: "/po/header",
+      body: { file_path: fx.at("out.po") },
+      status: 403,
+      detail: outside(fx.at("out.po")),
+    },
+    {
+      name: "a Plural-Forms gettext cannot parse",
+      endpoint: "/po/header/update",
+      body: { file_path: fx.at("ok.po"), set: { "Plural-Forms": "nplurals=2; plural=n = 1;" } },
+      status: 422,
+      detail: "Plural-Forms: invalid plural expression (unexpected text after the expression)",
+    },
+    {
+      name: "a value with a newline (a second field smuggled in)",
+      endpoint: "/po/header/update",
+      body: { file_path: fx.at("ok.po"), set: { Language: "fr\nX-Evil: 1" } },
+      status: 422,
+      detail: "Header field Language must be one line: its value holds a newline, CR or NUL",
+    },
+    {
+      name: "too many fields",
+      endpoint: "/po/header/update",
+      body: {
+        file_path: fx.at("ok.po"),
+        set: Object.fromEntries(Array.from({ length: 65 }, (_, i) => [`X-F${i}`, "1"])),
+      },
+      status: 422,
+      detail: (d: unknown) => assert.deepEqual((d as { loc: Loc }[])[0]!.loc, ["body", "set"]),
+    },
+    {
+      name: "a link out of the roots",
+      endpoint: "/po/header/update",
+      body: { file_path: fx.at("out.po"), set: { Language: "fr" } },
+      status: 403,
+      detail: outside(fx.at("out.po")),
+    },
+    {
+      name: "a dry run of a catalogue with itself as template",
+      endpoint: "/po/merge",
+      body: { file_path: fx.at("ok.po"), template_path: fx.at("ok.po"), dry_run: true },
+      status: 200,
+      check: (b) => assert.equal(b.written, false),
+    },
+    {
+      name: "a template outside the roots",
+      endpoint: "/po/merge",
+      body: { file_path: fx.at("ok.po"), template_path: "/etc/app.pot" },
+      status: 403,
+      detail: outside("/etc/app.pot"),
+    },
+    {
+      name: "an output that is not a catalogue",
+      endpoint: "/po/merge",
+      body: { file_path: fx.at("ok.po"), template_path: fx.at("ok.po"), output_path: fx.at("ok.txt") },
+      status: 422,
+      detail: `Invalid file path: must end in .po or .pot: ${fx.at("ok.txt")}`,
+    },
+    {
+      name: "an output outside the roots",
+      endpoint: "/po/compile",
+      body: { file_path: fx.at("ok.po"), output_path: "/tmp/evil.mo" },
+      status: 403,
+      detail: outside("/tmp/evil.mo"),
+    },
+    {
+      name: "an output that is not an MO file",
+      endpoint: "/po/compile",
+      body: { file_path: fx.at("ok.po"), output_path: fx.at("ok.po") },
+      status: 422,
+      detail: `Invalid file path: must end in .mo: ${fx.at("ok.po")}`,
+    },
+    {
+      name: "a link out of the roots",
+      endpoint: "/po/compile",
+      body: { file_path: fx.at("out.po") },
+      status: 403,
+      detail: outside(fx.at("out.po")),
+    },
+  ];
+}
+
 /** `/po/check` (check_po): one entry, a file or a tree; it never writes. */
 function checkRows(fx: Fixture): Case[] {
   const outside = (p: string) => `Path is outside the catalogue roots (${fx.root}): ${p}`;
@@ -1419,6 +1513,7 @@ function allRows(fx: Fixture): Case[] {
     ...noInputRows(),
     ...workbenchRows(fx),
     ...checkRows(fx),
+    ...maintainRows(fx),
   ];
 }
 
