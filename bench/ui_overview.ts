@@ -16,6 +16,7 @@ import { PO_CODEC } from "../lib/po/po_codec.ts";
 import { createApp } from "../routes/mod.ts";
 import { encodePo, parsePo } from "../lib/po/mod.ts";
 import { generatedCatalogue } from "./_generated_po.ts";
+import { CHROMIUM, CHROMIUM_FLAGS } from "../tests/_prerequisites.ts";
 
 const rootArg = Deno.args[0] || undefined;
 const runsArg = Deno.args[1];
@@ -76,14 +77,8 @@ for (const path of ["/", "/ui/app.js", "/ui/app.css"]) {
 console.log(`page weight: ${weight} bytes, ${weightGz} bytes gzip-compressed (HTML + script + style)`);
 
 const browser = await chromium.launch({
-  executablePath: "/usr/bin/chromium",
-  args: [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-  ],
+  executablePath: CHROMIUM ?? "/usr/bin/chromium",
+  args: [...CHROMIUM_FLAGS],
 });
 try {
   // bypassCSP: the page forbids eval, which playwright's polling of waitForFunction needs.

@@ -51,6 +51,20 @@ export const CHROMIUM: string | null = (() => {
   return null;
 })();
 
+/**
+ * Chromium's flags for tests on this closed network: no sandbox (root in CI), no GPU, and none of the
+ * background connections (updates, sync, QUIC) it would otherwise try, and fail, at every start.
+ */
+export const CHROMIUM_FLAGS: readonly string[] = [
+  "--no-sandbox",
+  "--disable-gpu",
+  "--disable-quic",
+  "--no-first-run",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--disable-sync",
+];
+
 /** A prerequisite a test may lack. */
 export type Prerequisite = "shared" | "msgcat" | "patch" | "chromium";
 

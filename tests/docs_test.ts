@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { VERSION } from "../lib/version.ts";
 import { testApp } from "./_helpers.ts";
+import { CHROMIUM, CHROMIUM_FLAGS, lacks } from "./_prerequisites.ts";
 
 Deno.test("GET /openapi.json is OpenAPI 3.1 built from the request schemas", async () => {
   const { app } = testApp();
@@ -36,15 +37,6 @@ Deno.test("GET /docs serves Swagger UI with every asset from the app itself", as
   assert.ok(!page.includes("cdn."), "no CDN reference");
 });
 
-function findChromium(): string | null {
-  for (const path of ["/usr/bin/chromium", "/usr/bin/chromium-browser", "/usr/bin/google-chrome"]) {
-    try {
-      if (Deno.statSync(path).isFile) return path;
-    } catch { /* not there */ }
-  }
-  return null;
-}
-
 /** `/docs` of `app` as headless Chromium renders it: the DOM and the console lines. */
 async function renderDocs(chromium: string, app: ReturnType<typeof testApp>["app"]) {
   await using server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen() {} }, app.fetch);
@@ -53,13 +45,7 @@ async function renderDocs(chromium: string, app: ReturnType<typeof testApp>["app
     const out = await new Deno.Command(chromium, {
       args: [
         "--headless",
-        "--no-sandbox",
-        "--disable-gpu",
-        "--disable-quic",
-        "--no-first-run",
-        "--disable-background-networking",
-        "--disable-component-update",
-        "--disable-sync",
+        ...CHROMIUM_FLAGS,
         `--user-data-dir=${profile}`,
         // Console messages (a CSP violation among them) go to stderr.
         "--enable-logging=stderr",
@@ -84,13 +70,11 @@ async function renderDocs(chromium: string, app: ReturnType<typeof testApp>["app
   }
 }
 
-Deno.test("/docs renders offline in headless Chromium, under its Content-Security-Policy with no violation", async () => {
-  const chromium = findChromium();
-  if (!chromium) {
-    console.log("not run: no Chromium at /usr/bin/chromium (apt-get install chromium; .ci/run installs it)");
-    return;
-  }
-  const { dom, consoleLines, csp } = await renderDocs(chromium, testApp().app);
+Deno.test({
+  name: "/docs renders offline in headless Chromium, under its Content-Security-Policy with no violation",
+  ignore: lacks(import.meta.url, "chromium"),
+}, async () => {
+  const { dom, consoleLines, csp } = await renderDocs(CHROMIUM!, testApp().app);
   const violations = consoleLines.filter((l) => /Content Security Policy|violates/i.test(l));
   assert.deepEqual(violations, [], "the docs page breaks none of its own policy");
   assert.match(csp, /script-src 'self'/);
@@ -101,14 +85,12 @@ Deno.test("/docs renders offline in headless Chromium, under its Content-Securit
   assert.doesNotMatch(dom, /btn authorize/, "no token, no Authorize button");
 });
 
-Deno.test("with API_TOKEN set, Swagger UI in headless Chromium shows the Authorize button and the version", async () => {
-  const chromium = findChromium();
-  if (!chromium) {
-    console.log("not run: no Chromium at /usr/bin/chromium (apt-get install chromium; .ci/run installs it)");
-    return;
-  }
+Deno.test({
+  name: "with API_TOKEN set, Swagger UI in headless Chromium shows the Authorize button and the version",
+  ignore: lacks(import.meta.url, "chromium"),
+}, async () => {
   const { dom } = await renderDocs(
-    chromium,
+    CHROMIUM!,
     testApp({ config: { apiToken: "docs-token-0123456789abcdef", maxBodyBytes: 1 << 20 } }).app,
   );
   assert.match(dom, /<button class="btn authorize[^"]*"[^>]*>\s*<span>Authorize<\/span>/);

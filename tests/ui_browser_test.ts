@@ -7,7 +7,7 @@
  */
 import assert from "node:assert/strict";
 import fs from "node:fs";
-import { CHROMIUM, HAS_MSGCAT, lacks } from "./_prerequisites.ts";
+import { CHROMIUM, CHROMIUM_FLAGS, HAS_MSGCAT, lacks } from "./_prerequisites.ts";
 import { CatalogueStore } from "../lib/store/mod.ts";
 import { PO_CODEC } from "../lib/po/po_codec.ts";
 import { NO_GPSS, testApp } from "./_helpers.ts";
@@ -82,16 +82,6 @@ async function artifactsDir(): Promise<string> {
   return dir;
 }
 
-const LAUNCH_ARGS = [
-  "--no-sandbox",
-  "--disable-gpu",
-  "--disable-quic",
-  "--no-first-run",
-  "--disable-background-networking",
-  "--disable-component-update",
-  "--disable-sync",
-];
-
 Deno.test({
   name:
     "the dashboard shows every catalogue, opens one, saves an edit as msgcat writes it and never clobbers",
@@ -111,7 +101,7 @@ Deno.test({
     const { app } = testApp({ catalogues, gpss: NO_GPSS });
     const server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen() {} }, app.fetch);
     const base = `http://127.0.0.1:${server.addr.port}`;
-    const browser = await chromium.launch({ executablePath: CHROMIUM!, args: LAUNCH_ARGS });
+    const browser = await chromium.launch({ executablePath: CHROMIUM!, args: [...CHROMIUM_FLAGS] });
     const screens = await artifactsDir();
     try {
       const page = await browser.newPage({ viewport: { width: 1100, height: 700 } });
