@@ -28,7 +28,7 @@ function decodeXmlText(s: string): string {
       if (cp === 0 || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff)) return whole;
       return String.fromCodePoint(cp);
     }
-    return Object.hasOwn(PREDEFINED_ENTITIES, ref) ? PREDEFINED_ENTITIES[ref] : whole;
+    return (Object.hasOwn(PREDEFINED_ENTITIES, ref) ? PREDEFINED_ENTITIES[ref] : undefined) ?? whole;
   });
 }
 
@@ -90,7 +90,7 @@ export function parseXml(text: string): XmlElement {
       const chunk = s.slice(i, textEnd);
       if (stack.length > 0) {
         counted();
-        stack[stack.length - 1].children.push(decodeXmlText(chunk));
+        stack[stack.length - 1]!.children.push(decodeXmlText(chunk));
       } else if (chunk.trim() !== "") fail("text outside the root element");
       i = textEnd;
       if (lt < 0) break;
@@ -105,7 +105,7 @@ export function parseXml(text: string): XmlElement {
         fail("unterminated CDATA section");
       }
       counted();
-      stack[stack.length - 1].children.push(s.slice(i + 9, j));
+      stack[stack.length - 1]!.children.push(s.slice(i + 9, j));
       i = j + 3;
     } else if (s.startsWith("<?", i)) {
       skipPast("?>", "processing instruction");
@@ -136,7 +136,7 @@ export function parseXml(text: string): XmlElement {
         if (s[i] !== "=") fail("expected '=' after an attribute name");
         i++;
         ws();
-        const q = s[i];
+        const q = s.charAt(i);
         if (q !== '"' && q !== "'") fail("expected a quoted attribute value");
         const end = s.indexOf(q, i + 1);
         if (end < 0) {
@@ -159,7 +159,7 @@ export function parseXml(text: string): XmlElement {
         if (s[i] !== ">") fail("expected '>'");
       }
       i++;
-      if (stack.length > 0) stack[stack.length - 1].children.push(el);
+      if (stack.length > 0) stack[stack.length - 1]!.children.push(el);
       else if (root !== null) {
         i = tagStart;
         fail("a second root element");
@@ -174,7 +174,7 @@ export function parseXml(text: string): XmlElement {
   }
   if (stack.length > 0 || root === null) {
     i = s.length;
-    fail(root === null ? "no root element" : `<${clip(stack[stack.length - 1].name)}> is not closed`);
+    fail(root === null ? "no root element" : `<${clip(stack[stack.length - 1]!.name)}> is not closed`);
   }
   return root!;
 }

@@ -38,7 +38,7 @@ function sameEntry(a: PoMessage | undefined, b: PoMessage | undefined): boolean 
     sameStrings(a.translatorComments, b.translatorComments) &&
     sameStrings(a.extractedComments, b.extractedComments) &&
     a.references.length === b.references.length &&
-    a.references.every((r, i) => r.file === b.references[i].file && r.line === b.references[i].line) &&
+    a.references.every((r, i) => r.file === b.references[i]!.file && r.line === b.references[i]!.line) &&
     sameStrings(a.flags, b.flags) && a.previousMsgctxt === b.previousMsgctxt &&
     a.previousMsgid === b.previousMsgid && a.previousMsgidPlural === b.previousMsgidPlural &&
     a.obsolete === b.obsolete && a.domain === b.domain;

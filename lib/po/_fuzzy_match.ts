@@ -86,7 +86,7 @@ export class FuzzyIndex {
         if (list === undefined) inner.set(lo, [j]);
         else if (list[list.length - 1] !== j) list.push(j);
       });
-      if (bytes.length <= SHORT_MSG_MAX) this.#short[bytes.length].push(j);
+      if (bytes.length <= SHORT_MSG_MAX) this.#short[bytes.length]!.push(j);
     }
   }
 
@@ -111,16 +111,16 @@ export class FuzzyIndex {
         b.spent = true;
         return "skipped";
       }
-      const m = this.#messages[j];
+      const m = this.#messages[j]!;
       const bonus = m.msgctxt === null || (msgctxt !== null && msgctxt === m.msgctxt) ? BONUS : 0;
       const lowerBound = bonus > 0 ? best - bonus * 1.01 : best;
-      const weight = similarity(target, this.#bytes[j], lowerBound, b) + bonus;
+      const weight = similarity(target, this.#bytes[j]!, lowerBound, b) + bonus;
       if (weight > best) {
         best = weight;
         bestIndex = j;
       }
     }
-    return bestIndex < 0 ? null : this.#messages[bestIndex];
+    return this.#messages[bestIndex] ?? null;
   }
 
   /** Indices to try, in msgmerge's order. */
@@ -130,10 +130,10 @@ export class FuzzyIndex {
     const grams = forEachGram(msgid, (hi, lo) => {
       const list = this.#grams.get(hi)?.get(lo);
       if (list === undefined) return;
-      for (const j of list) if (counts[j]++ === 0) touched.push(j);
+      for (const j of list) if (counts[j]!++ === 0) touched.push(j);
     });
     if (grams > 0) {
-      touched.sort((a, b) => counts[b] - counts[a] || a - b);
+      touched.sort((a, b) => counts[b]! - counts[a]! || a - b);
       for (const j of touched) counts[j] = 0;
       return touched;
     }
@@ -141,7 +141,7 @@ export class FuzzyIndex {
     const out: number[] = [];
     const lmin = Math.ceil(byteLength / RATIO);
     const lmax = Math.trunc(byteLength * RATIO);
-    for (let l = lmin; l <= Math.min(lmax, SHORT_MSG_MAX); l++) for (const j of this.#short[l]) out.push(j);
+    for (let l = lmin; l <= Math.min(lmax, SHORT_MSG_MAX); l++) for (const j of this.#short[l]!) out.push(j);
     return out;
   }
 }
@@ -190,9 +190,9 @@ export class LcsPattern {
     this.#words = Math.max(1, Math.ceil(bytes.length / 32));
     this.#v = new Uint32Array(this.#words);
     for (let i = 0; i < bytes.length; i++) {
-      let mask = this.#masks.get(bytes[i]);
-      if (mask === undefined) this.#masks.set(bytes[i], mask = new Uint32Array(this.#words));
-      mask[i >>> 5] |= 1 << (i & 31);
+      let mask = this.#masks.get(bytes[i]!);
+      if (mask === undefined) this.#masks.set(bytes[i]!, mask = new Uint32Array(this.#words));
+      mask[i >>> 5]! |= 1 << (i & 31);
     }
   }
 
@@ -205,20 +205,20 @@ export class LcsPattern {
     const v = this.#v;
     v.fill(0xffffffff);
     for (let i = 0; i < other.length; i++) {
-      const mask = this.#masks.get(other[i]);
+      const mask = this.#masks.get(other[i]!);
       if (mask === undefined) continue;
       // V' = (V + U) | (V - U) with U = V & M; U is a subset of V, so V - U = V & ~U.
       let carry = 0;
       for (let w = 0; w < words; w++) {
-        const vw = v[w];
-        const u = vw & mask[w];
+        const vw = v[w]!;
+        const u = vw & mask[w]!;
         const sum = vw + (u >>> 0) + carry;
         carry = sum > 0xffffffff ? 1 : 0;
         v[w] = (sum >>> 0) | (vw & ~u);
       }
     }
     let zeros = 0;
-    for (let i = 0; i < this.length; i++) if ((v[i >>> 5] & (1 << (i & 31))) === 0) zeros++;
+    for (let i = 0; i < this.length; i++) if ((v[i >>> 5]! & (1 << (i & 31))) === 0) zeros++;
     return zeros;
   }
 }
@@ -243,10 +243,10 @@ export function similarity(
     if (sum >= 20) {
       const occ = new Int32Array(256);
       const bytes = pattern.bytes;
-      for (let i = 0; i < n; i++) occ[bytes[i]]++;
-      for (let i = 0; i < m; i++) occ[b[i]]--;
+      for (let i = 0; i < n; i++) occ[bytes[i]!]!++;
+      for (let i = 0; i < m; i++) occ[b[i]!]!--;
       let diff = 0;
-      for (let c = 0; c < 256; c++) diff += Math.abs(occ[c]);
+      for (let c = 0; c < 256; c++) diff += Math.abs(occ[c]!);
       if (1 - diff / sum < lowerBound) return 0;
     }
   }

@@ -71,15 +71,15 @@ export function johabCharacters(ksc: ReadonlyMap<number, string>): Map<number, s
   // Hangul: 1 | initial (5 bits) | medial (5 bits) | final (5 bits); 1, 2 and 1 are the fillers.
   for (let l = 1; l <= 20; l++) {
     for (let vi = -1; vi < MEDIALS.length; vi++) {
-      const v = vi < 0 ? 2 : MEDIALS[vi];
+      const v = vi < 0 ? 2 : MEDIALS[vi]!;
       for (let ti = -1; ti < FINAL_JAMO.length; ti++) {
         const t = ti < 0 ? 1 : ti < 16 ? ti + 2 : ti + 3;
         const seq = 0x8000 | (l << 10) | (v << 5) | t;
         let cp = -1;
         if (l >= 2 && vi >= 0) cp = 0xac00 + ((l - 2) * 21 + vi) * 28 + (ti + 1);
-        else if (l >= 2 && ti < 0) cp = INITIAL_JAMO[l - 2];
+        else if (l >= 2 && ti < 0) cp = INITIAL_JAMO[l - 2]!; // 2 <= l <= 20: 19 initials
         else if (l === 1 && vi >= 0 && ti < 0) cp = 0x314f + vi;
-        else if (l === 1 && vi < 0 && ti >= 0) cp = FINAL_JAMO[ti];
+        else if (l === 1 && vi < 0 && ti >= 0) cp = FINAL_JAMO[ti]!; // 0 <= ti < FINAL_JAMO.length
         else if (l === 1 && vi < 0 && ti < 0) cp = 0x3164;
         if (cp >= 0) out.set(seq, String.fromCodePoint(cp));
       }

@@ -162,11 +162,11 @@ function commentList(e: WriteEntry, field: "comment" | "tcomment", text: string)
   if (text === "") return [];
   const lines = text.split("\n");
   for (let i = 0; i < lines.length; i++) {
-    const problem = commentLineProblem(lines[i], field === "tcomment");
+    const problem = commentLineProblem(lines[i]!, field === "tcomment");
     if (problem !== null) {
       throw new InvalidInputError(
         `Invalid ${field} of the ${label(e)}: ${lines.length > 1 ? `its line ${i + 1}` : "it"} ` +
-          `(${excerpt(lines[i])}) cannot be written: ${problem}`,
+          `(${excerpt(lines[i]!)}) cannot be written: ${problem}`,
       );
     }
   }
@@ -183,7 +183,7 @@ function referencesOf(e: WriteEntry, occurrences: string[]): PoReference[] {
   const out: PoReference[] = [];
   const origin: number[] = []; // the occurrence of each reference in `out`
   for (let i = 0; i < occurrences.length; i++) {
-    const raw = occurrences[i];
+    const raw = occurrences[i]!;
     const problem = occurrenceProblem(raw);
     if (problem === REFERENCE_WHITE_SPACE) {
       throw new InvalidInputError(`Invalid occurrence ${excerpt(raw)} of the ${label(e)}: ${problem}`);
@@ -192,7 +192,7 @@ function referencesOf(e: WriteEntry, occurrences: string[]): PoReference[] {
     const text = raw.endsWith(":") && raw.length > 1 ? raw.slice(0, -1) : raw;
     const before = out.length;
     parseReferences(text, out);
-    const refProblem = problem ?? (out.length > before ? referenceProblem(out[out.length - 1]) : null);
+    const refProblem = problem ?? (out.length > before ? referenceProblem(out[out.length - 1]!) : null);
     if (refProblem !== null) {
       throw new InvalidInputError(
         `Invalid occurrences[${i}] of the ${label(e)}: ${excerpt(raw)} cannot be written: ${refProblem}`,
@@ -202,9 +202,9 @@ function referencesOf(e: WriteEntry, occurrences: string[]): PoReference[] {
   }
   const bad = unreadableReference(out);
   if (bad >= 0) {
-    const i = origin[bad];
+    const i = origin[bad]!; // an origin per reference written
     throw new InvalidInputError(
-      `Invalid occurrences[${i}] of the ${label(e)}: ${excerpt(occurrences[i])} cannot be written: ` +
+      `Invalid occurrences[${i}] of the ${label(e)}: ${excerpt(occurrences[i]!)} cannot be written: ` +
         "gettext would read it together with the reference before or after it (as in `a :12` or `a: 12`)",
     );
   }
@@ -215,13 +215,13 @@ function referencesOf(e: WriteEntry, occurrences: string[]): PoReference[] {
 function flagList(e: WriteEntry, flags: string[]): string[] {
   const out: string[] = [];
   for (let i = 0; i < flags.length; i++) {
-    const problem = flagProblem(flags[i]);
+    const problem = flagProblem(flags[i]!);
     if (problem !== null) {
       throw new InvalidInputError(
-        `Invalid flags[${i}] of the ${label(e)}: ${excerpt(flags[i])} cannot be written: ${problem}`,
+        `Invalid flags[${i}] of the ${label(e)}: ${excerpt(flags[i]!)} cannot be written: ${problem}`,
       );
     }
-    for (const t of tokenizeFlags(flags[i])) out.push(t);
+    for (const t of tokenizeFlags(flags[i]!)) out.push(t);
   }
   return out;
 }
@@ -423,8 +423,8 @@ export function applyWrite(
           "(the whole list), not both",
       );
     }
-    requested.delete(keys[i]);
-    requested.set(keys[i], e);
+    requested.delete(keys[i]!);
+    requested.set(keys[i]!, e);
   });
 
   const messages = base.messages.slice();
@@ -460,7 +460,7 @@ export function applyWrite(
     }
     const at = active.get(k);
     if (at !== undefined) {
-      const old = messages[at];
+      const old = messages[at]!; // active holds indices of messages
       const m = applyEntry(old, e, msgctxt, nplurals);
       if (!entryChanged(old, m)) {
         // The old message stays (the same object: its layout is reused, its bytes stay).
@@ -480,7 +480,7 @@ export function applyWrite(
     let revived: PoMessage | null = null;
     if (twin !== undefined && !removed.has(twin)) {
       removed.add(twin);
-      const old = messages[twin];
+      const old = messages[twin]!;
       revived = {
         ...old,
         obsolete: false,
@@ -504,9 +504,9 @@ export function applyWrite(
     revision: options.revision ?? null,
     current: (k): CurrentEntry | null => {
       const at = active.get(k);
-      if (at !== undefined) return { message: base.messages[at], obsolete: false };
+      if (at !== undefined) return { message: base.messages[at]!, obsolete: false };
       const twin = obsolete.get(k);
-      return twin === undefined ? null : { message: base.messages[twin], obsolete: true };
+      return twin === undefined ? null : { message: base.messages[twin]!, obsolete: true };
     },
     catalog: base,
   });
@@ -549,7 +549,7 @@ export function applyWrite(
     catalog: next,
     ...counts,
     duplicatesDropped: entries.length - requested.size,
-    outcomes: entries.map((e, i) => requested.get(keys[i]) === e ? outcomeOf.get(keys[i])! : "superseded"),
+    outcomes: entries.map((e, i) => requested.get(keys[i]!) === e ? outcomeOf.get(keys[i]!)! : "superseded"),
   };
 }
 

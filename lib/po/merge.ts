@@ -339,7 +339,7 @@ function newFormatFails(
       ...d,
       msgid: r.msgid,
       msgidPlural: r.msgidPlural,
-      msgstr: r.msgidPlural === null ? forms[0] : "",
+      msgstr: r.msgidPlural === null ? forms[0] ?? "" : "",
       msgstrPlural: r.msgidPlural === null ? null : [...forms],
       flags: r.flags.filter((f) => f !== "fuzzy"),
       obsolete: false,

@@ -119,7 +119,7 @@ export function foldAsciiCase(pattern: string): string | null {
   let out = "";
   let inClass = false;
   for (let i = 0; i < pattern.length; i++) {
-    const c = pattern[i];
+    const c = pattern[i]!;
     if (c === "\\") {
       const d = pattern[i + 1] ?? "";
       if (/[A-Za-z]/.test(d) && !KEPT_ESCAPES.has(d)) return null;

@@ -49,8 +49,8 @@ function fieldText(catalog: PoCatalog, field: IndexedField): FieldText {
     let at = 0;
     for (let i = 0; i < messages.length; i++) {
       starts[i] = at;
-      parts[i] = partsOf(messages[i], field);
-      at += parts[i].length + 1;
+      parts[i] = partsOf(messages[i]!, field);
+      at += parts[i]!.length + 1;
     }
     starts[messages.length] = at;
     found = { text: parts.join(SEPARATOR) + SEPARATOR, starts };
@@ -65,7 +65,7 @@ function entryAt(starts: Int32Array, p: number): number {
   let hi = starts.length - 1;
   while (hi - lo > 1) {
     const mid = (lo + hi) >>> 1;
-    if (starts[mid] <= p) lo = mid;
+    if (starts[mid]! <= p) lo = mid;
     else hi = mid;
   }
   return lo;
@@ -89,7 +89,7 @@ export function candidateEntries(
   let count = 0;
   for (const field of fields) {
     const { text, starts } = fieldText(catalog, field);
-    let at = from < n ? starts[from] : text.length;
+    let at = from < n ? starts[from]! : text.length; // a start per entry
     for (;;) {
       const p = find(text, at);
       if (p < 0) break;
@@ -99,7 +99,7 @@ export function candidateEntries(
         marks[i] = 1;
         count++;
       }
-      at = starts[i + 1];
+      at = starts[i + 1]!; // entryAt gives i < starts.length - 1
     }
   }
   const out: number[] = new Array(count);

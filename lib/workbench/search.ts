@@ -135,8 +135,8 @@ export async function searchCatalogues(
     // The first file at or after the cursor's, in listing order (root, then path).
     start = files.length;
     for (let k = 0; k < files.length; k++) {
-      const r = rootIndex(files[k].summary.root);
-      if (r > at.root || (r === at.root && files[k].summary.path >= at.path)) {
+      const r = rootIndex(files[k]!.summary.root);
+      if (r > at.root || (r === at.root && files[k]!.summary.path >= at.path)) {
         start = k;
         break;
       }
@@ -152,7 +152,7 @@ export async function searchCatalogues(
   const hits: SearchHit[] = [];
   let searched = 0;
   for (let k = start; k < files.length; k++) {
-    const file = files[k];
+    const file = files[k]!;
     const { summary } = file;
     if (summary.error !== null || summary.revision === null) continue;
     let doc = file.doc;
@@ -169,8 +169,8 @@ export async function searchCatalogues(
     const candidates = find === null ? null : candidateEntries(doc, query.in, from, find, query.query);
     const count = candidates === null ? messages.length - from : candidates.length;
     for (let c = 0; c < count; c++) {
-      const i = candidates === null ? from + c : candidates[c];
-      const m = messages[i];
+      const i = candidates === null ? from + c : candidates[c]!; // c < count
+      const m = messages[i]!;
       if ((c & 1023) === 1023) {
         options.signal?.throwIfAborted();
         if (now() > deadline) return stopAt(file, revision, i, true);
@@ -181,7 +181,7 @@ export async function searchCatalogues(
       hits.push({ root: summary.root, path: summary.path, revision, ...listedEntry(doc, m, i, page.fields) });
     }
     if (now() > deadline && k + 1 < files.length) {
-      const nextFile = files[k + 1];
+      const nextFile = files[k + 1]!;
       return {
         hits,
         next_cursor: encodeCursor(page.kind, page.digest, {

@@ -354,7 +354,7 @@ function* checkSteps(
   if (only === undefined) {
     const messages = catalog.messages;
     for (let i = 0; i < messages.length; i++) {
-      const m = messages[i];
+      const m = messages[i]!;
       if (isCheckable(m, options.includeFuzzy)) checkOne(m, selection, plural, path, lineOf(m, i), out);
       if (i % SLICE === SLICE - 1) yield;
     }
