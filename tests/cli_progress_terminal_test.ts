@@ -63,7 +63,7 @@ Deno.test({
 Deno.test("wrap over a tree in a pipe prints exactly its report, no progress", async () => {
   const dir = await tree();
   try {
-    const [cmd, ...args] = wrapCommand(dir);
+    const [cmd = "deno", ...args] = wrapCommand(dir);
     const out = await new Deno.Command(cmd, { args }).output();
     const err = new TextDecoder().decode(out.stderr);
     assert.equal(out.code, 1);

@@ -203,7 +203,7 @@ Deno.test("over MCP, an export is the result's text, and the structured content 
         arguments: { keywords: "radar", format: "csv" },
       });
       assert.equal(result.isError, undefined);
-      const text = (result.content as { text: string }[])[0].text;
+      const text = (result.content as { text: string }[])[0]?.text ?? "";
       assert.ok(text.startsWith(CSV_COLUMNS.join(",") + "\r\n"), text.slice(0, 80));
       const structured = result.structuredContent as {
         export: { text: string; format: string };

@@ -228,7 +228,7 @@ Deno.test("the README's two agent examples work over MCP on the shipped French c
   // The two blocks of the "Editing from an agent" paragraph (other sections have their own).
   const start = readme.indexOf("**Editing from an agent.**");
   const paragraph = readme.slice(start, readme.indexOf("A 409 is an `isError` result", start));
-  const examples = [...paragraph.matchAll(/```jsonc\n([\s\S]*?)```/g)].map((m) => JSON.parse(m[1]));
+  const examples = [...paragraph.matchAll(/```jsonc\n([\s\S]*?)```/g)].map((m) => JSON.parse(m[1]!));
   assert.equal(examples.length, 2);
   const glossary = await Deno.readTextFile(new URL("../examples/fr/glossary.po", import.meta.url));
   await using s = await servedCatalogues({ "fr/glossary.po": glossary });
@@ -252,7 +252,7 @@ Deno.test("the README's two agent examples work over MCP on the shipped French c
     // The first example again: the entry is no longer untranslated.
     const again = await call(examples[0]);
     assert.equal(again.isError, true);
-    const detail = JSON.parse((again.content as { text: string }[])[0].text);
+    const detail = JSON.parse((again.content as { text: string }[])[0]?.text ?? "");
     assert.deepEqual([detail.conflicts[0].reason, detail.conflicts[0].msgstr], ["changed", "annotation"]);
   } finally {
     await client.close();

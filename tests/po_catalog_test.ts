@@ -186,7 +186,7 @@ Deno.test("applyWrite updates an entry and keeps what the request omits", async 
       occurrences: ["src/b.py:3", "lib/c.py:", "C:\\x\\y.py:7"],
       previous_msgid: null,
     }]);
-    const e = listEntries(catalog)[0];
+    const e = listEntries(catalog)[0]!;
     assert.deepEqual(e.flags, []);
     assert.deepEqual(e.occurrences, ["src/b.py:3", "lib/c.py", "C:\\x\\y.py:7"]);
     assert.equal(e.previous_msgid, null);

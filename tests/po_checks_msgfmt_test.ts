@@ -51,7 +51,7 @@ function entryAt(starts: readonly number[], line: number): number {
   let found = -1;
   while (lo <= hi) {
     const mid = (lo + hi) >> 1;
-    if (starts[mid] <= line) {
+    if (starts[mid]! <= line) {
       found = mid;
       lo = mid + 1;
     } else hi = mid - 1;

@@ -55,13 +55,13 @@ Deno.test("compileMo leaves out fuzzy, untranslated and obsolete entries as msgf
   assert.equal(result.untranslatedSkipped, 2);
   // An independent reader: gettext-parser's MO parser.
   const table = mo.parse(Buffer.from(result.bytes));
-  assert.deepEqual(table.translations["menu"]["Open"].msgstr, ["Ouvrir"]);
-  assert.deepEqual(table.translations[""]["Open"].msgstr, ["Ouvert"]);
-  assert.deepEqual(table.translations[""]["One file"].msgstr, ["Un fichier", "%d fichiers"]);
-  assert.equal(table.translations[""]["Fuzzy one"], undefined);
-  assert.equal(table.translations[""]["Untranslated"], undefined);
-  assert.equal(table.translations[""]["Only the second form"], undefined, "msgfmt needs the first form");
-  const header = text.decode(readMoPairs(result.bytes)[0].str);
+  assert.deepEqual(table.translations["menu"]!["Open"]!.msgstr, ["Ouvrir"]);
+  assert.deepEqual(table.translations[""]!["Open"]!.msgstr, ["Ouvert"]);
+  assert.deepEqual(table.translations[""]!["One file"]!.msgstr, ["Un fichier", "%d fichiers"]);
+  assert.equal(table.translations[""]!["Fuzzy one"], undefined);
+  assert.equal(table.translations[""]!["Untranslated"], undefined);
+  assert.equal(table.translations[""]!["Only the second form"], undefined, "msgfmt needs the first form");
+  const header = text.decode(readMoPairs(result.bytes)[0]?.str);
   assert.equal(
     header,
     "Project-Id-Version: demo 1.0\nLanguage: fr\nContent-Type: text/plain; charset=UTF-8\n" +
@@ -74,7 +74,7 @@ Deno.test("compileMo leaves out fuzzy, untranslated and obsolete entries as msgf
 Deno.test("compileMo sorts the strings in byte order, the order libintl binary-searches", () => {
   const ids = readMoPairs(compileMo(fixture("compile.po")).bytes).map((p) => p.id);
   for (let i = 1; i < ids.length; i++) {
-    assert.ok(compareBytes(ids[i - 1], ids[i]) < 0, `pair ${i} in byte order`);
+    assert.ok(compareBytes(ids[i - 1]!, ids[i]!) < 0, `pair ${i} in byte order`);
   }
   // "a！" (EF BC 81) before "a😀" (F0 9F 98 80); by UTF-16 units gettext-parser puts them the other way.
   const order = ids.map((id) => text.decode(id));

@@ -49,7 +49,7 @@ Deno.test("parsePo keeps every message in file order, header included", () => {
   assert.deepEqual(cat.messages.map((m) => m.msgid), ["", "10", "2", "1"]);
   assert.equal(cat.charset, "UTF-8");
   assert.equal(cat.messages[0]?.msgstr, "Content-Type: text/plain; charset=UTF-8\n");
-  assert.equal(messageLine(cat.messages[1]), undefined, "lines are only kept for duplicates");
+  assert.equal(messageLine(cat.messages[1]!), undefined, "lines are only kept for duplicates");
 });
 
 Deno.test("parsePo reads each comment kind as msgcat does", async (t) => {
@@ -212,6 +212,7 @@ Deno.test("parsePo gives each message its own reference list, and repeated file 
     utf8('#: a.c:1 a.c:2\nmsgid "x"\nmsgstr ""\n\n#: a.c:3\r\n#: b.c\nmsgid "y"\nmsgstr ""\n'),
   );
   const [x, y] = cat.messages;
+  assert.ok(x && y);
   assert.deepEqual(x.references, [{ file: "a.c", line: 1 }, { file: "a.c", line: 2 }]);
   // (A CR before the newline belongs to the last name, as in msgcat: see the CRLF test above.)
   assert.deepEqual(y.references, [{ file: "a.c:3\r", line: null }, { file: "b.c", line: null }]);
@@ -404,7 +405,7 @@ Deno.test("parsePo rejects what msgcat rejects, with line and column", async (t)
   await t.step("a truncated character is invalid even when the next string goes on with it", () => {
     // The reader decodes the non-ASCII strings of a file together: they must not run into each other.
     assertSyntaxError(
-      () => parsePo(READING_CASES["a lead byte ending one string, continuation bytes starting the next"]),
+      () => parsePo(READING_CASES["a lead byte ending one string, continuation bytes starting the next"]!),
       "invalid multibyte sequence",
       4,
     );
@@ -461,7 +462,7 @@ Deno.test("forEachDuplicate finds exactly the repeated identities, also among ms
   const naive: [number, number][] = [];
   for (let i = 0; i < messages.length; i++) {
     for (let j = 0; j < i; j++) {
-      const [a, b] = [messages[j], messages[i]];
+      const [a, b] = [messages[j]!, messages[i]!]; // j < i < messages.length
       if (a.msgid === b.msgid && a.msgctxt === b.msgctxt && a.domain === b.domain) {
         naive.push([j, i]);
         break;
@@ -495,7 +496,7 @@ Deno.test("forEachDuplicate agrees with a naive search past the probe limit, and
   }
   const naive: [number, number][] = [];
   for (let i = 0; i < messages.length; i++) {
-    const j = messages.findIndex((a) => a.msgid === messages[i].msgid && a.msgctxt === messages[i].msgctxt);
+    const j = messages.findIndex((a) => a.msgid === messages[i]!.msgid && a.msgctxt === messages[i]!.msgctxt);
     if (j < i) naive.push([j, i]);
   }
   assert.deepEqual(naive, [[5, 150], [99, 151], [6, 152], [5, 153], [149, 154]]);
@@ -506,7 +507,7 @@ Deno.test("forEachDuplicate agrees with a naive search past the probe limit, and
   forEachDuplicate(messages, (first, second) => (firstTwo.push([first, second]), firstTwo.length < 2));
   assert.deepEqual(firstTwo, naive.slice(0, 2));
   // The same messages, few enough to stay in the probing table.
-  const few = [...messages.slice(0, 20), messages[5], messages[19]];
+  const few = [...messages.slice(0, 20), messages[5]!, messages[19]!];
   const fewFound: [number, number][] = [];
   forEachDuplicate(few, (first, second) => (fewFound.push([first, second]), true));
   assert.deepEqual(fewFound, [[5, 20], [19, 21]]);
@@ -612,7 +613,7 @@ Deno.test("the byte reading gives what the careful reading gives, at any chunk s
 Deno.test("parsePo reports an error after non-ASCII text at its column in characters", () => {
   // The byte reading counts bytes; parsePo reads the file again to say where msgcat would.
   assertSyntaxError(
-    () => parsePo(READING_CASES["an error after non-ASCII text"]),
+    () => parsePo(READING_CASES["an error after non-ASCII text"]!),
     'keyword "x" unknown',
     5,
     12,

@@ -901,8 +901,8 @@ Deno.test("column widths and line-break classes follow libunistring 1.0", async 
         const values = new Array<string>(0x110000).fill(fallback);
         for (const line of Deno.readTextFileSync(new URL(`docs/data/${file}`, SHARED)).split("\n")) {
           if (line.startsWith("#") || line.trim() === "") continue;
-          const [span, value] = line.trim().split(/\s+/);
-          const [lo, hi = lo] = span.split("..").map((h) => parseInt(h, 16));
+          const [span = "", value = ""] = line.trim().split(/\s+/);
+          const [lo, hi = lo] = span.split("..").map((h) => parseInt(h, 16)) as [number, number?];
           if (value !== "SURROGATE") values.fill(value, lo, hi + 1);
         }
         return values;
@@ -968,13 +968,13 @@ Deno.test("the line-break automaton gives the rules' breaks on random text", () 
   for (let run = 0; run < 20000; run++) {
     for (let i = 0; i < classes.length; i++) {
       classes[i] = rnd() < 0.6
-        ? favoured[Math.floor(rnd() * favoured.length)]
+        ? favoured[Math.floor(rnd() * favoured.length)]!
         : Math.floor(rnd() * CLASS_COUNT);
     }
     possibleLineBreaks(classes, 0, classes.length, byRules);
     let state = LINE_BREAK_DFA_START;
     for (let i = 0; i < classes.length; i++) {
-      const t = LINE_BREAK_DFA[state + classes[i]];
+      const t = LINE_BREAK_DFA[state + classes[i]!]!;
       if ((t & 3) !== byRules[i]) assert.fail(`run ${run}, position ${i}: ${t & 3} != ${byRules[i]}`);
       state = t >> 2;
     }
@@ -1017,7 +1017,7 @@ function compareBlocks(output: string): { total: number; mismatches: string[] } 
   let total = 0;
   const mismatches: string[] = [];
   for (let i = 0; i < lines.length; i++) {
-    const line = lines[i];
+    const line = lines[i]!; // i < lines.length
     if (line === "") {
       formatLanguage = null;
       noWrap = false;
@@ -1025,20 +1025,21 @@ function compareBlocks(output: string): { total: number; mismatches: string[] } 
     }
     const flags = /^#, (.*)$/.exec(line);
     if (flags) {
-      const list = flags[1].split(", ");
+      const list = (flags[1] ?? "").split(", ");
       noWrap = list.includes("no-wrap");
       formatLanguage = FORMAT_ORDER.find((l) => list.includes(`${l}-format`)) ?? null;
       continue;
     }
     const m = /^((?:#~\| |#~ |#\| )?)(msgctxt|msgid|msgid_plural|msgstr(?:\[\d+\])?) "(.*)"$/.exec(line);
     if (!m) continue;
-    const [, prefix, keyword, first] = m;
+    // The three groups take part in every match.
+    const [, prefix = "", keyword = "", first = ""] = m;
     const block = [line];
     let raw = first;
-    while (i + 1 < lines.length && lines[i + 1].startsWith(`${prefix}"`)) {
-      i++;
-      block.push(lines[i]);
-      raw += lines[i].slice(prefix.length + 1, -1);
+    while (lines[i + 1]?.startsWith(`${prefix}"`)) {
+      const next = lines[++i]!;
+      block.push(next);
+      raw += next.slice(prefix.length + 1, -1);
     }
     const value = raw.replace(/\\(.)/g, (_, c: string) => UNESCAPE[c] ?? c);
     const expected = block.join("\n") + "\n";
@@ -1510,7 +1511,7 @@ Deno.test("directive variants are protected exactly as msgcat protects them", {
         const rnd = random(language.length);
         const picked = variants.length <= 250
           ? variants
-          : Array.from({ length: 250 }, () => variants[Math.floor(rnd() * variants.length)]);
+          : Array.from({ length: 250 }, () => variants[Math.floor(rnd() * variants.length)]!);
         let po = 'msgid ""\nmsgstr "Content-Type: text/plain; charset=UTF-8\\n"\n\n';
         let id = 0;
         for (const variant of picked) {

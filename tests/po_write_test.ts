@@ -65,7 +65,7 @@ async function pool<T>(items: T[], limit: number, fn: (item: T) => Promise<void>
   let next = 0;
   await Promise.all(
     Array.from({ length: limit }, async () => {
-      while (next < items.length) await fn(items[next++]);
+      while (next < items.length) await fn(items[next++]!);
     }),
   );
 }
@@ -181,13 +181,13 @@ Deno.test("canonicalCatalog equals reading the written file back", async (t) => 
   await t.step("comments with newlines, ./ references, unknown flags, empty obsolete entries", () => {
     const cat = parsePo(utf8('#, fuzzy\nmsgid "a"\nmsgstr "b"\n\n#~ msgid "o"\n#~ msgstr ""\n'));
     const m: PoMessage = {
-      ...cat.messages[0],
+      ...cat.messages[0]!,
       translatorComments: ["x\nFile: s.c, line:3"],
       extractedComments: ["e\n"],
       references: [{ file: "./a.c", line: 1 }, { file: "a.c", line: 1 }],
       flags: ["unknown", "fuzzy", "c-format"],
     };
-    const edited: PoCatalog = { ...cat, messages: [cat.messages[1], m] };
+    const edited: PoCatalog = { ...cat, messages: [cat.messages[1]!, m] };
     const canonical = canonicalCatalog(edited);
     assert.deepEqual(canonical, parsePo(encodePo(edited)));
     assert.deepEqual(canonical.messages[0]?.references, [{ file: "s.c", line: 3 }, { file: "a.c", line: 1 }]);
@@ -263,7 +263,7 @@ Deno.test("re-formatting after one message changed equals formatting from scratc
   const before = formatPo(cat);
   const i = cat.messages.findIndex((m) => m.msgid === "Python");
   const changed: PoMessage = {
-    ...cat.messages[i],
+    ...cat.messages[i]!,
     msgstr: "Python est un langage de programmation puissant et facile à apprendre.",
   };
   const next: PoCatalog = { ...cat, messages: cat.messages.with(i, changed) };
@@ -285,7 +285,7 @@ Deno.test("encodePo with kept layouts: repeated writes with changes equal encodi
   // Changed, appended and removed messages, a batch, then the text of kept layouts again.
   const edits: ((c: PoCatalog) => PoMessage[])[] = [
     (c) => c.messages.map((m, i) => i === 1 ? { ...m, msgstr: m.msgstr + " — modifié, à la fin" } : m),
-    (c) => [...c.messages, { ...c.messages[1], msgid: "Ajouté", msgstr: "nouveau\ntexte" }],
+    (c) => [...c.messages, { ...c.messages[1]!, msgid: "Ajouté", msgstr: "nouveau\ntexte" }],
     (c) => c.messages.filter((_, i) => i !== 2),
     (c) => c.messages.map((m, i) => i % 2 === 1 ? { ...m, msgstr: `${m.msgstr} ${i}` } : m),
     (c) => c.messages.map((m, i) => i === c.messages.length - 1 ? { ...m, msgstr: "dernier" } : m),
@@ -394,7 +394,7 @@ Deno.test("formatPo normalises flags as msgcat does", async (t) => {
 
 Deno.test("formatPo prints comments with newlines as several lines", () => {
   const cat = parsePo(utf8('msgid "a"\nmsgstr "b"\n'));
-  const m = { ...cat.messages[0], translatorComments: ["one\n\ntwo", ""], extractedComments: ["x\n"] };
+  const m = { ...cat.messages[0]!, translatorComments: ["one\n\ntwo", ""], extractedComments: ["x\n"] };
   assert.equal(formatPo({ ...cat, messages: [m] }), '# one\n#\n# two\n#\n#. x\n#.\nmsgid "a"\nmsgstr "b"\n');
 });
 
@@ -411,8 +411,8 @@ Deno.test("encodePo refuses what it cannot write", async (t) => {
   });
   await t.step("a character ISO-8859-1 cannot hold", () => {
     const cat = parsePo(utf8(header("ISO-8859-1") + 'msgid "a"\nmsgstr "b"\n'));
-    const m = { ...cat.messages[1], msgstr: "中" };
-    assert.throws(() => encodePo({ ...cat, messages: [cat.messages[0], m] }), {
+    const m = { ...cat.messages[1]!, msgstr: "中" };
+    assert.throws(() => encodePo({ ...cat, messages: [cat.messages[0]!, m] }), {
       name: "UnwritableCatalogError",
       message:
         'Cannot write PO file in charset "ISO-8859-1": the entry with msgid "a" has the character U+4E2D (中), ' +
@@ -421,7 +421,7 @@ Deno.test("encodePo refuses what it cannot write", async (t) => {
   });
   await t.step("non-ASCII text and no charset", () => {
     const cat = parsePo(utf8('msgid "a"\nmsgstr "b"\n'));
-    assert.throws(() => formatPo({ ...cat, messages: [{ ...cat.messages[0], msgstr: "é" }] }), {
+    assert.throws(() => formatPo({ ...cat, messages: [{ ...cat.messages[0]!, msgstr: "é" }] }), {
       name: "UnwritableCatalogError",
       message: "Cannot write PO file: it has non-ASCII text but its header names no charset " +
         '(add "Content-Type: text/plain; charset=UTF-8")',
@@ -429,7 +429,7 @@ Deno.test("encodePo refuses what it cannot write", async (t) => {
   });
   await t.step("a NUL character in a string", () => {
     const cat = parsePo(utf8('msgid "a"\nmsgstr "b"\n'));
-    assert.throws(() => formatPo({ ...cat, messages: [{ ...cat.messages[0], msgstr: "a\0b" }] }), {
+    assert.throws(() => formatPo({ ...cat, messages: [{ ...cat.messages[0]!, msgstr: "a\0b" }] }), {
       name: "UnwritableCatalogError",
       message:
         'Cannot write PO file: the entry with msgid "a" contains a NUL character, which PO strings cannot hold',
@@ -499,11 +499,11 @@ Deno.test("canonicalCatalogFrom gives what canonicalCatalog gives, for edits a w
   const edits: [string, (list: readonly PoMessage[]) => PoMessage[]][] = [
     ["nothing changed", (l) => [...l]],
     ["one message replaced by a non-canonical one", (l) => l.map((m, i) => i === 1 ? withFlags(m) : m)],
-    ["a message inserted and one removed", (l) => [...l.slice(0, 2), withFlags(l[1]), ...l.slice(3)]],
+    ["a message inserted and one removed", (l) => [...l.slice(0, 2), withFlags(l[1]!), ...l.slice(3)]],
     ["a message made obsolete (falls back)", (l) => l.map((m, i) => i === 1 ? { ...m, obsolete: true } : m)],
-    ["an active message after an obsolete one (falls back)", (l) => [...l, { ...l[1], msgid: "late" }]],
-    ["a message in another domain (falls back)", (l) => [...l, { ...l[1], msgid: "d", domain: "other" }]],
-    ["the last message moved first", (l) => [l[last], ...l.slice(0, last)]],
+    ["an active message after an obsolete one (falls back)", (l) => [...l, { ...l[1]!, msgid: "late" }]],
+    ["a message in another domain (falls back)", (l) => [...l, { ...l[1]!, msgid: "d", domain: "other" }]],
+    ["the last message moved first", (l) => [l[last]!, ...l.slice(0, last)]],
   ];
   for (const [name, edit] of edits) {
     await t.step(name, () => {

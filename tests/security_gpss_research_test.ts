@@ -40,7 +40,7 @@ Deno.test("a record with more claims than MAX_CLAIMS gives the first MAX_CLAIMS"
 
 Deno.test("an upstream claim of a megabyte of spaces is answered promptly over HTTP", async () => {
   const hostile: FakePatent = {
-    ...FAKE_CORPUS[0],
+    ...FAKE_CORPUS[0]!,
     pn: "TW202388888A",
     claimsRaw: [{ "@num": "1", "claim-text": `1.${" ".repeat(1 << 20)}(canceled)x` }],
   };

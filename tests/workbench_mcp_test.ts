@@ -16,8 +16,8 @@ function readmeSession(root: string): [string, Record<string, unknown>][] {
   assert.ok(start > 0, "the README has the session");
   const section = readme.slice(start, readme.indexOf("\n## ", start));
   return [...section.matchAll(/```jsonc\n\/\/ \d+\. (\w+):[^\n]*\n([\s\S]*?)```/g)].map((m) => [
-    m[1],
-    JSON.parse(m[2].replaceAll("/srv/po", root)),
+    m[1] ?? "",
+    JSON.parse((m[2] ?? "").replaceAll("/srv/po", root)),
   ]);
 }
 
@@ -54,17 +54,18 @@ Deno.test("the README's agent session runs over MCP: list, untranslated page, wr
     const call = async (name: string, args: Record<string, unknown>) =>
       await client.callTool({ name, arguments: args }) as Result;
 
-    const listed = await call(...steps[0]);
+    const listed = await call(...steps[0]!);
     assert.notEqual(listed.isError, true, JSON.stringify(listed.content));
     const [catalogue] = listed.structuredContent!.catalogues as {
       path: string;
+    assert.ok(catalogue);
       revision: string;
       counts: { entries: Record<string, number> };
     }[];
     assert.equal(catalogue.path, "fr/glossary.po");
     assert.deepEqual(catalogue.counts.entries, { translated: 2, fuzzy: 1, untranslated: 1, obsolete: 0 });
 
-    const page = await call(...steps[1]);
+    const page = await call(...steps[1]!);
     assert.notEqual(page.isError, true, JSON.stringify(page.content));
     const entries = page.structuredContent!.entries as { msgid: string; msgstr: string; state: string }[];
     assert.deepEqual(entries.map((e) => [e.msgid, e.state]), [
@@ -75,15 +76,16 @@ Deno.test("the README's agent session runs over MCP: list, untranslated page, wr
     assert.equal(page.structuredContent!.revision, catalogue.revision);
 
     // Step 3 as the README gives it: its expected_msgstr is what step 2 showed.
-    const [, writeArgs] = steps[2];
-    const written = (writeArgs.entries as { msgid: string; expected_msgstr: string }[])[0];
+    const [, writeArgs] = steps[2]!;
+    const written = (writeArgs.entries as { msgid: string; expected_msgstr: string }[])[0]!;
     assert.equal(written.expected_msgstr, entries.find((e) => e.msgid === written.msgid)!.msgstr);
-    const write = await call(...steps[2]);
+    const write = await call(...steps[2]!);
     assert.notEqual(write.isError, true, JSON.stringify(write.content));
 
-    const progress = await call(...steps[3]);
+    const progress = await call(...steps[3]!);
     const [after] = progress.structuredContent!.catalogues as {
       revision: string;
+    assert.ok(after);
       counts: { entries: Record<string, number>; percent: number };
     }[];
     assert.deepEqual(after.counts.entries, { translated: 3, fuzzy: 1, untranslated: 0, obsolete: 0 });
