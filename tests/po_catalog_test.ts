@@ -405,7 +405,7 @@ Deno.test("applyWrite refuses what cannot be written", async (t) => {
 });
 
 Deno.test("toApiEntry shows a reference without line as its file name", () => {
-  const m = sample().messages[1];
+  const m = sample().messages[1]!;
   assert.deepEqual(toApiEntry({ ...m, references: [{ file: "./x.c", line: null }] }).occurrences, ["./x.c"]);
 });
 

@@ -449,7 +449,7 @@ Deno.test("encodePo refuses what it cannot write", async (t) => {
 
 Deno.test("matchLayouts finds the old layout of every message a write kept, in one pass", async (t) => {
   const msg = (msgid: string): PoMessage => ({
-    ...parsePo(utf8(`msgid "${msgid}"\nmsgstr "x"\n`)).messages[0],
+    ...parsePo(utf8(`msgid "${msgid}"\nmsgstr "x"\n`)).messages[0]!,
   });
   const old = Array.from({ length: 30 }, (_, i) => msg(`m${i}`));
   const layouts = old.map((_, i) => ({ start: i }) as unknown as Layout);
@@ -478,7 +478,7 @@ Deno.test("matchLayouts finds the old layout of every message a write kept, in o
     assert.deepEqual(found, range(0, 30).filter((i) => i !== 3 && i !== 4 && i !== 20));
   });
   await t.step("a message moved far is laid out again; the others are still found", () => {
-    const moved = [...old.slice(1, 29), old[0], old[29]];
+    const moved = [...old.slice(1, 29), old[0]!, old[29]!];
     const { found } = match(moved);
     assert.deepEqual(found, [...range(1, 29), -1, 29]);
   });

@@ -58,10 +58,10 @@ Deno.test("the README's agent session runs over MCP: list, untranslated page, wr
     assert.notEqual(listed.isError, true, JSON.stringify(listed.content));
     const [catalogue] = listed.structuredContent!.catalogues as {
       path: string;
-    assert.ok(catalogue);
       revision: string;
       counts: { entries: Record<string, number> };
     }[];
+    assert.ok(catalogue);
     assert.equal(catalogue.path, "fr/glossary.po");
     assert.deepEqual(catalogue.counts.entries, { translated: 2, fuzzy: 1, untranslated: 1, obsolete: 0 });
 
@@ -85,9 +85,9 @@ Deno.test("the README's agent session runs over MCP: list, untranslated page, wr
     const progress = await call(...steps[3]!);
     const [after] = progress.structuredContent!.catalogues as {
       revision: string;
-    assert.ok(after);
       counts: { entries: Record<string, number>; percent: number };
     }[];
+    assert.ok(after);
     assert.deepEqual(after.counts.entries, { translated: 3, fuzzy: 1, untranslated: 0, obsolete: 0 });
     assert.equal(after.counts.percent, 75);
     assert.notEqual(after.revision, catalogue.revision);
