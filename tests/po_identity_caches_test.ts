@@ -82,7 +82,7 @@ Deno.test("in the checking mode, a write and a read-back change no message they 
     assert.deepEqual(canonicalCatalog(catalog), catalog);
     // The catalogue read first is as it was, and still formats to the same bytes.
     assert.deepEqual(encodePo(cat), before);
-    assert.equal(cat.messages[1]?.msgstrPlural![0], "un %d");
+    assert.equal(cat.messages[1]?.msgstrPlural?.[0], "un %d");
   });
 });
 
