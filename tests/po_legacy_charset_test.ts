@@ -2,7 +2,7 @@
  * Catalogues in the multi-byte legacy charsets (EUC-KR, EUC-JP, Shift_JIS, GBK, GB2312, GB18030,
  * Big5 and their code-page twins): read as glibc's iconv reads them, laid out as msgcat 0.21 lays
  * them out, written in their own charset. Fixtures: `tests/fixtures/charsets/` (made by
- * `tools/legacy_charsets/make_fixtures.ts` with msgconv and msgcat; msgcat's outputs are the
+ * `.ci/legacy_charsets/make_fixtures.ts` with msgconv and msgcat; msgcat's outputs are the
  * golden files).
  */
 import assert from "node:assert/strict";

@@ -3,7 +3,7 @@
  * from UTF-8 ones by GNU `msgconv -t CHARSET`, then laid out narrow (`msgcat --width=20`) and not
  * at all (`msgcat --no-wrap`) as inputs, with `msgcat`'s output of each as its golden file.
  *
- *   deno run --allow-read --allow-write --allow-run tools/legacy_charsets/make_fixtures.ts [XZ_REPO]
+ *   deno run --allow-read --allow-write --allow-run .ci/legacy_charsets/make_fixtures.ts [XZ_REPO]
  *
  * Sources: `sources/ja.po` and `sources/probe.po` (written for the tests); the Korean, Simplified and
  * Traditional Chinese translations of xz (0BSD; XZ_REPO is a clone of tukaani-project/xz, default
