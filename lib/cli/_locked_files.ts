@@ -5,10 +5,13 @@
  * @module
  */
 import { atomicUpdateFile, readRegularFileBytes, StoreSetupError, useLockDirectory } from "../store/mod.ts";
+import { pathKind, readDirEntries } from "../po/wrap_host.ts";
+import type { WrapTreeIo } from "../po/wrap_tree.ts";
 import { writeAll } from "./log.ts";
+import { type Progress, terminalProgress } from "./progress.ts";
 
-/** Reads, locked writes, stdout and stderr. */
-export interface LockedFileIo {
+/** Reads, locked writes, stdout and stderr; directories walked as `wrap` walks them, when given. */
+export interface LockedFileIo extends Partial<WrapTreeIo> {
   readFile(path: string): Promise<Uint8Array>;
   updateFile(
     path: string,
@@ -16,6 +19,8 @@ export interface LockedFileIo {
   ): Promise<{ written: boolean }>;
   stdout(bytes: Uint8Array): void;
   err(line: string): void;
+  /** A progress bar over `files` files (drawn on a terminal only), when given. */
+  progress?(files: number): Progress;
 }
 
 /**
@@ -50,5 +55,8 @@ export function lockedFileIo(
     },
     stdout: (bytes) => writeAll(Deno.stdout, bytes),
     err: (line) => writeAll(Deno.stderr, encoder.encode(`${line}\n`)),
+    pathKind,
+    readDir: readDirEntries,
+    progress: (files) => terminalProgress(files),
   };
 }

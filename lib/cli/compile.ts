@@ -10,14 +10,19 @@
 import { DomainError } from "../errors.ts";
 import { compileMo } from "../po/compile.ts";
 import { parsePo } from "../po/parse.ts";
+import { collectWrapTargets } from "../po/wrap_tree.ts";
 import type { LockedFileIo } from "./_locked_files.ts";
+import { SILENT_PROGRESS } from "./progress.ts";
 
 /** `main.ts compile --help`. */
 export const COMPILE_USAGE = `Usage: main.ts compile [OPTIONS] FILE.po
+       main.ts compile [OPTIONS] PATH...
 
 Compiles a PO file to a binary MO file as GNU msgfmt does (msgunfmt reads back the same messages):
 untranslated and obsolete entries left out, fuzzy ones too unless --use-fuzzy, plural and context
-entries included. Writes FILE.mo beside FILE.po unless -o is given.
+entries included. Writes FILE.mo beside FILE.po unless -o is given. Given several files or a
+directory (every *.po under it, as wrap walks it), each FILE.po gets its FILE.mo beside it, with a
+progress bar on a terminal; a file that cannot be compiled is reported and the others still are.
 
 Options:
   -o, --output-file=FILE  write the MO file to FILE ("-": stdout)
@@ -60,14 +65,48 @@ export async function runCompile(args: readonly string[], io: LockedFileIo): Pro
     else if (a === "-q" || a === "--quiet") quiet = true;
     else return usage(io, `unknown option ${JSON.stringify(a)}`);
   }
-  if (files.length !== 1) return usage(io, `exactly 1 input file required, got ${files.length}`);
-  const input = files[0]!;
+  if (files.length === 0) return usage(io, "no input file given");
+  const tree = files.length > 1 || (await io.pathKind?.(files[0]!)) === "directory";
+  if (!tree) return (await compileOne(files[0]!, output, { useFuzzy, quiet }, io)).status;
+  if (output !== null) return usage(io, "-o takes one input file, not several or a directory");
+  const { pathKind, readDir } = io;
+  if (!pathKind || !readDir) return usage(io, "directories cannot be walked here");
+  const { files: targets, failures } = await collectWrapTargets(files, { pathKind, readDir });
+  for (const { path, error } of failures) io.err(`compile: ${path}: ${(error as Error).message}`);
+  const progress = quiet ? SILENT_PROGRESS : io.progress?.(targets.length) ?? SILENT_PROGRESS;
+  const say = io.err;
+  const quietIo: LockedFileIo = { ...io, err: (line) => (progress.clear(), say(line)) };
+  let failed = failures.length;
+  let messages = 0;
+  try {
+    for (const file of targets) {
+      const one = await compileOne(file, null, { useFuzzy, quiet: true }, quietIo);
+      if (one.status !== 0) failed++;
+      messages += one.messages;
+      progress.tick();
+    }
+  } finally {
+    progress.done();
+  }
+  if (!quiet) {
+    say(`compile: ${targets.length - failed} of ${targets.length} catalogues compiled, ${messages} messages`);
+  }
+  return failed > 0 ? 1 : 0;
+}
+
+/** Compiles one catalogue to `output` (or FILE.mo beside it): status 0 when done, 1 when it could not be. */
+async function compileOne(
+  input: string,
+  output: string | null,
+  options: { useFuzzy: boolean; quiet: boolean },
+  io: LockedFileIo,
+): Promise<{ status: number; messages: number }> {
   const target = output ?? input.replace(/\.pot?$/, "") + ".mo";
   try {
-    const r = compileMo(parsePo(await io.readFile(input), input), { useFuzzy });
+    const r = compileMo(parsePo(await io.readFile(input), input), { useFuzzy: options.useFuzzy });
     if (target === "-") io.stdout(r.bytes);
     else await io.updateFile(target, () => r.bytes);
-    if (!quiet) {
+    if (!options.quiet) {
       io.err(
         `compile: ${
           target === "-" ? "stdout" : target
@@ -77,15 +116,15 @@ export async function runCompile(args: readonly string[], io: LockedFileIo): Pro
     }
     if (r.sysdepSkipped > 0) {
       io.err(
-        `compile: ${r.sysdepSkipped} entries with <inttypes.h> macros (%<PRI…>) left out: gettext-parser ` +
-          "cannot write system-dependent strings; compile this catalogue with msgfmt to keep them",
+        `compile: ${input}: ${r.sysdepSkipped} entries with <inttypes.h> macros (%<PRI…>) left out: ` +
+          "gettext-parser cannot write system-dependent strings; compile this catalogue with msgfmt to keep them",
       );
     }
-    return 0;
+    return { status: 0, messages: r.messages };
   } catch (error) {
     if (error instanceof DomainError || error instanceof Deno.errors.NotFound) {
       io.err(`compile: ${input}: ${(error as Error).message}`);
-      return 1;
+      return { status: 1, messages: 0 };
     }
     throw error;
   }
