@@ -9,8 +9,12 @@
  *
  * @module
  */
-import { TooLargeError } from "../errors.ts";
 import { parsePo } from "../po/parse.ts";
+import { collectWrapTargets } from "../po/wrap_tree.ts";
+import { pathKind as wrapPathKind, readDirEntries } from "../po/wrap_host.ts";
+import { readRegularFileBytes } from "../store/atomic_write.ts";
+import { writeAll } from "./log.ts";
+import { type Progress, SILENT_PROGRESS, terminalProgress } from "./progress.ts";
 import { CHECK_NAMES, CHECKS, DEFAULT_CHECKS } from "../po/checks/mod.ts";
 import type { CheckProblem } from "../po/checks/mod.ts";
 import { checkTree, type CheckTreeIo } from "../po/checks/tree.ts";
@@ -43,6 +47,8 @@ const MAX_FILES = 200_000;
 export interface CheckCliIo extends CheckTreeIo {
   out(line: string): void;
   err(line: string): void;
+  /** A progress bar over the catalogues under `paths` (drawn on a terminal only), when given. */
+  progress?(paths: readonly string[]): Promise<Progress>;
 }
 
 /**
@@ -92,6 +98,30 @@ export async function runCheck(args: readonly string[], io: CheckCliIo): Promise
     io.err("check: no PATH given (main.ts check --help)");
     return 2;
   }
+  const progress = quiet || !io.progress ? SILENT_PROGRESS : await io.progress(paths);
+  // The bar's line is cleared before anything else is written to the terminal.
+  const out = (line: string) => (progress.clear(), io.out(line));
+  const err = (line: string) => (progress.clear(), io.err(line));
+  try {
+    return await checkPaths(paths, io, { checks, includeFuzzy, errorsOnly, quiet }, progress, out, err);
+  } finally {
+    progress.done();
+  }
+}
+
+async function checkPaths(
+  paths: readonly string[],
+  io: CheckCliIo,
+  { checks, includeFuzzy, errorsOnly, quiet }: {
+    checks: string[] | undefined;
+    includeFuzzy: boolean;
+    errorsOnly: boolean;
+    quiet: boolean;
+  },
+  progress: Progress,
+  out: (line: string) => void,
+  err: (line: string) => void,
+): Promise<number> {
   let status = 0;
   let reported = 0;
   let files = 0;
@@ -102,28 +132,29 @@ export async function runCheck(args: readonly string[], io: CheckCliIo): Promise
       const r = await checkTree([path], io, { checks, includeFuzzy }, {
         maxFiles: MAX_FILES - files,
         maxProblems: Number.MAX_SAFE_INTEGER,
+        onFile: () => progress.tick(),
       });
       files += r.totals.files;
       found = r.problems;
       if (!r.complete) {
-        io.err(`check: ${path}: stopped: ${r.stoppedBecause}`);
+        err(`check: ${path}: stopped: ${r.stoppedBecause}`);
         status = 2;
       }
     } catch (error) {
-      io.err(`check: ${path}: ${(error as Error).message}`);
+      err(`check: ${path}: ${(error as Error).message}`);
       status = 2;
       continue;
     }
     for (const p of found) {
       if (errorsOnly && p.severity !== "error") continue;
-      io.out(`${p.path}:${p.line ?? 0}: ${p.check}: ${oneLine(p.message)}`);
+      out(`${p.path}:${p.line ?? 0}: ${p.check}: ${oneLine(p.message)}`);
       byCheck[p.check] = (byCheck[p.check] ?? 0) + 1;
       reported++;
     }
   }
   if (!quiet) {
     const counts = Object.entries(byCheck).map(([c, n]) => `${c} ${n}`).join(", ");
-    io.err(
+    err(
       reported === 0
         ? `check: ${files} file${files === 1 ? "" : "s"}, no problems`
         : `check: ${reported} problem${reported === 1 ? "" : "s"} in ${files} file${
@@ -143,8 +174,14 @@ function oneLine(s: string): string {
 export function checkCliIo(): CheckCliIo {
   const encoder = new TextEncoder();
   return {
-    out: (line) => Deno.stdout.writeSync(encoder.encode(`${line}\n`)),
-    err: (line) => Deno.stderr.writeSync(encoder.encode(`${line}\n`)),
+    out: (line) => writeAll(Deno.stdout, encoder.encode(`${line}\n`)),
+    err: (line) => writeAll(Deno.stderr, encoder.encode(`${line}\n`)),
+    // Counted by the same walk rules as the run's (dot names skipped, *.po files, no symbolic link).
+    async progress(paths) {
+      if (!Deno.stderr.isTerminal()) return SILENT_PROGRESS;
+      const { files } = await collectWrapTargets(paths, { pathKind: wrapPathKind, readDir: readDirEntries });
+      return terminalProgress(files.length);
+    },
     async pathKind(path) {
       try {
         return (await Deno.stat(path)).isDirectory ? "directory" : "file";
@@ -163,21 +200,11 @@ export function checkCliIo(): CheckCliIo {
       return entries;
     },
     async read(path) {
-      using file = await Deno.open(path, { read: true });
-      const stat = await file.stat();
-      if (!stat.isFile) throw new Error("not a regular file");
-      if (stat.size > MAX_FILE_BYTES) {
-        throw new TooLargeError(`${stat.size} bytes, over the limit of ${MAX_FILE_BYTES} bytes`);
-      }
-      const bytes = new Uint8Array(stat.size);
-      let at = 0;
-      while (at < bytes.length) {
-        const n = await file.read(bytes.subarray(at));
-        if (n === null) break;
-        at += n;
-      }
+      // Not Deno.open: it waits forever for a writer on a FIFO. This read refuses what is not a
+      // regular file before it reads, and what is larger than the limit.
+      const bytes = await readRegularFileBytes(path, MAX_FILE_BYTES);
       // A syntax error (PoSyntaxError) becomes the file's `syntax` problem.
-      return parsePo(bytes.subarray(0, at), { fileName: path, strict: false, allowBom: true });
+      return parsePo(bytes, { fileName: path, strict: false, allowBom: true });
     },
   };
 }

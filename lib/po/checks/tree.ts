@@ -45,6 +45,8 @@ export interface CheckTreeLimits {
   /** Stops the run at the next file. */
   signal?: AbortSignal;
   now?: () => number;
+  /** Told after each catalogue is checked (a command's progress bar). */
+  onFile?: () => void;
 }
 
 /** What a run found. */
@@ -136,6 +138,7 @@ export async function checkTree(
       return true;
     }
     keep(await checkCatalogInTurns(catalog, { ...options, path }, limits.signal));
+    limits.onFile?.();
     return true;
   };
   walk: for (const path of paths) {
