@@ -14,9 +14,13 @@ import { parsePo } from "../po/parse.ts";
 import { canonicalCatalog } from "../po/canonical.ts";
 import { encodePo } from "../po/write.ts";
 import type { PoCatalog } from "../po/types.ts";
+import { collectWrapTargets, type WrapTreeIo } from "../po/wrap_tree.ts";
+import { join, relative } from "node:path";
+import { type Progress, SILENT_PROGRESS } from "./progress.ts";
 
 /** `main.ts merge --help`. */
 export const MERGE_USAGE = `Usage: main.ts merge [OPTIONS] DEF.po REF.pot
+       main.ts merge --update [OPTIONS] PO_DIR POT_DIR
 
 Merges the translations of DEF.po into the template REF.pot as GNU msgmerge 0.21 does (the same
 bytes): the template's entries in its order, translations and translator comments kept, new entries
@@ -31,10 +35,14 @@ Options:
       --fuzzy-time-limit=S  stop looking for similar msgids after S seconds (default 120); the
                           entries left are added untranslated and counted on stderr
   -q, --quiet             no summary on stderr
+
+With --update and two directories, every DIR/X.po under PO_DIR is merged with POT_DIR/X.pot (the
+layout of sphinx-intl and the python-docs translations), with a progress bar on a terminal; a
+catalogue without its template, or one that cannot be merged, is reported and the others still are.
 `;
 
 /** What the command may ask of the host (see `_locked_files.ts`). */
-export interface MergeCliIo {
+export interface MergeCliIo extends Partial<WrapTreeIo> {
   readFile(path: string): Promise<Uint8Array>;
   /** Replaces `path` under the lock: `fn` gets its current bytes (null: no file), returns the new ones or null. */
   updateFile(
@@ -43,6 +51,8 @@ export interface MergeCliIo {
   ): Promise<{ written: boolean }>;
   stdout(bytes: Uint8Array): void;
   err(line: string): void;
+  /** A progress bar over `files` files (drawn on a terminal only), when given. */
+  progress?(files: number): Progress;
 }
 
 interface Parsed {
@@ -118,6 +128,44 @@ export async function runMerge(args: readonly string[], io: MergeCliIo): Promise
     io.err(`merge: ${p} (main.ts merge --help)`);
     return 2;
   }
+  if (p.update && io.pathKind && (await io.pathKind(p.def)) === "directory") return await mergeTree(p, io);
+  return await mergeOne(p, io);
+}
+
+/** `--update PO_DIR POT_DIR`: each X.po under PO_DIR merged with POT_DIR/X.pot, in place. */
+async function mergeTree(p: Parsed, io: MergeCliIo): Promise<number> {
+  const { pathKind, readDir } = io;
+  if (!pathKind || !readDir) return 2;
+  if ((await pathKind(p.ref)) !== "directory") {
+    io.err(
+      `merge: ${p.def} is a directory: the templates must be one too, not ${p.ref} (main.ts merge --help)`,
+    );
+    return 2;
+  }
+  const { files, failures } = await collectWrapTargets([p.def], { pathKind, readDir });
+  for (const { path, error } of failures) io.err(`merge: ${path}: ${(error as Error).message}`);
+  const progress = p.quiet ? SILENT_PROGRESS : io.progress?.(files.length) ?? SILENT_PROGRESS;
+  const err = io.err;
+  const quietIo: MergeCliIo = { ...io, err: (line) => (progress.clear(), err(line)) };
+  let failed = failures.length;
+  let written = 0;
+  try {
+    for (const def of files) {
+      const ref = join(p.ref, relative(p.def, def)).replace(/\.po$/, ".pot");
+      const one = await mergeOne({ ...p, def, ref, quiet: true }, quietIo);
+      if (one !== 0) failed++;
+      else written++;
+      progress.tick();
+    }
+  } finally {
+    progress.done();
+  }
+  if (!p.quiet) err(`merge: ${written} of ${files.length} catalogues merged with their templates`);
+  return failed > 0 ? 1 : 0;
+}
+
+/** One DEF.po with one REF.pot. */
+async function mergeOne(p: Parsed, io: MergeCliIo): Promise<number> {
   const options = {
     fuzzyMatching: p.fuzzy,
     previous: p.previous,
