@@ -40,7 +40,10 @@ Deno.test("compile over a directory writes every catalogue's MO beside it and re
     assert.match(err, /compile: 3 of 4 catalogues compiled, \d+ messages/);
     assert.ok(!err.includes("\r"), "no progress bar in a pipe");
     for (
-      const [path, word] of [["fr/glossary", "Bonjour"], ["fr/library/os", "Salut"], ["de/glossary", "Hallo"]]
+      const [path, word] of [["fr/glossary", "Bonjour"], ["fr/library/os", "Salut"], [
+        "de/glossary",
+        "Hallo",
+      ]] as const
     ) {
       const mo = moFormat.parse(Buffer.from(await Deno.readFile(`${dir}/${path}.mo`)));
       assert.deepEqual(mo.translations[""]!["Hello"]!.msgstr, [word], path);

@@ -192,7 +192,7 @@ Deno.test("over MCP: get_patent answers the record, a missing number is isError 
       const missing = await client.callTool({ name: "get_patent", arguments: { number: "EP9999999B1" } });
       assert.equal(missing.isError, true);
       assert.match(
-        (missing.content as { text: string }[])[0].text,
+        (missing.content as { text: string }[])[0]?.text ?? "",
         /^No patent numbered "EP9999999B1" in GPSS/,
       );
       const status = await client.callTool({ name: "get_quota_status", arguments: {} });

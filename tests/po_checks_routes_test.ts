@@ -246,7 +246,7 @@ Deno.test("MCP check_po lists the problems; write_po with checks: strict is an i
       },
     });
     assert.equal(refused.isError, true);
-    const text = (refused.content as { type: string; text: string }[])[0].text;
+    const text = (refused.content as { type: string; text: string }[])[0]?.text ?? "";
     assert.match(text, /python-format/);
     assert.equal(Deno.readTextFileSync(fx.path("fr.po")), FORMATTED);
   } finally {

@@ -112,16 +112,16 @@ Deno.test("the catalogue checks: Plural-Forms missing with plural entries or out
       // Without Plural-Forms, msgfmt names the first plural entry too, and so do the checks.
       assert.equal(problems.length, file === "no_plural_forms.po" ? 2 : 1, JSON.stringify(problems));
       if (file === "no_plural_forms.po") {
-        assert.deepEqual([problems[1].line, problems[1].msgid, problems[1].check], [
+        assert.deepEqual([problems[1]?.line, problems[1]?.msgid, problems[1]?.check], [
           6,
           "some string",
           "plural-forms",
         ]);
       }
-      assert.equal(problems[0].check, check);
-      assert.equal(problems[0].msgid, check === "duplicates" ? "Compressed data is corrupt" : "");
-      assert.equal(problems[0].line, check === "duplicates" ? 9 : 2);
-      assert.match(problems[0].message, message);
+      assert.equal(problems[0]?.check, check);
+      assert.equal(problems[0]?.msgid, check === "duplicates" ? "Compressed data is corrupt" : "");
+      assert.equal(problems[0]?.line, check === "duplicates" ? 9 : 2);
+      assert.match(problems[0]?.message ?? "", message);
     });
   }
 });
@@ -146,7 +146,7 @@ Deno.test("python-format compares as msgfmt 0.21 does", async (t) => {
       if (want === null) assert.deepEqual(problems, []);
       else {
         assert.equal(problems.length, 1);
-        assert.ok(problems[0].message.includes(want), problems[0].message);
+        assert.ok(problems[0]?.message.includes(want), problems[0]?.message ?? "(none)");
       }
     });
   }
@@ -170,7 +170,7 @@ Deno.test("c-format compares argument types and numbers as msgfmt 0.21 does", as
       if (want === null) assert.deepEqual(problems, []);
       else {
         assert.equal(problems.length, 1, JSON.stringify(problems));
-        assert.ok(problems[0].message.includes(want), problems[0].message);
+        assert.ok(problems[0]?.message.includes(want), problems[0]?.message ?? "(none)");
       }
     });
   }
@@ -198,7 +198,7 @@ Deno.test("python-brace-format reads fields as Python does ({}, !r, specs) and r
       if (want === null) assert.deepEqual(problems, []);
       else {
         assert.equal(problems.length, 1, JSON.stringify(problems));
-        assert.ok(problems[0].message.includes(want), problems[0].message);
+        assert.ok(problems[0]?.message.includes(want), problems[0]?.message ?? "(none)");
       }
     });
   }
@@ -216,7 +216,7 @@ Deno.test("a plural form for one number may leave out a placeholder; a form for 
   );
   const problems = checkCatalog(catalog);
   assert.deepEqual(problems.map((p) => [p.msgid, p.check]), [["one dir", "c-format"]]);
-  assert.match(problems[0].message, /msgstr\[1\] lacks argument 1/);
+  assert.match(problems[0]?.message ?? "", /msgstr\[1\] lacks argument 1/);
 });
 
 Deno.test("the plural distribution is msgfmt's: a form is 'often' when 5 of n = 0..1000 select it", () => {

@@ -314,7 +314,7 @@ Deno.test("a hostile nplurals cannot make a merge grow without bound: past a mil
     new TextEncoder().encode(header.replace("nplurals=1000; plural=n%1000", "nplurals=6; plural=n%6")),
   );
   assert.equal(
-    mergeCatalogs(small, ref, { fuzzyMatching: false }).catalog.messages[1].msgstrPlural?.length,
+    mergeCatalogs(small, ref, { fuzzyMatching: false }).catalog.messages[1]?.msgstrPlural?.length,
     6,
   );
 });

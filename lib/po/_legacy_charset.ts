@@ -129,7 +129,7 @@ export function whatwgCharacters(charset: string): Map<number, string> {
       first !== 0xfffd && (to - from === 1 ||
         (second >= 0xdc00 && second < 0xe000 && first >= 0xd800 && first < 0xdc00) ||
         (second >= 0x300 && second < 0x370))
-    ) out.set(seqs[i], text.slice(from, to));
+    ) out.set(seqs[i]!, text.slice(from, to));
     from = to + 1;
   }
   return out;
@@ -171,11 +171,11 @@ function correctedCharacters(charset: string): Map<number, string> {
   if (fix !== undefined) {
     const [rejected, readings] = fix;
     for (let i = 0; i < rejected.length; i += 2) {
-      for (let s = rejected[i]; s <= rejected[i + 1]; s++) chars.delete(s);
+      for (let s = rejected[i]!; s <= rejected[i + 1]!; s++) chars.delete(s);
     }
     for (let i = 0; i < readings.length; i += 3) {
-      for (let k = 0; k < readings[i + 2]; k++) {
-        chars.set(readings[i] + k, String.fromCodePoint(readings[i + 1] + k));
+      for (let k = 0; k < readings[i + 2]!; k++) {
+        chars.set(readings[i]! + k, String.fromCodePoint(readings[i + 1]! + k));
       }
     }
   }
@@ -188,7 +188,7 @@ function buildCodec(charset: string): LegacyCodec {
   const notWritten = new Set<number>();
   const readOnly = GLIBC_CORRECTIONS[charset]?.[2] ?? [];
   for (let i = 0; i < readOnly.length; i += 2) {
-    for (let s = readOnly[i]; s <= readOnly[i + 1]; s++) notWritten.add(s);
+    for (let s = readOnly[i]!; s <= readOnly[i + 1]!; s++) notWritten.add(s);
   }
   // Decoding: one-byte and two-byte sequences by table, longer ones by map. Table values are
   // code points, or -1 (not a character), or -2 (two code points: see `pairs`).
@@ -213,7 +213,7 @@ function buildCodec(charset: string): LegacyCodec {
     if (notWritten.has(seq)) continue;
     // (Not in byte order: glibc's readings come last.)
     if (cp < 0x10000) {
-      if (bmp[cp] === 0 || seq < bmp[cp]) bmp[cp] = seq;
+      if (bmp[cp] === 0 || seq < bmp[cp]!) bmp[cp] = seq;
     } else if (!(seq >= (astral.get(cp) ?? Infinity))) astral.set(cp, seq);
   }
   const gb18030 = charset === "GB18030";
@@ -240,7 +240,7 @@ function buildCodec(charset: string): LegacyCodec {
       if (d >= 0) {
         const seq = c * 0x100 + d;
         if (double[seq] !== -1) {
-          cp = double[seq];
+          cp = double[seq]!;
           len = 2;
           if (cp === -2) cp = pushPair(seq);
         } else if (eucJp && c === 0x8f && i + 2 < n) {
@@ -257,7 +257,7 @@ function buildCodec(charset: string): LegacyCodec {
           }
         }
       }
-      if (cp === -1 && single[c] !== -1) cp = single[c];
+      if (cp === -1 && single[c] !== -1) cp = single[c]!;
       if (cp === -1) {
         if (strict) return null;
         cp = 0xfffd;
@@ -303,7 +303,7 @@ function buildCodec(charset: string): LegacyCodec {
         const lo = text.charCodeAt(i + 1);
         if (lo >= 0xdc00 && lo < 0xe000) cp = 0x10000 + ((c - 0xd800) << 10) + (lo - 0xdc00);
       }
-      let seq = cp < 0x10000 ? bmp[cp] : astral.get(cp) ?? 0;
+      let seq = cp < 0x10000 ? bmp[cp]! : astral.get(cp) ?? 0;
       if (pairSequences.size > 0 && i + 1 < n) {
         const pair = pairSequences.get(text.slice(i, i + 2));
         if (pair !== undefined) {
