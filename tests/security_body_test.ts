@@ -24,6 +24,7 @@ import {
   validateJson,
 } from "../routes/validation.ts";
 import { poFixture, postJson, testApp } from "./_helpers.ts";
+import { countReads } from "./_work.ts";
 
 const MIB = 1024 * 1024;
 const utf8 = new TextEncoder();
@@ -139,7 +140,8 @@ Deno.test("20 connections that declare 16 MiB bodies and send only headers do no
   } finally {
     for (const conn of conns) conn.close();
   }
-  await delay(200);
+  // Waits for the 20 dropped bodies to be logged (as long as a loaded machine needs, 20 s at most).
+  for (let i = 0; i < 400 && lines.filter((l) => / 400 /.test(l)).length < 20; i++) await delay(50);
   await small(); // and after they are gone
   // Each dropped body is a 400, as FastAPI answers a body it could not read, not a logged bug.
   assert.deepEqual(lines.filter((l) => !/^POST \/new\/endpoint\/ (200|400) /.test(l)), []);
@@ -153,17 +155,6 @@ Deno.test("20 connections that declare 16 MiB bodies and send only headers do no
 /** `[1,1,…,1,x]` of about `bytes` characters: valid JSON up to its very end. */
 function manyNumbers(bytes: number, last = "x"): string {
   return "[" + "1,".repeat(Math.floor(bytes / 2)) + last + "]";
-}
-
-/** The fastest of `runs` timings of `fn`, in ms. */
-function fastest(fn: () => unknown, runs = 3): number {
-  let best = Infinity;
-  for (let i = 0; i < runs; i++) {
-    const t = performance.now();
-    fn();
-    best = Math.min(best, performance.now() - t);
-  }
-  return best;
 }
 
 Deno.test("pythonJsonError keeps Python's messages and code point positions", () => {
@@ -183,27 +174,24 @@ Deno.test("pythonJsonError keeps Python's messages and code point positions", ()
   }
 });
 
-Deno.test("pythonJsonError on 4 MiB of numbers costs about what JSON.parse does, and grows linearly", () => {
-  const text = manyNumbers(4 * MIB);
-  const valid = manyNumbers(4 * MIB, "1");
-  const small = manyNumbers(256 * 1024);
-  assert.deepEqual(pythonJsonError(small), { error: "Expecting value", position: small.length - 2 });
-  const parse = fastest(() => JSON.parse(valid));
-  // The old scanner copied a 400-character window per number: 2,000× JSON.parse at this size.
-  const report = fastest(() => pythonJsonError(text), 1);
+Deno.test("pythonJsonError reads each character of 4 MiB of numbers a few times at most, at any size", () => {
+  // Characters read, not milliseconds: the count is the same on any machine at any load (the
+  // timings are in bench/). The old scanner copied a 400-character window per number: about 200
+  // characters read per character of the body.
+  const perCharacter: number[] = [];
+  for (const bytes of [256 * 1024, 4 * MIB]) {
+    const text = manyNumbers(bytes);
+    const { result, reads } = countReads(() => pythonJsonError(text));
+    assert.deepEqual(result, { error: "Expecting value", position: text.length - 2 });
+    perCharacter.push(reads / text.length);
+  }
+  const [small, big] = perCharacter as [number, number];
+  assert.ok(big <= 4, `${big.toFixed(2)} characters read per character of a 4 MiB body`);
+  // Linear: 16× the body, 16× the reads (quadratic would be 256×).
   assert.ok(
-    report < 50 * parse + 50,
-    `error report ${report.toFixed(0)} ms, JSON.parse ${parse.toFixed(0)} ms`,
+    big <= small * 1.05,
+    `${small.toFixed(3)} reads per character at 256 KiB, ${big.toFixed(3)} at 4 MiB`,
   );
-  assert.deepEqual(pythonJsonError(text), { error: "Expecting value", position: text.length - 2 });
-  const n = fastest(() => pythonJsonError(small));
-  const n16 = fastest(() => pythonJsonError(text), 2);
-  console.log(
-    `pythonJsonError: ${n.toFixed(1)} ms at 256 KiB, ${n16.toFixed(1)} ms at 4 MiB; JSON.parse ${
-      parse.toFixed(1)
-    } ms`,
-  );
-  assert.ok(n16 / n < 40, `16× the input took ${(n16 / n).toFixed(1)}× the time (${n} → ${n16} ms)`);
 });
 
 Deno.test("a 4 MiB body of numbers ending in garbage gets Python's 422 while a small request is answered", async () => {
@@ -211,7 +199,6 @@ Deno.test("a 4 MiB body of numbers ending in garbage gets Python's 422 while a s
   await using server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen() {} }, app.fetch);
   const base = `http://127.0.0.1:${server.addr.port}`;
   const text = manyNumbers(4 * MIB);
-  const started = performance.now();
   const big = fetch(`${base}/new/endpoint/`, {
     method: "POST",
     headers: { "content-type": "application/json" },
@@ -222,9 +209,7 @@ Deno.test("a 4 MiB body of numbers ending in garbage gets Python's 422 while a s
     method: "POST",
     headers: { "content-type": "application/json" },
     body: '{"name":"Ada"}',
-    signal: AbortSignal.timeout(10_000),
   });
-  const smallMs = performance.now() - started;
   assert.equal(small.status, 200);
   assert.deepEqual(await small.json(), { message: "Hello, Ada!" });
   const res = await big;
@@ -238,8 +223,8 @@ Deno.test("a 4 MiB body of numbers ending in garbage gets Python's 422 while a s
       ctx: { error: "Expecting value" },
     }],
   });
-  // Generous: the old scanner held the whole server ~40 s on this body.
-  assert.ok(smallMs < 5000, `the small request waited ${smallMs.toFixed(0)} ms`);
+  // How long the small request waits is measured in bench/, not asserted here: the test above
+  // bounds the scanner's work (the old one held the whole server ~40 s on this body).
 });
 
 // ---------------------------------------------------------------------------------------------
