@@ -9,6 +9,7 @@ import { CatalogueStore } from "../lib/store/mod.ts";
 import { PO_CODEC } from "../lib/po/po_codec.ts";
 import { postJson, testApp } from "./_helpers.ts";
 import { rawRequest } from "./_raw_http.ts";
+import { inflightBudget } from "../routes/deps.ts";
 
 const HEADER = 'msgid ""\nmsgstr "Content-Type: text/plain; charset=UTF-8\\n"\n\n';
 
@@ -269,10 +270,17 @@ Deno.test("MCP: large results are built a few at a time; past that a call is tol
     const result = r.result as { isError?: boolean; content: { text: string }[] };
     return result.isError === true && /busy/.test(result.content[0]?.text ?? "");
   };
-  // Two results whose answers nobody takes yet: they hold their places until taken.
-  const held = [await read(1), await read(2)];
-  // Their tools run on their own time (an SSE answer is returned first): a third call meets the
-  // cap as soon as both have built their result.
+  // Two results whose answers nobody takes yet: they hold their places until taken. Their tools
+  // run on their own time (an SSE answer is returned first): each is awaited until it holds its
+  // share of the allowance, or on a loaded machine a probe below could take the second's place.
+  const budget = inflightBudget(fx.deps);
+  const heldBy = async (id: number, bytes: number) => {
+    const response = await read(id);
+    for (let i = 0; i < 600 && budget.used <= bytes; i++) await new Promise((r) => setTimeout(r, 50));
+    return response;
+  };
+  const first = await heldBy(1, 0);
+  const held = [first, await heldBy(2, budget.used)];
   let busy = false;
   for (let id = 3; id < 200 && !busy; id++) {
     busy = isBusy(await rpcResult(await read(id)));
