@@ -18,7 +18,14 @@ import {
   requestDigest,
 } from "../lib/workbench/mod.ts";
 import type { AppDeps } from "./deps.ts";
-import { defineTool, defineToolGroup, requireDep, type ToolAnnotations } from "./tool.ts";
+import {
+  defineTool,
+  defineToolGroup,
+  requireDep,
+  REVISION_ETAG,
+  tagRevision,
+  type ToolAnnotations,
+} from "./tool.ts";
 import { pyInt, RequestValidationError } from "./validation.ts";
 
 const FilePath = z.string().meta({
@@ -320,8 +327,10 @@ export const poTools = defineToolGroup<PoToolDeps>({
       example: ({ catalogue }) => ({ file_path: catalogue }),
       errors: [403, 404],
       output: EntriesResponse.meta({ id: "ReadPOResponse" }),
+      httpResponseHeaders: [REVISION_ETAG],
       handle: async (input, { catalogues, readAnswers }, call) => {
         const read = await catalogues.read(input.file_path, { signal: call.signal });
+        tagRevision(call, read.revision);
         if (!isPaged(input)) return readAnswers.answer(read.doc, call.maxAnswerBytes);
         return entriesPage(read, input, "read", () => true);
       },
@@ -406,13 +415,12 @@ export const poTools = defineToolGroup<PoToolDeps>({
       example: ({ catalogue, msgid }) => ({ file_path: catalogue, msgid, context_size: 2 }),
       errors: [403, 404],
       output: ReadPoContextResponse,
-      handle: async ({ file_path, msgid, msgctxt, context_size }, { catalogues }, call) =>
-        readContext(
-          (await catalogues.read(file_path, { signal: call.signal })).doc,
-          msgid,
-          msgctxt ?? null,
-          context_size,
-        ),
+      httpResponseHeaders: [REVISION_ETAG],
+      handle: async ({ file_path, msgid, msgctxt, context_size }, { catalogues }, call) => {
+        const read = await catalogues.read(file_path, { signal: call.signal });
+        tagRevision(call, read.revision);
+        return readContext(read.doc, msgid, msgctxt ?? null, context_size);
+      },
     }),
     defineTool({
       name: "find_fuzzy",
@@ -425,8 +433,10 @@ export const poTools = defineToolGroup<PoToolDeps>({
       example: ({ catalogue }) => ({ file_path: catalogue }),
       errors: [403, 404],
       output: EntriesResponse.meta({ id: "FindFuzzyResponse" }),
+      httpResponseHeaders: [REVISION_ETAG],
       handle: async (input, { catalogues, fuzzyAnswers }, call) => {
         const read = await catalogues.read(input.file_path, { signal: call.signal });
+        tagRevision(call, read.revision);
         if (!isPaged(input)) return fuzzyAnswers.answer(read.doc, call.maxAnswerBytes);
         return entriesPage(read, input, "find_fuzzy", (m) => m.flags.includes("fuzzy"));
       },

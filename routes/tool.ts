@@ -55,6 +55,11 @@ export interface Tool<I extends z.ZodType | null = z.ZodType | null, D = unknown
    */
   httpHeaders?: readonly { name: string; description: string }[];
   /**
+   * HTTP response headers the tool may set (through {@link ToolCall.responseHeaders}), documented
+   * as headers of the 200 answer. Over MCP there are none: what they say is in the answer or not sent.
+   */
+  httpResponseHeaders?: readonly { name: string; description: string }[];
+  /**
    * Media types of text answers ({@link TextAnswer}) the tool may give over HTTP besides its JSON,
    * documented as further content of the 200 answer (e.g. `text/csv` for an export).
    */
@@ -102,6 +107,26 @@ export interface ToolCall {
   maxAnswerBytes: number;
   /** The HTTP request's headers (absent over MCP); a tool reads only those of {@link Tool.httpHeaders}. */
   headers?: Headers;
+  /**
+   * Headers of the HTTP answer (absent over MCP): a tool sets only those of
+   * {@link Tool.httpResponseHeaders}; they go on its 200 answer, whatever its kind.
+   */
+  responseHeaders?: Headers;
+}
+
+/**
+ * The `ETag` response header of a tool that answers from one catalogue: the store's revision of the
+ * bytes answered, as a strong entity tag, so that `If-Match` on `/po/write` can name it.
+ */
+export const REVISION_ETAG = {
+  name: "ETag",
+  description: 'The revision of the catalogue bytes answered, "REVISION": send it back as If-Match on ' +
+    "/po/write to write only if nobody changed the file since.",
+} as const;
+
+/** Sets {@link REVISION_ETAG} on the call's HTTP answer (nothing over MCP). */
+export function tagRevision(call: ToolCall, revision: string): void {
+  call.responseHeaders?.set(REVISION_ETAG.name, `"${revision}"`);
 }
 
 /** Declares a tool (an identity function that keeps the input type tied to `handle`). */
@@ -234,6 +259,16 @@ export function mountTools(app: OpenAPIHono, tools: readonly ServedTool[], deps:
       responses: {
         200: {
           description: "Successful Response",
+          ...(tool.httpResponseHeaders
+            ? {
+              headers: Object.fromEntries(
+                tool.httpResponseHeaders.map(({ name, description }) => [
+                  name,
+                  { description, schema: { type: "string" as const } },
+                ]),
+              ),
+            }
+            : {}),
           content: {
             "application/json": { schema: tool.output },
             ...Object.fromEntries(
@@ -249,13 +284,22 @@ export function mountTools(app: OpenAPIHono, tools: readonly ServedTool[], deps:
     }));
     app.post(tool.path, async function toolHandler(c) {
       const input = tool.input ? await readJsonBody(c, tool.input, deps.config.maxBodyBytes) : undefined;
+      const responseHeaders = tool.httpResponseHeaders ? new Headers() : undefined;
       const answer = await tool.run(input, {
         signal: requestSignal(c),
         maxAnswerBytes: streamOptions.limit,
         headers: tool.httpHeaders ? c.req.raw.headers : undefined,
+        responseHeaders,
       });
+      // Only the declared ones: a tool cannot set Content-Type or Content-Length this way.
+      const declared: Record<string, string> = {};
+      for (const { name } of tool.httpResponseHeaders ?? []) {
+        const value = responseHeaders?.get(name);
+        if (value !== null && value !== undefined) declared[name] = value;
+      }
       if (answer instanceof JsonAnswer) {
         return c.body(streamAnswer(answer, streamOptions), 200, {
+          ...declared,
           "Content-Type": "application/json",
           "Content-Length": String(answer.length),
         });
@@ -265,12 +309,14 @@ export function mountTools(app: OpenAPIHono, tools: readonly ServedTool[], deps:
           throw answerTooLarge(answer.length, streamOptions.limit, GENERIC_HINT);
         }
         return c.body(answer.stream(), 200, {
+          ...declared,
           ...answer.headers,
           "Content-Type": answer.contentType,
           "Content-Length": String(answer.length),
         });
       }
       return c.body(jsonWithin(answer, streamOptions.limit, GENERIC_HINT), 200, {
+        ...declared,
         "Content-Type": "application/json",
       });
     });

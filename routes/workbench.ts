@@ -28,7 +28,14 @@ import {
   Workbench,
 } from "../lib/workbench/mod.ts";
 import type { AppDeps } from "./deps.ts";
-import { defineTool, defineToolGroup, requireDep, type ToolAnnotations } from "./tool.ts";
+import {
+  defineTool,
+  defineToolGroup,
+  requireDep,
+  REVISION_ETAG,
+  tagRevision,
+  type ToolAnnotations,
+} from "./tool.ts";
 import { pyInt } from "./validation.ts";
 
 /** Catalogue fields a listing may be limited to (root and path always come). */
@@ -287,9 +294,11 @@ export const workbenchTools = defineToolGroup<WorkbenchDeps>({
       }),
       errors: [403, 404],
       output: ListEntriesResponse,
+      httpResponseHeaders: [REVISION_ETAG],
       handle: async (input, { workbench: bench, catalogues }, call) => {
         const filePath = catalogueFilePath(bench.roots, input.path);
         const read = await catalogues.read(filePath, { signal: call.signal });
+        tagRevision(call, read.revision);
         const states = input.states ?? null;
         const digest = requestDigest("entries", { path: read.path.realPath, states });
         const page = pageEntries(read.doc, read.revision, input.path, {
