@@ -1529,6 +1529,165 @@ function checkRows(fx: Fixture): Case[] {
   ];
 }
 
+/** Field rows for get_patent, /po/entries and /po/search (wrong types, unknown fields, bounds, paths). */
+function lookupRows(fx: Fixture): Case[] {
+  const ok = fx.at("ok.po");
+  const outsideRoots = (p: string) => `Path is outside the catalogue roots (${fx.root}): ${p}`;
+  const tooLong = (loc: Loc, input: string, max: number) => ({
+    type: "string_too_long",
+    loc: ["body", ...loc],
+    msg: `String should have at most ${max} characters`,
+    input: `${input.slice(0, 200)}… [${input.length - 200} more characters]`,
+    ctx: { max_length: max },
+  });
+  const tooShort = (loc: Loc) => ({
+    type: "string_too_short",
+    loc: ["body", ...loc],
+    msg: "String should have at least 1 character",
+    input: "",
+    ctx: { min_length: 1 },
+  });
+  const longNumber = "9".repeat(5000);
+  const longQuery = "a".repeat(100_000);
+  return [
+    {
+      name: "number not a string",
+      endpoint: "/tools/get_patent",
+      body: { number: 5 },
+      status: 422,
+      detail: [stringType(["number"], 5)],
+    },
+    {
+      name: "number empty",
+      endpoint: "/tools/get_patent",
+      body: { number: "" },
+      status: 422,
+      detail: [tooShort(["number"])],
+    },
+    {
+      name: "a 5000-character number (echoed cut)",
+      endpoint: "/tools/get_patent",
+      body: { number: longNumber },
+      status: 422,
+      detail: [tooLong(["number"], longNumber, 40)],
+      maxAnswerBytes: 1000,
+    },
+    {
+      name: "a path for a number",
+      endpoint: "/tools/get_patent",
+      body: { number: "../../etc/passwd" },
+      status: 422,
+      detail:
+        '"../../etc/passwd" is not a patent number: expected a country code and digits with an optional ' +
+        "kind code, like TWI123456B, US20230081319A1 or JP2003-055224A",
+    },
+    {
+      name: "max_chars far too large",
+      endpoint: "/tools/get_patent",
+      body: { number: "TWI800001B", max_chars: 1e12 },
+      status: 422,
+      detail: [{
+        type: "less_than_equal",
+        loc: ["body", "max_chars"],
+        msg: "Input should be less than or equal to 500000",
+        input: 1e12,
+        ctx: { le: 500000 },
+      }],
+    },
+    {
+      name: "fields a string",
+      endpoint: "/tools/get_patent",
+      body: { number: "TWI800001B", fields: "title" },
+      status: 422,
+      detail: [listType(["fields"], "title")],
+    },
+    {
+      name: "an extra field is forbidden",
+      endpoint: "/tools/get_patent",
+      body: { number: "TWI800001B", extra: 1 },
+      status: 422,
+      detail: [extraForbidden(["extra"], 1)],
+    },
+    {
+      name: "path not a string",
+      endpoint: "/po/entries",
+      body: { path: 5 },
+      status: 422,
+      detail: [stringType(["path"], 5)],
+    },
+    {
+      name: "a file outside the roots",
+      endpoint: "/po/entries",
+      body: { path: `${fx.outside}/secret.po` },
+      status: 403,
+      detail: outsideRoots(`${fx.outside}/secret.po`),
+    },
+    {
+      name: "a symlink inside pointing outside",
+      endpoint: "/po/entries",
+      body: { path: fx.at("out.po") },
+      status: 403,
+      detail: outsideRoots(fx.at("out.po")),
+    },
+    {
+      name: "limit far too large",
+      endpoint: "/po/entries",
+      body: { path: ok, limit: 1e9 },
+      status: 422,
+      detail: [{
+        type: "less_than_equal",
+        loc: ["body", "limit"],
+        msg: "Input should be less than or equal to 1000",
+        input: 1e9,
+        ctx: { le: 1000 },
+      }],
+    },
+    {
+      name: "an extra field is forbidden",
+      endpoint: "/po/entries",
+      body: { path: ok, extra: 1 },
+      status: 422,
+      detail: [extraForbidden(["extra"], 1)],
+    },
+    {
+      name: "query not a string",
+      endpoint: "/po/search",
+      body: { query: 5 },
+      status: 422,
+      detail: [stringType(["query"], 5)],
+    },
+    {
+      name: "a 100,000-character query (echoed cut)",
+      endpoint: "/po/search",
+      body: { query: longQuery },
+      status: 422,
+      detail: [tooLong(["query"], longQuery, 1000)],
+      maxAnswerBytes: 1000,
+    },
+    {
+      name: "a directory outside the roots",
+      endpoint: "/po/search",
+      body: { query: "a", under: "/etc" },
+      status: 403,
+      detail: "Directory is outside the catalogue roots: /etc",
+    },
+    {
+      name: "a regular expression that does not parse",
+      endpoint: "/po/search",
+      body: { query: "(", regex: true },
+      status: 422,
+      detail: "Regular expression refused: /(/: Unterminated group: (",
+    },
+    {
+      name: "an extra field is forbidden",
+      endpoint: "/po/search",
+      body: { query: "a", extra: 1 },
+      status: 422,
+      detail: [extraForbidden(["extra"], 1)],
+    },
+  ];
+}
+
 function allRows(fx: Fixture): Case[] {
   return [
     ...bodyRows(fx),
@@ -1538,6 +1697,7 @@ function allRows(fx: Fixture): Case[] {
     ...workbenchRows(fx),
     ...checkRows(fx),
     ...maintainRows(fx),
+    ...lookupRows(fx),
   ];
 }
 
