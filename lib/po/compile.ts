@@ -18,11 +18,12 @@
  *   they are keyed with the EOT themselves;
  * - it keeps an entry when any plural form is translated, msgfmt only when the first is: the
  *   entries are chosen here before it sees them.
- * Left as they are: gettext-parser writes no hash table (msgfmt does; lookups then
- * binary-search, which libintl, Python's gettext and every other reader support), and no
- * system-dependent strings (MO revision 1): C-format entries with `<inttypes.h>` macros
- * (`%<PRIu32>`) are left out and counted in {@link CompileResult.sysdepSkipped} (xz's catalogues
- * have 2 to 4 such entries each).
+ * - it writes no hash table: the file is laid out again with msgfmt's (`_mo_layout.ts`);
+ * - it cannot write system-dependent strings (MO minor revision 1): C-format entries with
+ *   `<inttypes.h>` directives (`%<PRIu32>`) or the `I` flag are kept out of its table, cut at
+ *   those directives as msgfmt 0.21 cuts them (`_mo_sysdep.ts`) and laid out by `_mo_layout.ts`
+ *   in msgfmt's sysdep tables, in catalogue order. Like msgfmt 0.21 (unlike 0.23's default), no
+ *   static expansions of them are added.
  *
  * @module
  */
@@ -33,7 +34,8 @@ import { messageLine } from "./parse.ts";
 import type { PoCatalog, PoMessage } from "./types.ts";
 import { catalogCharset } from "./_output_charset.ts";
 import { interpretFlags } from "./_flags.ts";
-import { compareBytes, layoutMo, readMoPairs } from "./_mo_layout.ts";
+import { compareBytes, layoutMo, type MoSysdepPair, readMoPairs } from "./_mo_layout.ts";
+import { sysdepDirectives, type SysdepInterval } from "./_mo_sysdep.ts";
 
 /** Options of {@link compileMo}. */
 export interface CompileOptions {
@@ -52,8 +54,8 @@ export interface CompileResult {
   /** Entries left out because their (first) msgstr is empty. */
   untranslatedSkipped: number;
   /**
-   * C-format entries left out because they use `<inttypes.h>` macros (`%<PRIu32>`): msgfmt stores
-   * them as system-dependent strings, which gettext-parser cannot write. Use msgfmt for those.
+   * Always 0, kept for the callers that read it: entries with `<inttypes.h>` directives
+   * (`%<PRIu32>`) were once left out; they are now written as system-dependent strings.
    */
   sysdepSkipped: number;
 }
@@ -90,7 +92,8 @@ export function compileMo(cat: PoCatalog, options: CompileOptions = {}): Compile
   let count = 0;
   let fuzzySkipped = 0;
   let untranslatedSkipped = 0;
-  let sysdepSkipped = 0;
+  // C-format entries that may hold system-dependent directives, in catalogue order.
+  const candidates: { m: PoMessage; forms: readonly string[] }[] = [];
   for (const m of cat.messages) {
     if (m.obsolete) continue;
     const key = (m.msgctxt === null ? "" : m.msgctxt + "\u0004") + m.msgid;
@@ -118,24 +121,73 @@ export function compileMo(cat: PoCatalog, options: CompileOptions = {}): Compile
       fuzzySkipped++;
       continue;
     }
-    if (systemDependent(m, forms)) {
-      sysdepSkipped++;
-      continue;
-    }
-    // gettext-parser drops the context when it is "": the EOT goes into the msgid itself then.
-    const context = m.msgctxt ?? "";
-    const msgid = m.msgctxt === "" ? "\u0004" + m.msgid : m.msgid;
-    (translations[context] ??= {})[msgid] = {
-      msgid,
-      ...(context !== "" ? { msgctxt: context } : {}),
-      ...(m.msgidPlural !== null ? { msgid_plural: m.msgidPlural } : {}),
-      msgstr: [...forms],
-    };
+    if (maySysdep(m, forms)) candidates.push({ m, forms });
+    else addTo(translations, m, forms);
     count++;
   }
-  let compiled: Uint8Array;
+  const sysdep: MoSysdepPair[] = [];
+  // Their strings encoded in one pass, then cut where msgfmt cuts them (on the encoded bytes).
+  const texts = candidates.flatMap((
+    { m, forms },
+  ) => [m.msgctxt ?? "", m.msgid, m.msgidPlural ?? "", ...forms]);
+  const encoded = encodeAll(texts, charset);
+  let next = 0;
+  for (const { m, forms } of candidates) {
+    const [context, msgid, plural, ...strs] = encoded.slice(next, next += 3 + forms.length) as [
+      Uint8Array,
+      Uint8Array,
+      Uint8Array,
+      ...Uint8Array[],
+    ];
+    const pair = sysdepPair(
+      m.msgctxt === null ? null : context,
+      msgid,
+      m.msgidPlural === null ? null : plural,
+      strs,
+    );
+    if (pair !== null) sysdep.push(pair);
+    else addTo(translations, m, forms);
+  }
+  const compiled = compileTable(translations, charset);
+  // gettext-parser always writes a header entry (from the field map): replaced by the catalogue's
+  // own, or dropped when msgfmt would write none.
+  const pairs = readMoPairs(compiled).filter((p) => p.id.length > 0);
+  if (header !== null) {
+    const text = header.msgstr.split("\n").filter((line) => !line.startsWith("POT-Creation-Date:")).join(
+      "\n",
+    );
+    pairs.push({ id: new Uint8Array(0), str: encodeAll([text], charset)[0]! });
+  }
+  pairs.sort((a, b) => compareBytes(a.id, b.id));
+  return {
+    bytes: layoutMo(pairs, sysdep),
+    messages: count,
+    fuzzySkipped,
+    untranslatedSkipped,
+    sysdepSkipped: 0,
+  };
+}
+
+/** A C or Objective-C format entry, which msgfmt searches for system-dependent directives. */
+const C_FORMAT = /^(possible-)?(c|objc)-format$/;
+
+/** `m` in gettext-parser's table, keyed as it keys entries. */
+function addTo(translations: Table, m: PoMessage, forms: readonly string[]): void {
+  // gettext-parser drops the context when it is "": the EOT goes into the msgid itself then.
+  const context = m.msgctxt ?? "";
+  const msgid = m.msgctxt === "" ? "\u0004" + m.msgid : m.msgid;
+  (translations[context] ??= {})[msgid] = {
+    msgid,
+    ...(context !== "" ? { msgctxt: context } : {}),
+    ...(m.msgidPlural !== null ? { msgid_plural: m.msgidPlural } : {}),
+    msgstr: [...forms],
+  };
+}
+
+/** gettext-parser's MO of `translations`, its encoding failures as {@link InvalidInputError}. */
+function compileTable(translations: Table, charset: string): Uint8Array {
   try {
-    compiled = mo.compile({ charset: charset.toLowerCase(), headers: {}, translations });
+    return mo.compile({ charset: charset.toLowerCase(), headers: {}, translations });
   } catch (error) {
     if (error instanceof Error && /encoding|charset|iconv/i.test(error.message)) {
       throw new InvalidInputError(
@@ -144,40 +196,75 @@ export function compileMo(cat: PoCatalog, options: CompileOptions = {}): Compile
     }
     throw error;
   }
-  // gettext-parser always writes a header entry (from the field map): replaced by the catalogue's
-  // own, or dropped when msgfmt would write none.
-  const pairs = readMoPairs(compiled).filter((p) => p.id.length > 0);
-  if (header !== null) {
-    const text = header.msgstr.split("\n").filter((line) => !line.startsWith("POT-Creation-Date:")).join(
-      "\n",
-    );
-    pairs.push({ id: new Uint8Array(0), str: encodeIn(text, charset) });
-  }
-  pairs.sort((a, b) => compareBytes(a.id, b.id));
-  return { bytes: layoutMo(pairs), messages: count, fuzzySkipped, untranslatedSkipped, sysdepSkipped };
 }
-
-/** `%<PRIu32>` and the like: a directive naming an `<inttypes.h>` macro. */
-const SYSDEP_DIRECTIVE = /%[-+ #0'I0-9.*$]*<PRI[A-Za-z0-9_]+>/;
 
 /**
- * True for a C or Objective-C format entry with an `<inttypes.h>` macro, which msgfmt stores as a
- * system-dependent string (MO revision 1) that gettext-parser cannot write.
+ * A C or Objective-C format entry whose msgid or a msgstr form has a '%' followed, somewhere, by
+ * '<' or 'I': the only ones {@link sysdepPair} can find directives in (a cheap, linear first look).
  */
-function systemDependent(m: PoMessage, forms: readonly string[]): boolean {
-  if (!m.flags.some((f) => /^(possible-)?(c|objc)-format$/.test(f))) return false;
-  return SYSDEP_DIRECTIVE.test(m.msgid) || (m.msgidPlural !== null && SYSDEP_DIRECTIVE.test(m.msgidPlural)) ||
-    forms.some((f) => SYSDEP_DIRECTIVE.test(f));
+function maySysdep(m: PoMessage, forms: readonly string[]): boolean {
+  if (!m.flags.some((f) => C_FORMAT.test(f))) return false;
+  const maybe = (t: string) => {
+    const percent = t.indexOf("%");
+    return percent >= 0 && (t.indexOf("<", percent) >= 0 || t.indexOf("I", percent) >= 0);
+  };
+  return maybe(m.msgid) || forms.some(maybe);
 }
 
-/** `text` in the catalogue's charset, as gettext-parser encodes the other strings. */
-function encodeIn(text: string, charset: string): Uint8Array {
-  if (charset === "UTF-8" || charset === "ASCII") return new TextEncoder().encode(text);
-  // gettext-parser's own encoder, through a one-message table: the same bytes as its strings.
-  const one = mo.compile({
-    charset: charset.toLowerCase(),
-    headers: {},
-    translations: { "": { x: { msgid: "x", msgstr: [text] } } },
-  });
-  return readMoPairs(one).find((p) => p.id.length === 1)!.str;
+/**
+ * The pair msgfmt 0.21 writes as system-dependent strings, from an entry's encoded strings, when
+ * its msgid or a msgstr form has `<inttypes.h>` directives (or a form the `I` flag), each string a
+ * valid C format string; null for a static pair. As write-mo.c, the msgid is searched without its
+ * msgid_plural, which gettext never looks up.
+ */
+function sysdepPair(
+  context: Uint8Array | null,
+  msgid: Uint8Array,
+  plural: Uint8Array | null,
+  forms: readonly Uint8Array[],
+): MoSysdepPair | null {
+  const prefix = context === null ? [] : [context, new Uint8Array([4])];
+  const idDirectives = shift(sysdepDirectives(msgid, false), context === null ? 0 : context.length + 1);
+  const strDirectives: SysdepInterval[] = [];
+  let at = 0;
+  for (const form of forms) {
+    strDirectives.push(...shift(sysdepDirectives(form, true), at));
+    at += form.length + 1;
+  }
+  if (idDirectives.length === 0 && strDirectives.length === 0) return null;
+  const zero = new Uint8Array(1);
+  const id = join([...prefix, msgid, ...(plural === null ? [] : [zero, plural])]);
+  const str = join(forms.flatMap((f, i) => i === 0 ? [f] : [zero, f]));
+  return { id, str, idDirectives, strDirectives };
+}
+
+function shift(intervals: SysdepInterval[], by: number): SysdepInterval[] {
+  return intervals.map(({ start, end }) => ({ start: start + by, end: end + by }));
+}
+
+function join(parts: readonly Uint8Array[]): Uint8Array {
+  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
+  let at = 0;
+  for (const p of parts) {
+    out.set(p, at);
+    at += p.length;
+  }
+  return out;
+}
+
+/** `texts` in the catalogue's charset, as gettext-parser encodes its strings. */
+function encodeAll(texts: readonly string[], charset: string): Uint8Array[] {
+  if (charset === "UTF-8" || charset === "ASCII") {
+    const encoder = new TextEncoder();
+    return texts.map((t) => encoder.encode(t));
+  }
+  if (texts.length === 0) return [];
+  // gettext-parser's own encoder, all at once: text i as the translation of msgid "i".
+  const table: Table = { "": {} };
+  texts.forEach((t, i) => table[""]![String(i)] = { msgid: String(i), msgstr: [t] });
+  const out: Uint8Array[] = texts.map(() => new Uint8Array(0));
+  for (const p of readMoPairs(compileTable(table, charset))) {
+    if (p.id.length > 0) out[Number(String.fromCharCode(...p.id))] = p.str;
+  }
+  return out;
 }
