@@ -116,8 +116,8 @@ const CompileMoResponse = z.object({
   fuzzy_skipped: z.int(),
   untranslated_skipped: z.int(),
   sysdep_skipped: z.int().meta({
-    description: "C-format entries with <inttypes.h> macros (%<PRIu32>) left out: msgfmt stores them as " +
-      "system-dependent strings, which gettext-parser cannot write. Compile with msgfmt if this is not 0.",
+    description: "Always 0, kept for clients that read it: C-format entries with <inttypes.h> macros " +
+      "(%<PRIu32>) are written as system-dependent strings, as msgfmt writes them.",
   }),
 }).meta({ id: "CompileMOResponse" });
 
