@@ -207,6 +207,53 @@ Deno.test("compileMo writes <inttypes.h> directives and the I flag as system-dep
   });
 });
 
+/** C-format translations, and whether msgfmt 0.21 writes each as a system-dependent string. */
+const DIRECTIVE_CASES: readonly [string, boolean][] = [
+  ["%<PRIu32>", true],
+  ["%1$<PRIu32> %2$s", true],
+  ["%2$<PRIu32> %1$s", true],
+  ["%1$<PRIu32> %1$<PRIu32>", true],
+  ["%-10<PRIxLEAST16> %.*<PRIdFAST64>", true],
+  ["%'I<PRIu8> %@", true],
+  ["%Id", true],
+  ["100%% %<PRIXPTR>", true],
+  ["%2$<PRIu32>", false], // argument 1 never used
+  ["%1$<PRIu32> %s", false], // numbered and unnumbered mixed
+  ["%1$<PRIu32> %1$s", false], // one argument, two types
+  ["%<PRIu31>", false],
+  ["%<PRIuMAX", false],
+  ["%<PRIu32> %y", false],
+  ["%<PRIu32> at 100%", false],
+];
+
+function directiveCatalogue(): Uint8Array {
+  const entries = DIRECTIVE_CASES.map(([str], i) => `#, c-format\nmsgid "case ${i}"\nmsgstr "${str}"\n`);
+  return new TextEncoder().encode(
+    'msgid ""\nmsgstr "Content-Type: text/plain; charset=UTF-8\\n"\n\n' + entries.join("\n"),
+  );
+}
+
+Deno.test("compileMo finds the directives msgfmt's C format parser finds, in valid format strings only", () => {
+  const result = compileMo(parsePo(directiveCatalogue(), "cases.po"));
+  assert.deepEqual(
+    readSysdep(result.bytes).strings.map(([id]) => id),
+    DIRECTIVE_CASES.flatMap(([, sysdep], i) => sysdep ? [`case ${i}`] : []),
+  );
+});
+
+Deno.test("msgfmt writes the same bytes for every directive case", { ignore: lacksGettext() }, async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    await Deno.writeFile(`${dir}/cases.po`, directiveCatalogue());
+    const r = await new Deno.Command("msgfmt", { args: [`${dir}/cases.po`, "-o", `${dir}/gnu.mo`] }).output();
+    assert.ok(r.success);
+    const ours = compileMo(parsePo(directiveCatalogue(), "cases.po")).bytes;
+    assert.ok(equalBytes(ours, await Deno.readFile(`${dir}/gnu.mo`)));
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
 /** compile-sysdep.po in ISO-8859-1 (its text is all Latin-1). */
 function latin1Sysdep(): Uint8Array {
   const utf8 = text.decode(Deno.readFileSync(new URL("compile-sysdep.po", FIXTURES)));
