@@ -365,7 +365,10 @@ export const workbenchTools = defineToolGroup<WorkbenchDeps>({
             kind: "search",
             digest,
           },
-          (file) => bench.document(file, call.signal),
+          {
+            index: (file) => bench.searchIndex(file, call.signal),
+            read: (file) => bench.document(file, call.signal),
+          },
           { signal: call.signal },
         );
       },
