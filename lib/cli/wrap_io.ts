@@ -3,7 +3,8 @@
  * under the lock the servers take, and, when a file changed between its read and its rewrite (a
  * server write landed), the current content re-formatted instead, so that update is kept.
  *
- * Loads no zod, Hono or MCP SDK (the `wrap` mode starts without them).
+ * Loads no zod, Hono or MCP SDK (the `wrap` mode starts without them), and the store (`node:fs`,
+ * `node:crypto`: ~40 ms of start-up) only at the first write: reads go through Deno's own API.
  *
  * @module
  */
@@ -12,7 +13,7 @@ import { parsePo } from "../po/parse.ts";
 import { encodePo } from "../po/write.ts";
 import type { WrapIo } from "../po/wrap_cli.ts";
 import { gitModifiedFiles, pathKind, readDirEntries } from "../po/wrap_host.ts";
-import { atomicUpdateFile, readRegularFileBytes, StoreSetupError, useLockDirectory } from "../store/mod.ts";
+import { readRegularFileBytesDeno } from "../store/regular_read.ts";
 import { writeAll } from "./log.ts";
 import { terminalProgress } from "./progress.ts";
 
@@ -36,34 +37,35 @@ export interface WrapHost {
  * ```
  */
 export function wrapIo(host: WrapHost): WrapIo {
-  let locksReady = false;
   /**
-   * The lock directory the servers use, so a wrap and a server take the same lock. Opened at the
-   * first write only: `--check`, `--diff` and `--stdout` take no lock, so they run with read
-   * permission alone (as the msgcat differential check runs `wrap --stdout`).
+   * The store with the lock directory the servers use, so a wrap and a server take the same lock.
+   * Loaded and opened at the first write only: `--check`, `--diff` and `--stdout` take no lock, so
+   * they run with read permission alone (as the msgcat differential check runs `wrap --stdout`)
+   * and without the store's modules.
    */
-  const prepareLocks = () => {
-    if (locksReady) return;
-    try {
-      useLockDirectory(host.lockDir());
-    } catch (error) {
-      if (!(error instanceof StoreSetupError)) throw error;
-      host.fail(`wrap: ${error.message}`);
-    }
-    locksReady = true;
-  };
+  let store: Promise<typeof import("../store/mod.ts")> | undefined;
+  const prepareLocks = () =>
+    store ??= import("../store/mod.ts").then((mod) => {
+      try {
+        mod.useLockDirectory(host.lockDir());
+      } catch (error) {
+        if (!(error instanceof mod.StoreSetupError)) throw error;
+        host.fail(`wrap: ${error.message}`);
+      }
+      return mod;
+    });
   const read = new Map<string, Uint8Array>();
   const noWrap = host.args.includes("--no-wrap");
   const encoder = new TextEncoder();
   return {
     readFile: async (path) => {
       // Not Deno.readFile: it blocks forever on a FIFO and reads /dev/zero without end.
-      const bytes = await readRegularFileBytes(path);
+      const bytes = await readRegularFileBytesDeno(path);
       read.set(path, bytes);
       return bytes;
     },
     writeFile: async (path, bytes) => {
-      prepareLocks();
+      const { atomicUpdateFile } = await prepareLocks();
       await atomicUpdateFile(path, (current) => {
         if (current === null) return null;
         const before = read.get(path);

@@ -23,7 +23,7 @@
  * @module
  */
 import { DomainError, PoSyntaxError } from "../errors.ts";
-import { NotRegularFileError } from "../store/path_policy.ts";
+import { NotRegularFileError } from "../store/regular_read.ts";
 import { parsePo } from "./parse.ts";
 import { encodePo, formatPo } from "./write.ts";
 import { VERSION } from "../version.ts";

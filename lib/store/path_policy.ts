@@ -34,11 +34,12 @@ import {
   walkDirectories,
 } from "./_verified_path.ts";
 import { StoreSetupError } from "./lock_dir.ts";
+import { DEFAULT_MAX_FILE_BYTES, NotRegularFileError } from "./regular_read.ts";
 
 export { PathChangedError, type VerifiedDirectory };
 
-/** Default largest catalogue file the store reads or writes: 64 MiB. */
-export const DEFAULT_MAX_FILE_BYTES = 64 * 1024 * 1024;
+// Both live with the store's Deno-only read, which the `wrap` command loads without the rest.
+export { DEFAULT_MAX_FILE_BYTES, NotRegularFileError };
 
 /** File name endings a catalogue path must have. */
 export const CATALOGUE_EXTENSIONS = [".po", ".pot"] as const;
@@ -73,26 +74,6 @@ export interface ResolvedCataloguePath {
   /** The configured root, then every directory below it down to the file's own, each with the
    * identity it had when checked: the store re-checks them around every use of `lexicalPath`. */
   directories: readonly VerifiedDirectory[];
-}
-
-/**
- * A path that exists but is not a regular file (a directory, FIFO, socket, device or, where symlinks
- * are not followed, a symlink). Its message is `Not a regular file: PATH`; `what` says which kind
- * ("a FIFO"), for callers that word their own message (the `wrap` CLI).
- */
-export class NotRegularFileError extends InvalidInputError {
-  /** The kind of file found, e.g. "a directory", "a FIFO", "a character device". */
-  readonly what: string;
-  /**
-   * Makes the error for `displayPath` (the caller's spelling), which is `what` (e.g. "a FIFO").
-   *
-   * @param displayPath the path as the caller gave it.
-   * @param what the kind of file found.
-   */
-  constructor(displayPath: string, what: string) {
-    super(`Not a regular file: ${displayPath}`);
-    this.what = what;
-  }
 }
 
 /**

@@ -1,0 +1,132 @@
+/**
+ * A read of one whole regular file with Deno's own file API: no `node:fs` (whose compatibility
+ * layer costs a short-lived command ~40 ms of start-up, measured in bench/README.md#wrap).
+ *
+ * What a FIFO, a device or a directory would do to a plain `Deno.readFile` (block forever, read
+ * `/dev/zero` without end) is refused: the path is stat'ed and anything but a regular file is
+ * refused before it is opened; the open has a time limit (a file swapped for a FIFO between the
+ * stat and the open blocks there); the opened handle is stat'ed again and must be the same regular
+ * file (device and inode); the read stops one byte past the size limit.
+ *
+ * @module
+ */
+import { InvalidInputError, TooLargeError } from "../errors.ts";
+
+/** Default largest catalogue file the store reads or writes: 64 MiB. */
+export const DEFAULT_MAX_FILE_BYTES = 64 * 1024 * 1024;
+
+/**
+ * A path that exists but is not a regular file (a directory, FIFO, socket, device or, where symlinks
+ * are not followed, a symlink). Its message is `Not a regular file: PATH`; `what` says which kind
+ * ("a FIFO"), for callers that word their own message (the `wrap` CLI).
+ */
+export class NotRegularFileError extends InvalidInputError {
+  /** The kind of file found, e.g. "a directory", "a FIFO", "a character device". */
+  readonly what: string;
+  /**
+   * Makes the error for `displayPath` (the caller's spelling), which is `what` (e.g. "a FIFO").
+   *
+   * @param displayPath the path as the caller gave it.
+   * @param what the kind of file found.
+   */
+  constructor(displayPath: string, what: string) {
+    super(`Not a regular file: ${displayPath}`);
+    this.what = what;
+  }
+}
+
+/** How long an open may take before the file is taken for a FIFO swapped in after the check. */
+export const OPEN_TIME_LIMIT_MS = 2000;
+
+/** The kind of a non-regular file, worded like the store's other refusals. */
+function kindOf(stat: Deno.FileInfo): string {
+  if (stat.isDirectory) return "a directory";
+  if (stat.isSymlink) return "a symbolic link";
+  if (stat.isFifo) return "a FIFO";
+  if (stat.isCharDevice) return "a character device";
+  if (stat.isBlockDevice) return "a block device";
+  if (stat.isSocket) return "a socket";
+  return "not a regular file";
+}
+
+/** Opens `path` for reading, or throws NotRegularFileError when the open outlasts the limit. */
+async function openInTime(path: string, displayPath: string, limitMs: number): Promise<Deno.FsFile> {
+  const opening = Deno.open(path, { read: true });
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(
+      () => reject(new NotRegularFileError(displayPath, "not openable in time (a FIFO?)")),
+      limitMs,
+    );
+  });
+  try {
+    return await Promise.race([opening, late]);
+  } catch (error) {
+    // A late open that still succeeds is closed when it does.
+    opening.then((file) => file.close(), () => {});
+    throw error;
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/**
+ * Reads the whole regular file at `path` (symlinks followed), refusing anything else.
+ *
+ * @example
+ * ```ts
+ * const bytes = await readRegularFileBytesDeno("messages.po");
+ * ```
+ * @param path the file to read.
+ * @param maxBytes the largest size accepted.
+ * @param openLimitMs how long the open may take (see {@link OPEN_TIME_LIMIT_MS}).
+ * @throws {Deno.errors.NotFound} no such file.
+ * @throws {NotRegularFileError} not a regular file, or replaced by another file while opened.
+ * @throws {TooLargeError} over `maxBytes`.
+ */
+export async function readRegularFileBytesDeno(
+  path: string,
+  maxBytes: number = DEFAULT_MAX_FILE_BYTES,
+  openLimitMs: number = OPEN_TIME_LIMIT_MS,
+): Promise<Uint8Array> {
+  const named = await Deno.stat(path);
+  if (!named.isFile) throw new NotRegularFileError(path, kindOf(named));
+  if (named.size > maxBytes) {
+    throw new TooLargeError(`File too large: ${path} is ${named.size} bytes, the limit is ${maxBytes} bytes`);
+  }
+  const file = await openInTime(path, path, openLimitMs);
+  try {
+    const opened = await file.stat();
+    if (!opened.isFile) throw new NotRegularFileError(path, kindOf(opened));
+    if (opened.dev !== named.dev || opened.ino !== named.ino) {
+      throw new NotRegularFileError(path, "a file replaced while it was opened");
+    }
+    if (opened.size > maxBytes) {
+      throw new TooLargeError(
+        `File too large: ${path} is ${opened.size} bytes, the limit is ${maxBytes} bytes`,
+      );
+    }
+    // Exactly the size, then one read more: a file that grew since the stat is read to its end.
+    let buffer = new Uint8Array(opened.size);
+    let total = 0;
+    const probe = new Uint8Array(1);
+    for (;;) {
+      const into = total < buffer.length ? buffer.subarray(total) : probe;
+      const n = await file.read(into);
+      if (n === null) break;
+      if (into === probe) {
+        if (buffer.length >= maxBytes) {
+          throw new TooLargeError(`File too large: ${path} is over ${maxBytes} bytes`);
+        }
+        const grown = new Uint8Array(Math.min(Math.max(buffer.length * 2, 4096), maxBytes));
+        grown.set(buffer);
+        grown[total] = probe[0]!;
+        buffer = grown;
+      }
+      total += n;
+    }
+    return total === buffer.length ? buffer : buffer.slice(0, total);
+  } finally {
+    file.close();
+  }
+}
