@@ -115,10 +115,6 @@ const CompileMoResponse = z.object({
   messages: z.int().meta({ description: "Messages in the MO file, the header included." }),
   fuzzy_skipped: z.int(),
   untranslated_skipped: z.int(),
-  sysdep_skipped: z.int().meta({
-    description: "Always 0, kept for clients that read it: C-format entries with <inttypes.h> macros " +
-      "(%<PRIu32>) are written as system-dependent strings, as msgfmt writes them.",
-  }),
 }).meta({ id: "CompileMOResponse" });
 
 /**
@@ -292,19 +288,15 @@ export const poMaintainTools = defineToolGroup<HeaderToolDeps>({
         const doc = (await catalogues.read(file_path, { signal: call.signal })).doc;
         const r = compileMo(doc, { useFuzzy: use_fuzzy });
         const { written } = await catalogues.writeFile(target, r.bytes, [".mo"], { signal: call.signal });
-        const sysdep = r.sysdepSkipped > 0
-          ? `; ${r.sysdepSkipped} entries with <inttypes.h> macros left out (compile those with msgfmt)`
-          : "";
         return {
           success: true,
-          message: `Compiled ${file_path} to ${target}: ${r.messages} messages${sysdep}`,
+          message: `Compiled ${file_path} to ${target}: ${r.messages} messages`,
           output_path: target,
           written,
           bytes: r.bytes.length,
           messages: r.messages,
           fuzzy_skipped: r.fuzzySkipped,
           untranslated_skipped: r.untranslatedSkipped,
-          sysdep_skipped: r.sysdepSkipped,
         };
       },
     }),

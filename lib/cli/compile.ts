@@ -29,8 +29,8 @@ Options:
   -f, --use-fuzzy         include fuzzy entries
   -q, --quiet             no summary on stderr
 
-Entries whose C format uses <inttypes.h> macros (%<PRIu32>) are left out and counted: msgfmt writes
-them as system-dependent strings, which gettext-parser cannot.
+Entries whose C format uses <inttypes.h> macros (%<PRIu32>) are written as system-dependent
+strings, as msgfmt 0.21 writes them.
 `;
 
 /**
@@ -112,12 +112,6 @@ async function compileOne(
           target === "-" ? "stdout" : target
         }: ${r.messages} messages, ${r.fuzzySkipped} fuzzy and ` +
           `${r.untranslatedSkipped} untranslated left out`,
-      );
-    }
-    if (r.sysdepSkipped > 0) {
-      io.err(
-        `compile: ${input}: ${r.sysdepSkipped} entries with <inttypes.h> macros (%<PRI…>) left out: ` +
-          "gettext-parser cannot write system-dependent strings; compile this catalogue with msgfmt to keep them",
       );
     }
     return { status: 0, messages: r.messages };

@@ -53,11 +53,6 @@ export interface CompileResult {
   fuzzySkipped: number;
   /** Entries left out because their (first) msgstr is empty. */
   untranslatedSkipped: number;
-  /**
-   * Always 0, kept for the callers that read it: entries with `<inttypes.h>` directives
-   * (`%<PRIu32>`) were once left out; they are now written as system-dependent strings.
-   */
-  sysdepSkipped: number;
 }
 
 /** Pairs of a gettext-parser translation table, keyed as it keys them. */
@@ -164,7 +159,6 @@ export function compileMo(cat: PoCatalog, options: CompileOptions = {}): Compile
     messages: count,
     fuzzySkipped,
     untranslatedSkipped,
-    sysdepSkipped: 0,
   };
 }
 
