@@ -88,11 +88,9 @@ Deno.test("similarity is fstrcmp's 2·LCS/(|a|+|b|) over bytes, 0 below the boun
   assert.equal(similarity(b(""), b(""), 0.6), 1);
   assert.equal(similarity(b("abc"), b("xyz"), 0), 0);
   assert.equal(similarity(b("Print the whole document now"), b("Print the whole document"), 0.99), 0);
-  // A long pair costs a bit-parallel pass, not a quadratic table.
+  // A long pair (a bit-parallel pass, not a quadratic table: its speed is bench/merge_corpus.ts's).
   const long = "x".repeat(20_000);
-  const started = performance.now();
   assert.equal(similarity(b(long), b(long + "y"), 0.6), 40_000 / 40_001);
-  assert.ok(performance.now() - started < 2000);
 });
 
 let accepted: string[] | undefined;
