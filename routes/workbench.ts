@@ -365,10 +365,7 @@ export const workbenchTools = defineToolGroup<WorkbenchDeps>({
             kind: "search",
             digest,
           },
-          {
-            index: (file) => bench.searchIndex(file, call.signal),
-            read: (file) => bench.document(file, call.signal),
-          },
+          (file) => bench.document(file, call.signal),
           { signal: call.signal },
         );
       },

@@ -46,6 +46,7 @@ export {
   listCatalogues,
 } from "./listing.ts";
 export {
+  type ReadCatalogue,
   SEARCH_BUDGET_MS,
   SEARCH_FIELDS,
   searchCatalogues,
@@ -53,7 +54,6 @@ export {
   type SearchHit,
   type SearchPage,
   type SearchQuery,
-  type SearchSource,
   textMatcher,
 } from "./search.ts";
 export { requestDigest } from "./_cursor.ts";

@@ -11,13 +11,7 @@ import type { PoCatalog, PoMessage } from "../po/types.ts";
 import { entryMessages } from "../po/catalog.ts";
 import { decodeCursor, encodeCursor, staleCursor } from "./_cursor.ts";
 import { compileSearchRegex } from "./_pattern.ts";
-import {
-  candidateEntries,
-  indexedMatch,
-  indexedState,
-  type SearchIndex,
-  searchIndex,
-} from "./_text_index.ts";
+import { candidateEntries } from "./_text_index.ts";
 import { type PageRequest } from "./entries.ts";
 import { type ListedEntry, listedEntry } from "./fields.ts";
 import { type EntryState, entryState } from "./stats.ts";
@@ -52,13 +46,8 @@ export interface SearchPage {
   searched_files: number;
 }
 
-/** Where a search gets each file's index, and its catalogue for building hits (see `tree.ts`). */
-export interface SearchSource {
-  /** The file's search index, and its catalogue when it was read to build it (index null: search that). */
-  index(file: CatalogueFile): Promise<{ index: SearchIndex | null; doc: PoCatalog | null; revision: string }>;
-  /** The file's catalogue as it is now. */
-  read(file: CatalogueFile): Promise<{ doc: PoCatalog; revision: string }>;
-}
+/** How the search reads a file whose parsed catalogue the listing did not keep. */
+export type ReadCatalogue = (file: CatalogueFile) => Promise<{ doc: PoCatalog; revision: string }>;
 
 /** Time a search page may take before it ends early (ms). */
 export const SEARCH_BUDGET_MS = 2000;
@@ -131,7 +120,7 @@ export async function searchCatalogues(
   rootIndex: (root: string) => number,
   query: SearchQuery,
   page: PageRequest & { kind: string; digest: string },
-  source: SearchSource,
+  read: ReadCatalogue,
   options: { now?: () => number; budgetMs?: number; signal?: AbortSignal } = {},
 ): Promise<SearchPage> {
   const test = textMatcher(query);
@@ -166,57 +155,30 @@ export async function searchCatalogues(
     const file = files[k]!;
     const { summary } = file;
     if (summary.error !== null || summary.revision === null) continue;
-    let { index, doc, revision } = await source.index(file);
+    let doc = file.doc;
+    let revision = summary.revision;
+    if (doc === null) ({ doc, revision } = await read(file));
     const from = k === start ? fromIndex : 0;
+    if (k === start && expectRevision !== null && expectRevision !== "" && expectRevision !== revision) {
+      throw staleCursor(summary.path, expectRevision, revision);
+    }
     searched++;
-    // Entries are matched on the index; the catalogue is read (through the store) at the first hit,
-    // to build the hits. When it changed since it was indexed, the file is searched again on it.
-    scan: for (;;) {
-      if (k === start && expectRevision !== null && expectRevision !== "" && expectRevision !== revision) {
-        throw staleCursor(summary.path, expectRevision, revision);
+    const messages = entryMessages(doc);
+    // A substring is found with one indexOf per occurrence over each field's whole text; each
+    // candidate is then checked as every entry would be.
+    const candidates = find === null ? null : candidateEntries(doc, query.in, from, find, query.query);
+    const count = candidates === null ? messages.length - from : candidates.length;
+    for (let c = 0; c < count; c++) {
+      const i = candidates === null ? from + c : candidates[c]!; // c < count
+      const m = messages[i]!;
+      if ((c & 1023) === 1023) {
+        options.signal?.throwIfAborted();
+        if (now() > deadline) return stopAt(file, revision, i, true);
       }
-      const messages = doc === null ? null : entryMessages(doc);
-      // A substring is found with one indexOf per occurrence over each field's whole text; each
-      // candidate is then checked as every entry would be.
-      const candidates = find === null || index === null
-        ? null
-        : candidateEntries(index, query.in, from, find, query.query);
-      const total = index !== null ? index.count : messages!.length; // one of them is there
-      const count = candidates === null ? total - from : candidates.length;
-      for (let c = 0; c < count; c++) {
-        const i = candidates === null ? from + c : candidates[c]!; // c < count
-        if ((c & 1023) === 1023) {
-          options.signal?.throwIfAborted();
-          if (now() > deadline) return stopAt(file, revision, i, true);
-        }
-        const state = index !== null ? indexedState(index, i) : entryState(messages![i]!);
-        if (query.states !== null && !query.states.includes(state)) continue;
-        if (
-          index !== null
-            ? !indexedMatch(index, i, query.in, test)
-            : !entryMatches(messages![i]!, query.in, test)
-        ) {
-          continue;
-        }
-        if (hits.length === page.limit) return stopAt(file, revision, i, false);
-        if (doc === null) {
-          const read = await source.read(file);
-          doc = read.doc;
-          if (read.revision !== revision) {
-            revision = read.revision;
-            index = searchIndex(doc);
-            continue scan;
-          }
-          continue scan; // the same bytes: on with the catalogue at hand
-        }
-        hits.push({
-          root: summary.root,
-          path: summary.path,
-          revision,
-          ...listedEntry(doc, messages![i]!, i, page.fields),
-        });
-      }
-      break;
+      if (query.states !== null && !query.states.includes(entryState(m))) continue;
+      if (!entryMatches(m, query.in, test)) continue;
+      if (hits.length === page.limit) return stopAt(file, revision, i, false);
+      hits.push({ root: summary.root, path: summary.path, revision, ...listedEntry(doc, m, i, page.fields) });
     }
     if (now() > deadline && k + 1 < files.length) {
       const nextFile = files[k + 1]!;

@@ -19,11 +19,11 @@
  *   store read (the store re-reads racy files and compares bytes) and replaced when its revision
  *   differs. So a listing never serves counts of bytes that are no longer on disk, whoever wrote them.
  * - **Memory.** A listing keeps counts only. A search needs the texts: it parses each file once
- *   (through the store) and its record keeps the file's search index (`_text_index.ts`: one string
- *   per field and the entries' offsets, about 0.9× the file's size; not the parsed catalogue, 1.9×),
- *   while the kept files' bytes stay within {@link WorkbenchOptions.maxKeptBytes}; past it, a search
- *   reads the others through the store (its bounded cache) as it goes. Hits are built from the
- *   catalogue read again through the store. A record whose file changed drops its index with it.
+ *   (through the store) and its record keeps the parsed catalogue, while the kept files' bytes stay
+ *   within {@link WorkbenchOptions.maxKeptBytes} (about 1.9× their size on the heap, 2.8× with the
+ *   texts substring searches build, see `_text_index.ts`; measured in
+ *   bench/README.md); past it, a search reads the others through the store (its bounded cache) as it
+ *   goes. A record whose file changed drops its catalogue with it.
  * - **One refresh at a time.** Concurrent listings share one walk, so many requests cost one file's
  *   load at a time, not one each.
  *
@@ -42,7 +42,6 @@ import {
 import type { PoCatalog } from "../po/types.ts";
 import type { CatalogueStore } from "../store/mod.ts";
 import { scanCounts } from "./_count_scan.ts";
-import { type SearchIndex, searchIndex } from "./_text_index.ts";
 import { type CatalogueCounts, catalogueLanguage, countCatalogue, pathLanguage } from "./stats.ts";
 
 /** One catalogue as listed. */
@@ -70,8 +69,8 @@ export interface CatalogueFile {
   readonly summary: CatalogueSummary;
   /** The absolute path to hand to the store (root spelling + relative path). */
   readonly filePath: string;
-  /** The search index when kept (see the module doc), else null. */
-  readonly index: SearchIndex | null;
+  /** The parsed catalogue when kept (see the module doc), else null. */
+  readonly doc: PoCatalog | null;
 }
 
 /** Options of a {@link Workbench}. */
@@ -80,7 +79,7 @@ export interface WorkbenchOptions {
   maxFiles?: number;
   /** Deepest directory level walked below a root (default 32). */
   maxDepth?: number;
-  /** Bytes of files whose search indexes are kept for searches (default 256 MiB). */
+  /** Bytes of files whose parsed catalogues are kept for searches (default 256 MiB). */
   maxKeptBytes?: number;
   /** Clock in ms (default `Date.now`). */
   now?: () => number;
@@ -270,6 +269,7 @@ export class Workbench {
     const readAt = this.#now();
     const rel = relative(root, path);
     let summary: CatalogueSummary;
+    let doc: PoCatalog | null = null;
     let key: string;
     let lastChange = 0;
     try {
@@ -289,6 +289,7 @@ export class Workbench {
       let revision = read.revision;
       if (scanned === null) {
         const parsed = await this.#store.read(path, { signal });
+        doc = parsed.doc;
         revision = parsed.revision;
         scanned = { counts: countCatalogue(parsed.doc), language: catalogueLanguage(parsed.doc, rel) };
       }
@@ -332,51 +333,36 @@ export class Workbench {
       key,
       readAt,
       lastChange,
-      file: { summary, filePath: path, index: null },
+      file: { summary, filePath: path, doc: null },
       keptBytes: 0,
     };
     this.#records.set(path, record);
+    if (doc !== null) this.#keep(record, doc);
     return record.file;
   }
 
   /**
-   * The parsed catalogue of a listed file as it is now, read through the store (its revision may
-   * differ from the listed one when the file changed since).
+   * The parsed catalogue of a listed file, at the listed revision: the kept one, or read through
+   * the store (and kept, within `maxKeptBytes`, while the file's record is unchanged).
    *
+   * @throws {ConflictError} the file changed since it was listed (its revision differs).
    * @throws the store's errors.
    */
   async document(file: CatalogueFile, signal?: AbortSignal): Promise<{ doc: PoCatalog; revision: string }> {
+    const revision = file.summary.revision;
+    if (file.doc !== null && revision !== null) return { doc: file.doc, revision };
     const read = await this.#store.read(file.filePath, { signal });
+    const record = this.#records.get(file.filePath);
+    if (record !== undefined && record.file === file && read.revision === revision) {
+      this.#keep(record, read.doc);
+    }
     return { doc: read.doc, revision: read.revision };
   }
 
-  /**
-   * The search index of a listed file: the kept one (at the listed revision), or built from the
-   * catalogue read through the store (then `doc` is that catalogue), and kept, within
-   * `maxKeptBytes`, while the file's record is unchanged. `index` is null for a catalogue whose
-   * texts hold a NUL: search its `doc`.
-   *
-   * @throws the store's errors.
-   */
-  async searchIndex(
-    file: CatalogueFile,
-    signal?: AbortSignal,
-  ): Promise<{ index: SearchIndex | null; doc: PoCatalog | null; revision: string }> {
-    const revision = file.summary.revision;
-    if (file.index !== null && revision !== null) return { index: file.index, doc: null, revision };
-    const read = await this.#store.read(file.filePath, { signal });
-    const index = searchIndex(read.doc);
-    const record = this.#records.get(file.filePath);
-    if (index !== null && record !== undefined && record.file === file && read.revision === revision) {
-      this.#keep(record, index);
-    }
-    return { index, doc: read.doc, revision: read.revision };
-  }
-
-  /** Keeps `index` in `record` for searches while the kept bytes stay within the bound. */
-  #keep(record: FileRecord, index: SearchIndex): void {
+  /** Keeps `doc` in `record` for searches while the kept bytes stay within the bound. */
+  #keep(record: FileRecord, doc: PoCatalog): void {
     if (record.keptBytes > 0 || this.#keptBytes + record.file.summary.size > this.#maxKeptBytes) return;
-    record.file = { ...record.file, index };
+    record.file = { ...record.file, doc };
     record.keptBytes = record.file.summary.size;
     this.#keptBytes += record.keptBytes;
   }
