@@ -22,7 +22,8 @@ Deno.test("claim texts with long runs of spaces parse in linear time (160,000 sp
       const start = performance.now();
       const { claims } = parseClaims({ claim: texts.map((text) => ({ "claim-text": text })) });
       const ms = performance.now() - start;
-      assert.ok(ms < 500, `${ms.toFixed(0)} ms`);
+      // A generous bound on a loaded machine: the quadratic version took 38 s at 160,000.
+      assert.ok(ms < 5_000, `${ms.toFixed(0)} ms`);
       assert.equal(claims.length, 4, "a long text is a claim, never a preamble or a canceled one");
     });
   }
@@ -51,7 +52,7 @@ Deno.test("an upstream claim of a megabyte of spaces is answered promptly over H
     const res = await postJson(app, "/tools/get_patent", { number: "TW202388888A", fields: ["claims"] });
     const body = await res.json();
     assert.equal(body.success, true, body.error);
-    assert.ok(performance.now() - start < 2_000);
+    assert.ok(performance.now() - start < 10_000, "quadratic parsing of a megabyte took minutes");
     assert.equal(body.truncated.omitted_chars > 1_000_000, true, "and max_chars kept the answer small");
   } finally {
     await fake.close();

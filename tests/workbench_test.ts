@@ -294,7 +294,8 @@ Deno.test("under the service's V8 flags a search expression runs on the linear e
   assert.equal(result.linear, true);
   assert.equal(result.flags, "l");
   assert.equal(result.matched, false);
-  assert.ok(result.ms < 1000, `${result.ms} ms`);
+  // Backtracking on this input takes minutes; the linear engine milliseconds (a wide margin for load).
+  assert.ok(result.ms < 5000, `${result.ms} ms`);
 });
 
 Deno.test("POST /po/catalogues with fields returns root, path and only those", async () => {
@@ -362,5 +363,6 @@ Deno.test("under the service's V8 flags a case-insensitive ASCII expression runs
   const result = JSON.parse(new TextDecoder().decode(run.stdout));
   assert.deepEqual(result.flags, Array(7).fill("l"));
   assert.deepEqual(result.differences, []);
-  assert.ok(result.ms < 1000, `${result.ms} ms`);
+  // Backtracking on this input takes minutes; the linear engine milliseconds (a wide margin for load).
+  assert.ok(result.ms < 5000, `${result.ms} ms`);
 });
