@@ -42,3 +42,29 @@ Deno.test("readRegularFileBytesDeno refuses a directory, a FIFO and /dev/zero wi
     await Deno.remove(dir, { recursive: true });
   }
 });
+
+Deno.test("readRegularFileBytesDeno reads a file that writers keep replacing by atomic rename, never refusing it", async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    const path = `${dir}/busy.po`;
+    await Deno.writeFile(path, new Uint8Array([1]));
+    let stop = false;
+    const writer = (async () => {
+      for (let i = 0; !stop; i++) {
+        await Deno.writeFile(`${dir}/tmp`, new Uint8Array([i % 200 + 1]));
+        await Deno.rename(`${dir}/tmp`, path);
+      }
+    })();
+    try {
+      for (let i = 0; i < 400; i++) {
+        const bytes = await readRegularFileBytesDeno(path);
+        assert.equal(bytes.length, 1);
+      }
+    } finally {
+      stop = true;
+      await writer;
+    }
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
