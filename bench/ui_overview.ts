@@ -14,6 +14,7 @@ import { chromium } from "playwright-core";
 import { CatalogueStore } from "../lib/store/mod.ts";
 import { PO_CODEC } from "../lib/po/po_codec.ts";
 import { createApp } from "../routes/mod.ts";
+import { UI_PATHS } from "../routes/ui.ts";
 import { encodePo, parsePo } from "../lib/po/mod.ts";
 import { generatedCatalogue } from "./_generated_po.ts";
 import { CHROMIUM, CHROMIUM_FLAGS } from "../tests/_prerequisites.ts";
@@ -69,12 +70,14 @@ const server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen() {} }, app
 const base = `http://127.0.0.1:${server.addr.port}`;
 
 let weight = 0, weightGz = 0;
-for (const path of ["/", "/ui/app.js", "/ui/app.css"]) {
+for (const path of ["/", ...UI_PATHS.filter((p) => p.startsWith("/ui/") && p !== "/ui/catalogue")]) {
   const body = new Uint8Array(await (await fetch(`${base}${path}`)).arrayBuffer());
   weight += body.length;
   weightGz += await gzipSize(body);
 }
-console.log(`page weight: ${weight} bytes, ${weightGz} bytes gzip-compressed (HTML + script + style)`);
+console.log(
+  `page weight: ${weight} bytes, ${weightGz} bytes gzip-compressed (HTML + script modules + style)`,
+);
 
 const browser = await chromium.launch({
   executablePath: CHROMIUM ?? "/usr/bin/chromium",

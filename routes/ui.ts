@@ -9,14 +9,29 @@
  */
 import type { OpenAPIHono } from "@hono/zod-openapi";
 import page from "./ui/index.html" with { type: "text" };
-import script from "./ui/app.js" with { type: "text" };
+import appScript from "./ui/app.js" with { type: "text" };
+import api from "./ui/api.js" with { type: "text" };
+import dom from "./ui/dom.js" with { type: "text" };
+import overview from "./ui/overview.js" with { type: "text" };
+import entry from "./ui/entry.js" with { type: "text" };
+import catalogue from "./ui/catalogue.js" with { type: "text" };
 import style from "./ui/app.css" with { type: "text" };
+
+/** The page's script, as ES modules (app.js imports the others), by path. Embedded at build time. */
+const SCRIPTS: Readonly<Record<string, string>> = {
+  "/ui/app.js": appScript,
+  "/ui/api.js": api,
+  "/ui/dom.js": dom,
+  "/ui/overview.js": overview,
+  "/ui/entry.js": entry,
+  "/ui/catalogue.js": catalogue,
+};
 
 /** The pages: each serves the same shell, whose script draws what the address asks for. */
 export const UI_PAGES: readonly string[] = ["/", "/ui/catalogue"];
 
 /** Every path the dashboard serves (public: they hold no data). */
-export const UI_PATHS: readonly string[] = [...UI_PAGES, "/ui/app.js", "/ui/app.css"];
+export const UI_PATHS: readonly string[] = [...UI_PAGES, ...Object.keys(SCRIPTS), "/ui/app.css"];
 
 /**
  * The pages' Content-Security-Policy: our own script and style only (no inline script, no inline
@@ -33,10 +48,12 @@ export function mountUi(app: OpenAPIHono): void {
       return c.html(page);
     });
   }
-  app.get("/ui/app.js", (c) => {
-    c.header("Cache-Control", "no-cache");
-    return c.body(script, 200, { "Content-Type": "text/javascript; charset=utf-8" });
-  });
+  for (const [path, script] of Object.entries(SCRIPTS)) {
+    app.get(path, (c) => {
+      c.header("Cache-Control", "no-cache");
+      return c.body(script, 200, { "Content-Type": "text/javascript; charset=utf-8" });
+    });
+  }
   app.get("/ui/app.css", (c) => {
     c.header("Cache-Control", "no-cache");
     return c.body(style, 200, { "Content-Type": "text/css; charset=utf-8" });

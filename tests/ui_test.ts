@@ -1,7 +1,7 @@
 /** The dashboard's shell: served by the app itself, public (it holds no data), with a strict policy. */
 import assert from "node:assert/strict";
 import { testApp } from "./_helpers.ts";
-import { UI_CSP } from "../routes/ui.ts";
+import { UI_CSP, UI_PATHS } from "../routes/ui.ts";
 
 Deno.test("GET / and /ui/catalogue serve the dashboard with every asset from the app itself", async () => {
   const { app } = testApp({ config: { apiToken: "s3cret", maxBodyBytes: 1 << 20 } });
@@ -14,7 +14,10 @@ Deno.test("GET / and /ui/catalogue serve the dashboard with every asset from the
     assert.deepEqual(assets, ["/ui/app.css", "/", "/ui/app.js"]);
     assert.ok(!/https?:\/\//.test(page), "no address outside the service");
   }
-  for (const [asset, type] of [["/ui/app.js", "text/javascript"], ["/ui/app.css", "text/css"]] as const) {
+  const assets = UI_PATHS.filter((p) => p.startsWith("/ui/app.") || p.endsWith(".js"));
+  assert.ok(assets.length >= 3);
+  for (const asset of assets) {
+    const type = asset.endsWith(".css") ? "text/css" : "text/javascript";
     const res = await app.request(asset);
     assert.equal(res.status, 200, asset);
     assert.ok(res.headers.get("content-type")!.startsWith(type), asset);
@@ -39,10 +42,25 @@ Deno.test("the dashboard's data stays behind the token: only the shell is public
 });
 
 Deno.test("the dashboard's script never turns data into HTML", async () => {
-  const script = await Deno.readTextFile(new URL("../routes/ui/app.js", import.meta.url));
-  for (
-    const sink of ["innerHTML", "outerHTML", "insertAdjacentHTML", "document.write", "eval(", "new Function"]
-  ) {
-    assert.ok(!script.includes(sink), sink);
+  const dir = new URL("../routes/ui/", import.meta.url);
+  const modules: string[] = [];
+  for await (const e of Deno.readDir(dir)) if (e.name.endsWith(".js")) modules.push(e.name);
+  assert.ok(modules.length >= 6, modules.join(", "));
+  for (const name of modules) {
+    // Every module is served (a page importing one that is not would break).
+    assert.ok(UI_PATHS.includes(`/ui/${name}`), `${name} is served`);
+    const script = await Deno.readTextFile(new URL(name, dir));
+    for (
+      const sink of [
+        "innerHTML",
+        "outerHTML",
+        "insertAdjacentHTML",
+        "document.write",
+        "eval(",
+        "new Function",
+      ]
+    ) {
+      assert.ok(!script.includes(sink), `${name}: ${sink}`);
+    }
   }
 });

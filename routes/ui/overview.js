@@ -1,0 +1,218 @@
+// The overview: every catalogue under the roots as a tree, with its progress.
+
+import { allPages, api } from "./api.js";
+import { crumbs, errorText, h, numberFormat, percent, percentFormat, show, stackedBar } from "./dom.js";
+
+/** Counts of a catalogue from the list's answer, by entries or by words. */
+function countsOf(cat, words) {
+  const c = cat.counts === null ? null : words ? cat.counts.words : cat.counts.entries;
+  return c === null
+    ? { translated: 0, fuzzy: 0, untranslated: 0 }
+    : { translated: c.translated, fuzzy: c.fuzzy, untranslated: c.untranslated };
+}
+
+function addCounts(into, c) {
+  into.translated += c.translated;
+  into.fuzzy += c.fuzzy;
+  into.untranslated += c.untranslated;
+}
+
+/** Catalogues as a tree: root → directories → files, with totals on every directory. */
+function buildTree(catalogues, words) {
+  const roots = new Map();
+  for (const cat of catalogues) {
+    let node = roots.get(cat.root);
+    if (!node) {
+      node = {
+        name: cat.root,
+        dirs: new Map(),
+        files: [],
+        counts: { translated: 0, fuzzy: 0, untranslated: 0 },
+      };
+      roots.set(cat.root, node);
+    }
+    const c = countsOf(cat, words);
+    addCounts(node.counts, c);
+    const parts = cat.path.split("/");
+    for (const dir of parts.slice(0, -1)) {
+      let next = node.dirs.get(dir);
+      if (!next) {
+        next = {
+          name: dir,
+          dirs: new Map(),
+          files: [],
+          counts: { translated: 0, fuzzy: 0, untranslated: 0 },
+        };
+        node.dirs.set(dir, next);
+      }
+      node = next;
+      addCounts(node.counts, c);
+    }
+    node.files.push(cat);
+  }
+  return [...roots.values()];
+}
+
+const SORTS = {
+  path: (a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0),
+  percent: (a, b) => a.done - b.done || SORTS.path(a, b),
+  left: (a, b) => b.left - a.left || SORTS.path(a, b),
+};
+
+function sortKey(name, c) {
+  const total = c.translated + c.fuzzy + c.untranslated;
+  return { name, done: percent(c.translated, total), left: c.fuzzy + c.untranslated };
+}
+
+function treeRows(node, depth, words, sort, rootPath) {
+  const rows = [];
+  const dirs = [...node.dirs.values()].map((d) => ({ d, k: sortKey(d.name, d.counts) }));
+  dirs.sort((a, b) => SORTS[sort](a.k, b.k));
+  for (const { d } of dirs) {
+    rows.push(row(d.name + "/", null, d.counts, depth, "dir"));
+    rows.push(...treeRows(d, depth + 1, words, sort, rootPath));
+  }
+  const files = node.files.map((f) => ({ f, k: sortKey(f.path, countsOf(f, words)) }));
+  files.sort((a, b) => SORTS[sort](a.k, b.k));
+  for (const { f } of files) {
+    const href = `/ui/catalogue?${new URLSearchParams({ root: f.root, path: f.path })}`;
+    rows.push(row(f.path.split("/").pop(), href, countsOf(f, words), depth, "file", f));
+  }
+  return rows;
+}
+
+const dateFormat = new Intl.DateTimeFormat(undefined, { dateStyle: "medium", timeStyle: "short" });
+const modifiedTexts = new Map();
+
+/** A modification time as the reader's locale writes it (formatted once per distinct time). */
+function modifiedText(iso) {
+  let text = modifiedTexts.get(iso);
+  if (text === undefined) {
+    text = dateFormat.format(new Date(iso));
+    if (modifiedTexts.size < 100_000) modifiedTexts.set(iso, text);
+  }
+  return text;
+}
+
+function row(name, href, c, depth, kind, cat) {
+  const total = c.translated + c.fuzzy + c.untranslated;
+  const nameCell = h("td", { class: "name" });
+  nameCell.style.paddingLeft = `${0.5 + depth * 1.25}rem`;
+  nameCell.append(href ? h("a", { href }, name) : name);
+  return h(
+    "tr",
+    { class: kind },
+    nameCell,
+    h("td", { class: "barcell" }, stackedBar(c)),
+    h("td", { class: "num" }, numberFormat.format(c.translated)),
+    h("td", { class: "num" }, numberFormat.format(c.fuzzy)),
+    h("td", { class: "num" }, numberFormat.format(c.untranslated)),
+    h("td", { class: "num" }, `${percentFormat.format(percent(c.translated, total))} %`),
+    h("td", { class: "num modified" }, cat?.modified ? modifiedText(cat.modified) : ""),
+  );
+}
+
+export async function overview(params) {
+  crumbs(h("span", {}, "Overview"));
+  document.title = "PO catalogues";
+  show(h("p", { class: "status", role: "status" }, "Loading the catalogues…"));
+  let catalogues;
+  try {
+    catalogues = await allPages(
+      (cursor) => api("/po/catalogues", cursor ? { limit: 1000, cursor } : { limit: 1000 }),
+      (page) => page.catalogues,
+    );
+  } catch (e) {
+    show(h("p", { class: "error", role: "alert" }, `Could not list the catalogues: ${errorText(e)}`));
+    return;
+  }
+  const filter = h("input", { type: "search", id: "filter", value: params.get("filter") ?? "" });
+  const fuzzyOnly = h("input", { type: "checkbox", id: "fuzzy-only", checked: params.get("fuzzy") === "1" });
+  const words = h("input", { type: "checkbox", id: "by-words", checked: params.get("words") === "1" });
+  const sort = h(
+    "select",
+    { id: "sort" },
+    h("option", { value: "path" }, "path"),
+    h("option", { value: "percent" }, "percent done"),
+    h("option", { value: "left" }, "what is left"),
+  );
+  sort.value = SORTS[params.get("sort")] ? params.get("sort") : "path";
+  const summary = h("p", { class: "status", role: "status", id: "summary" });
+  const body = h("tbody");
+  const table = h(
+    "table",
+    { class: "tree", "aria-describedby": "summary" },
+    h(
+      "thead",
+      {},
+      h(
+        "tr",
+        {},
+        h("th", { scope: "col" }, "Catalogue"),
+        h("th", { scope: "col" }, "Progress"),
+        h("th", { scope: "col", class: "num" }, "Translated"),
+        h("th", { scope: "col", class: "num" }, "Fuzzy"),
+        h("th", { scope: "col", class: "num" }, "Untranslated"),
+        h("th", { scope: "col", class: "num" }, "Done"),
+        h("th", { scope: "col", class: "num modified" }, "Modified"),
+      ),
+    ),
+    body,
+  );
+  const render = () => {
+    const text = filter.value.trim().toLowerCase();
+    const shown = catalogues.filter((c) =>
+      (text === "" || `${c.root}/${c.path}`.toLowerCase().includes(text)) &&
+      (!fuzzyOnly.checked || (c.counts?.entries.fuzzy ?? 0) > 0)
+    );
+    const rows = [];
+    const total = { translated: 0, fuzzy: 0, untranslated: 0 };
+    for (const root of buildTree(shown, words.checked)) {
+      addCounts(total, root.counts);
+      // A root by its last name (the whole path on hover): absolute paths are long and say little.
+      const rootRow = row(
+        `${root.name.replace(/\/+$/, "").split("/").pop() || root.name}/`,
+        null,
+        root.counts,
+        0,
+        "dir",
+      );
+      rootRow.title = root.name;
+      rows.push(rootRow);
+      rows.push(...treeRows(root, 1, words.checked, sort.value, root.name));
+    }
+    body.replaceChildren(...rows);
+    const all = total.translated + total.fuzzy + total.untranslated;
+    summary.textContent = `${shown.length} of ${catalogues.length} catalogues; ` +
+      `${percentFormat.format(percent(total.translated, all))} % of ${numberFormat.format(all)} ` +
+      `${words.checked ? "words" : "entries"} translated.`;
+    const query = new URLSearchParams();
+    if (text) query.set("filter", filter.value.trim());
+    if (fuzzyOnly.checked) query.set("fuzzy", "1");
+    if (words.checked) query.set("words", "1");
+    if (sort.value !== "path") query.set("sort", sort.value);
+    history.replaceState(null, "", query.size ? `/?${query}` : "/");
+  };
+  for (const control of [filter, fuzzyOnly, words, sort]) control.addEventListener("input", render);
+  show(
+    h("h1", {}, "Translation progress"),
+    h(
+      "div",
+      { class: "controls" },
+      h("label", { for: "filter" }, "Filter by path", filter),
+      h("label", { for: "sort" }, "Sort by", sort),
+      h("label", { class: "inline", for: "fuzzy-only" }, fuzzyOnly, "Only files with fuzzy entries"),
+      h("label", { class: "inline", for: "by-words" }, words, "Count words instead of entries"),
+    ),
+    h(
+      "div",
+      { class: "legend", "aria-hidden": "true" },
+      h("span", {}, h("span", { class: "swatch t" }), "translated"),
+      h("span", {}, h("span", { class: "swatch f" }), "fuzzy"),
+      h("span", {}, h("span", { class: "swatch u" }), "untranslated"),
+    ),
+    summary,
+    h("div", { class: "table-wrap" }, table),
+  );
+  render();
+}
