@@ -1,7 +1,7 @@
 /**
  * The dashboard: `GET /` (every catalogue under the roots, with its progress) and `GET /ui/catalogue`
  * (one catalogue's entries, with an editor), a small page embedded in the service (works offline and
- * inside `deno compile`; no CDN). The page shell and its two assets hold no data, so they are public
+ * inside `deno compile`; no CDN). The page shell and its assets hold no data, so they are public
  * like `/docs`; every number and entry comes from the JSON tools, behind the same token, Host and
  * Origin rules as any client (the page asks for the token once and keeps it for the tab only).
  *
