@@ -1,0 +1,114 @@
+/**
+ * The catalogue store's public types: the options of the store and of one call, the codec, and what
+ * reads and updates answer (see `catalogue_store.ts`).
+ *
+ * @module
+ */
+import type { Bytes } from "../byte_runs.ts";
+import type { LockPlacement } from "./lock_dir.ts";
+import type { ResolvedCataloguePath } from "./path_policy.ts";
+
+/** Options of one {@link CatalogueStore.read} or {@link CatalogueStore.update} call. */
+export interface CatalogueCallOptions {
+  /**
+   * Abandons the call once aborted (e.g. `AbortSignal.timeout(60_000)` for a per-request time
+   * limit): it throws `signal.reason` at its next step. An update stops before its rename at the
+   * latest, removes its temp file and releases its lock; the catalogue is untouched. A read stops
+   * waiting at once; the file's read and parse that it started go on only while another caller
+   * still waits for them, and stop between chunks, or before the parse, otherwise.
+   */
+  signal?: AbortSignal;
+}
+
+/** Turns file bytes into a document and back. The PO codec is `parsePo`/`encodePo`. */
+export interface DocumentCodec<D> {
+  /** Parse file bytes; throw a DomainError (e.g. PoSyntaxError) on invalid input. `path` is the
+   * caller's spelling, for messages. */
+  parse(bytes: Uint8Array, path: string): D;
+  /** Serialise a document to the bytes to store (one array, or runs written one after the other). */
+  encode(doc: D): Bytes;
+}
+
+/**
+ * A shared allowance of memory for large work (see `lib/byte_budget.ts`): `take` returns the
+ * function that gives the bytes back, or throws (a BusyError) when they do not fit now.
+ */
+export interface LoadAllowance {
+  take(bytes: number, what: string): () => void;
+}
+
+/** Options of {@link CatalogueStore}. */
+export interface CatalogueStoreOptions<D> {
+  /** Catalogue roots, absolute, as configured (their spelling is the one opened). */
+  roots: readonly string[];
+  /** Turns file bytes into documents and back. */
+  codec: DocumentCodec<D>;
+  /** Largest file read or written (default 64 MiB). */
+  maxFileBytes?: number;
+  /** Bound of the parse cache, in bytes of the cached files (default 32 MiB; 0 disables caching).
+   * Least recently used entries are evicted first; a file larger than the bound is not cached. */
+  cacheMaxBytes?: number;
+  /** Permission bits of files the store creates, before the umask (default 0o644). */
+  newFileMode?: number;
+  /** Age after which a stray temp file of a file being updated is removed (default 10 min; null: never). */
+  staleTempAgeMs?: number | null;
+  /** See the module doc (default 2000 ms). */
+  racyWindowMs?: number;
+  /** Clock in ms (default `Date.now`). */
+  now?: () => number;
+  /**
+   * Shared with other large work of the service: a read or update of a file that is not cached
+   * takes {@link LOAD_WEIGHT} × its size while it reads and parses, so many concurrent loads of
+   * large catalogues are refused (BusyError) rather than run out of memory. Default: no bound.
+   */
+  loadAllowance?: LoadAllowance;
+  /** Where the cross-process lock files live (default: the process's, see `setLockPlacement`; the
+   * service sets a lock directory at start-up, so nothing is written beside the catalogues). */
+  locks?: LockPlacement;
+}
+
+/** The result of {@link CatalogueStore.read}. */
+export interface CatalogueRead<D> {
+  /** The parsed document. Shared with the cache: do not mutate. */
+  doc: D;
+  /** Where the file was found. */
+  path: ResolvedCataloguePath;
+  /** True when the document came from the cache (no parse). */
+  fromCache: boolean;
+  /** The revision of the bytes the document was read from (see `revision.ts`). */
+  revision: string;
+}
+
+/** What an update's callback is told of the file as it is under the lock. */
+export interface CurrentRevision {
+  /** The file's revision now, or null when it does not exist yet. */
+  revision: string | null;
+  /** The file's bytes now (read under the lock), or null when it does not exist yet. Read-only. */
+  bytes: Bytes | null;
+}
+
+/** The result of {@link CatalogueStore.updateWithRevision}. */
+export interface UpdateOutcome<R> {
+  /** What the callback returned as `result`. */
+  result: R;
+  /** The file's revision after the update (unchanged when nothing was written; null: still no file). */
+  revision: string | null;
+  /** False when the new bytes equalled the old ones, so the file was not touched. */
+  written: boolean;
+}
+
+/** Counters of the parse cache since the store was made. */
+export interface CatalogueCacheStats {
+  /** Entries and their total file bytes now. */
+  entries: number;
+  /** Total file bytes of the cached entries now. */
+  bytes: number;
+  /** Reads served from the cache without touching the file's contents. */
+  hits: number;
+  /** Reads of a racy entry that re-read the file, found it unchanged and did not re-parse. */
+  revalidations: number;
+  /** Calls of `codec.parse` (reads and updates). */
+  parses: number;
+  /** Entries evicted to stay within the bound. */
+  evictions: number;
+}
