@@ -5,7 +5,7 @@
  * @module
  */
 import { InvalidInputError } from "../../errors.ts";
-import type { PoMessage } from "../types.ts";
+import { EMPTY_MESSAGE, type PoMessage } from "../types.ts";
 import { checkMessage, type CheckOptions } from "./mod.ts";
 import { checkTree, type CheckTreeIo, type CheckTreeResult } from "./tree.ts";
 
@@ -56,23 +56,18 @@ export function messageOfEntry(e: CheckEntry): PoMessage {
     }
   }
   return {
+    ...EMPTY_MESSAGE,
     msgctxt: e.msgctxt === "" ? null : e.msgctxt ?? null,
     msgid: e.msgid,
     msgidPlural: e.msgid_plural ?? null,
     msgstr: plural === null ? e.msgstr ?? "" : "",
     msgstrPlural: plural,
-    translatorComments: [],
-    extractedComments: [],
     references: (e.occurrences ?? []).map((o) => {
       const colon = o.lastIndexOf(":");
       const line = colon > 0 ? Number(o.slice(colon + 1)) : NaN;
       return Number.isInteger(line) ? { file: o.slice(0, colon), line } : { file: o, line: null };
     }),
     flags: e.flags ?? [],
-    previousMsgctxt: null,
-    previousMsgid: null,
-    previousMsgidPlural: null,
-    obsolete: false,
   };
 }
 
