@@ -23,6 +23,7 @@ for (const charset of LEGACY_MULTIBYTE_CHARSETS) {
   const readOnly: number[] = [];
   for (const line of new TextDecoder().decode(dump.stdout).trim().split("\n")) {
     const [bytes, cps, writtenAs] = line.split("\t");
+    if (bytes === undefined || cps === undefined) throw new Error(`glibc_dump ${charset}: bad line ${line}`);
     const seq = parseInt(bytes, 16);
     glibc.set(seq, String.fromCodePoint(...cps.split(" ").map((h) => parseInt(h, 16))));
     // A second code of a character: glibc writes it with another one.
@@ -44,8 +45,11 @@ for (const charset of LEGACY_MULTIBYTE_CHARSETS) {
     if (g !== undefined && [...g].length === 1) {
       const cp = g.codePointAt(0)!;
       const n = readings.length;
-      if (n > 0 && readings[n - 3] + readings[n - 1] === seq && readings[n - 2] + readings[n - 1] === cp) {
-        readings[n - 1]++;
+      // Runs of (first sequence, first code point, length), three numbers each: n ≥ 3 when n > 0.
+      if (
+        n > 0 && readings[n - 3]! + readings[n - 1]! === seq && readings[n - 2]! + readings[n - 1]! === cp
+      ) {
+        readings[n - 1]!++;
       } else readings.push(seq, cp, 1);
     }
   }
