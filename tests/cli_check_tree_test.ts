@@ -3,6 +3,7 @@
  * opened for a blocking read), and a tree run shows its progress bar on a terminal, none in a pipe.
  */
 import assert from "node:assert/strict";
+import { HAS_SCRIPT, onTerminal } from "./_terminal.ts";
 
 const MAIN = new URL("../main.ts", import.meta.url).pathname;
 const ARGS = ["run", "-q", "--no-prompt", "--allow-read", "--allow-env", "--allow-sys=uid", MAIN, "check"];
@@ -33,15 +34,6 @@ Deno.test("check refuses a FIFO at once instead of waiting for a writer", async 
   }
 });
 
-const HAS_SCRIPT = (() => {
-  try {
-    return new Deno.Command("script", { args: ["--version"], stdout: "null", stderr: "null" }).outputSync()
-      .success;
-  } catch {
-    return false;
-  }
-})();
-
 Deno.test({
   name: "check over a tree draws its progress bar on a terminal, and prints exactly its report in a pipe",
   ignore: !HAS_SCRIPT,
@@ -49,9 +41,8 @@ Deno.test({
     const dir = await Deno.makeTempDir({ prefix: "check-tree-" });
     try {
       for (const name of ["a", "b", "c", "d"]) await Deno.writeTextFile(`${dir}/${name}.po`, CATALOGUE);
-      const command = [Deno.execPath(), ...ARGS, dir].map((a) => `'${a.replaceAll("'", "'\\''")}'`).join(" ");
-      const tty = await new Deno.Command("script", { args: ["-qefc", command, "/dev/null"] }).output();
-      const text = new TextDecoder().decode(tty.stdout);
+      const tty = await onTerminal([Deno.execPath(), ...ARGS, dir]);
+      const text = tty.text;
       assert.equal(tty.code, 1, text);
       assert.match(text, /\r\[#+\] 4\/4 files {2}100%/, JSON.stringify(text));
       assert.match(text, /a\.po:\d+: python-format: /);

@@ -3,6 +3,7 @@
  * reported without stopping the others, and a terminal shows the run's progress.
  */
 import assert from "node:assert/strict";
+import { HAS_SCRIPT, onTerminal } from "./_terminal.ts";
 import { Buffer } from "node:buffer";
 import { mo as moFormat } from "gettext-parser";
 
@@ -58,15 +59,6 @@ Deno.test("compile over a directory writes every catalogue's MO beside it and re
   }
 });
 
-const HAS_SCRIPT = (() => {
-  try {
-    return new Deno.Command("script", { args: ["--version"], stdout: "null", stderr: "null" }).outputSync()
-      .success;
-  } catch {
-    return false;
-  }
-})();
-
 Deno.test({
   name: "compile over a tree draws its progress bar on a terminal",
   ignore: !HAS_SCRIPT,
@@ -74,13 +66,11 @@ Deno.test({
     const dir = await tree();
     try {
       await Deno.remove(`${dir}/de/broken.po`);
-      const command = [Deno.execPath(), "run", "-q", "--no-prompt", ...PERMISSIONS, MAIN, "compile", dir]
-        .map((a) => `'${a.replaceAll("'", "'\\''")}'`).join(" ");
-      const out = await new Deno.Command("script", {
-        args: ["-qefc", command, "/dev/null"],
-        env: { PO_LOCK_DIR: "beside", TERM: "xterm" },
-      }).output();
-      const text = new TextDecoder().decode(out.stdout);
+      const out = await onTerminal(
+        [Deno.execPath(), "run", "-q", "--no-prompt", ...PERMISSIONS, MAIN, "compile", dir],
+        { PO_LOCK_DIR: "beside" },
+      );
+      const text = out.text;
       assert.equal(out.code, 0, text);
       assert.match(text, /\r\[#+\] 3\/3 files {2}100%/, JSON.stringify(text));
       assert.match(text, /compile: 3 of 3 catalogues compiled/);

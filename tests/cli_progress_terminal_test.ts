@@ -3,16 +3,9 @@
  * bar on stderr, and in a pipe it shows none: the output hooks and CI see is unchanged.
  */
 import assert from "node:assert/strict";
+import { HAS_SCRIPT, onTerminal } from "./_terminal.ts";
 
 const MAIN = new URL("../main.ts", import.meta.url).pathname;
-const HAS_SCRIPT = (() => {
-  try {
-    return new Deno.Command("script", { args: ["--version"], stdout: "null", stderr: "null" }).outputSync()
-      .success;
-  } catch {
-    return false;
-  }
-})();
 
 const UNWRAPPED = 'msgid ""\nmsgstr ""\n"Content-Type: text/plain; charset=UTF-8\\n"\n\nmsgid "' +
   "word ".repeat(30) + '"\nmsgstr ""\n';
@@ -44,12 +37,8 @@ Deno.test({
   async fn() {
     const dir = await tree();
     try {
-      const quoted = wrapCommand(dir).map((a) => `'${a.replaceAll("'", "'\\''")}'`).join(" ");
-      const out = await new Deno.Command("script", {
-        args: ["-qefc", quoted, "/dev/null"],
-        env: { COLUMNS: "80", LINES: "24", TERM: "xterm" },
-      }).output();
-      const text = new TextDecoder().decode(out.stdout);
+      const out = await onTerminal(wrapCommand(dir), { COLUMNS: "80", LINES: "24" });
+      const text = out.text;
       assert.equal(out.code, 1, text);
       assert.match(text, /\r\[#+\.*\] +6\/6 files {2}100%/, JSON.stringify(text));
       assert.match(text, /Would rewrap: .*f0\.po/);

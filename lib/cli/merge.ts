@@ -14,9 +14,10 @@ import { parsePo } from "../po/parse.ts";
 import { canonicalCatalog } from "../po/canonical.ts";
 import { encodePo } from "../po/write.ts";
 import type { PoCatalog } from "../po/types.ts";
-import { collectWrapTargets, type WrapTreeIo } from "../po/wrap_tree.ts";
+import { collectWrapTargets } from "../po/wrap_tree.ts";
+import type { LockedFileIo } from "./_locked_files.ts";
 import { join, relative } from "node:path";
-import { type Progress, SILENT_PROGRESS } from "./progress.ts";
+import { SILENT_PROGRESS } from "./progress.ts";
 
 /** `main.ts merge --help`. */
 export const MERGE_USAGE = `Usage: main.ts merge [OPTIONS] DEF.po REF.pot
@@ -41,19 +42,8 @@ layout of sphinx-intl and the python-docs translations), with a progress bar on 
 catalogue without its template, or one that cannot be merged, is reported and the others still are.
 `;
 
-/** What the command may ask of the host (see `_locked_files.ts`). */
-export interface MergeCliIo extends Partial<WrapTreeIo> {
-  readFile(path: string): Promise<Uint8Array>;
-  /** Replaces `path` under the lock: `fn` gets its current bytes (null: no file), returns the new ones or null. */
-  updateFile(
-    path: string,
-    fn: (bytes: Uint8Array | null) => Uint8Array | null,
-  ): Promise<{ written: boolean }>;
-  stdout(bytes: Uint8Array): void;
-  err(line: string): void;
-  /** A progress bar over `files` files (drawn on a terminal only), when given. */
-  progress?(files: number): Progress;
-}
+/** What the command may ask of the host: the files of `_locked_files.ts` (reads, locked writes, walks). */
+export type MergeCliIo = LockedFileIo;
 
 interface Parsed {
   def: string;
