@@ -61,16 +61,7 @@ import type {
   UpdateOutcome,
 } from "./catalogue_types.ts";
 
-export type {
-  CatalogueCacheStats,
-  CatalogueCallOptions,
-  CatalogueRead,
-  CatalogueStoreOptions,
-  CurrentRevision,
-  DocumentCodec,
-  LoadAllowance,
-  UpdateOutcome,
-} from "./catalogue_types.ts";
+export type * from "./catalogue_types.ts";
 import {
   DEFAULT_MAX_FILE_BYTES,
   outsideRootsError,
