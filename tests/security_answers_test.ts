@@ -208,10 +208,8 @@ Deno.test("slow readers of large answers hold the shared allowance; past it a la
 });
 
 Deno.test("a reader that does not take a large answer within REQUEST_TIMEOUT_S is cut off and its share given back", async () => {
-  // An answer of ~16 MB: more than loopback's socket buffers can swallow (several MB on an idle machine,
-  // which once took all of a 4 MB answer at once, so nothing was held and no probe saw the 503).
-  await using fx = await fixture({ "big.po": tinyEntries(160_000) }, {
-    maxInflightBytes: 16 * 1024 * 1024,
+  await using fx = await fixture({ "big.po": tinyEntries(40_000) }, {
+    maxInflightBytes: 4 * 1024 * 1024,
     requestTimeoutMs: 3000, // headroom for a loaded machine to start the answer before the probes
   });
   await using server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen() {} }, fx.app.fetch);
