@@ -33,9 +33,9 @@ export const GENERIC_HINT = "Ask for fewer results.";
  * ```
  */
 export function answerTooLarge(bytes: number | null, limit: number, hint: string): AnswerTooLargeError {
-  const size = bytes === null ? "more than" : `${bytes} bytes,`;
+  const size = bytes === null ? "" : ` ${bytes} bytes,`;
   return new AnswerTooLargeError(
-    `The answer would be ${size} over the limit of ${limit} bytes (MAX_RESPONSE_BYTES). ${hint}`,
+    `The answer would be${size} over the limit of ${limit} bytes (MAX_RESPONSE_BYTES). ${hint}`,
   );
 }
 

@@ -160,7 +160,8 @@ async function until200(port: number, body: string): Promise<Awaited<ReturnType<
 }
 
 Deno.test("slow readers of large answers hold the shared allowance; past it a large read is 503, small ones go on", async () => {
-  // Each answer is ~1.6 MiB; the allowance holds two of them.
+  // Each answer is ~8 MB, more than the 4 MiB allowance: one held answer is let through alone, and
+  // while it is held every other large read is refused.
   const text = tinyEntries(40_000);
   await using fx = await fixture({ "big.po": text, "small.po": tinyEntries(3) }, {
     maxInflightBytes: 4 * 1024 * 1024,
@@ -208,29 +209,37 @@ Deno.test("slow readers of large answers hold the shared allowance; past it a la
 });
 
 Deno.test("a reader that does not take a large answer within REQUEST_TIMEOUT_S is cut off and its share given back", async () => {
-  await using fx = await fixture({ "big.po": tinyEntries(40_000) }, {
+  // An answer of ~24 MB: far more than loopback's socket buffers take from a reader that reads
+  // nothing (a send buffer of at most 4 MiB, tcp_wmem's ceiling, and a small receive window), so
+  // the server cannot finish writing it and holds its share until the time limit cuts it off.
+  await using fx = await fixture({ "big.po": tinyEntries(120_000) }, {
     maxInflightBytes: 4 * 1024 * 1024,
-    requestTimeoutMs: 3000, // headroom for a loaded machine to start the answer before the probes
+    maxResponseBytes: 32 * 1024 * 1024,
+    requestTimeoutMs: 3000,
   });
   await using server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen() {} }, fx.app.fetch);
   const port = server.addr.port;
+  const budget = inflightBudget(fx.deps);
   const body = JSON.stringify({ file_path: fx.path("big.po") });
   const conn = await Deno.connect({ hostname: "127.0.0.1", port });
   try {
     await conn.write(new TextEncoder().encode(
       `POST /po/read HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n${body}`,
     ));
-    // Polled, not timed: once the server has started the slow reader's answer, a large read is 503.
-    let during = await rawRequest(port, READ_HEAD, body);
-    for (let i = 0; i < 100 && during.status === 200; i++) {
-      await new Promise((resolve) => setTimeout(resolve, 100));
-      during = await rawRequest(port, READ_HEAD, body);
+    // Polled, not timed: waits until the server has started the slow reader's answer (the load
+    // alone holds 4 × 1.9 MB at most; the answer holds its ~24 MB).
+    for (let i = 0; i < 600 && budget.used < 16 * 1024 * 1024; i++) {
+      await new Promise((resolve) => setTimeout(resolve, 20));
     }
-    assert.equal(during.status, 503);
+    assert.ok(budget.used >= 16 * 1024 * 1024, `the slow reader's answer holds ${budget.used} bytes`);
+    const during = await rawRequest(port, READ_HEAD, body);
+    assert.equal(during.status, 503, during.body.slice(0, 300));
+    assert.match(JSON.parse(during.body).detail, /busy with other large answers/);
     // The slow reader still holds its connection open, but past the time limit its answer is cut
     // and its share given back; without the limit it would hold it for ever and this would fail.
     const after = await until200(port, body);
     assert.equal(after.status, 200);
+    assert.equal(budget.used, 0, "the cut-off answer and the probes gave their shares back");
   } finally {
     conn.close();
   }
