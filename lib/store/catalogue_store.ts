@@ -196,6 +196,8 @@ export class CatalogueStore<D> {
     try {
       signal?.throwIfAborted();
       const path = await this.#resolveForRead(userPath);
+      // Aborted while the path was resolved: a cached answer must not slip out after the abort.
+      signal?.throwIfAborted();
       const key = statKey(path.stat!);
       const entry = this.#cache.get(path.realPath);
       if (entry && entry.key === key && !entry.racy) {
