@@ -365,7 +365,7 @@ export const workbenchTools = defineToolGroup<WorkbenchDeps>({
             kind: "search",
             digest,
           },
-          (file) => bench.document(file, call.signal),
+          (file) => bench.columns(file, call.signal),
           { signal: call.signal },
         );
       },

@@ -1,5 +1,5 @@
 /**
- * The workbench keeps only a search index per catalogue (`lib/workbench/_text_index.ts`), not the
+ * The workbench keeps a searched catalogue in columns (`lib/workbench/_columns.ts`), not the
  * parsed catalogue: a search must still match exactly what the parsed entries would, part by part
  * (an entry with no msgctxt is not one with an empty msgctxt; no comment is not an empty one), and
  * build its hits from the file as it is.

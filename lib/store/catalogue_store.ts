@@ -454,6 +454,31 @@ export class CatalogueStore<D> {
   }
 
   /**
+   * Parses bytes that {@link CatalogueStore.readBytes} returned, as a read parses them: through the
+   * codec, holding the load allowance, one large parse at a time. Nothing is cached: for a caller
+   * that keeps what it derives from the document (the workbench's search columns), not the document.
+   *
+   * @throws {BusyError} when the load allowance cannot hold the parse now.
+   * @throws the codec's error (e.g. PoSyntaxError) for unparsable bytes.
+   * @throws `options.signal.reason` once the signal is aborted.
+   */
+  async parseBytes(bytes: Uint8Array, userPath: string, options: CatalogueCallOptions = {}): Promise<D> {
+    const signal = options.signal ?? new AbortController().signal;
+    signal.throwIfAborted();
+    const release = this.#take(bytes.length);
+    try {
+      const done = await this.#turnToParse(bytes.length, signal);
+      try {
+        return this.#parse(bytes, userPath);
+      } finally {
+        done();
+      }
+    } finally {
+      release();
+    }
+  }
+
+  /**
    * A parse holds the event loop (~30 ms per MiB). Reads of large files parse one at a time, each
    * after a turn of the event loop, so requests that arrived meanwhile are served between two
    * large parses instead of after all of them. Small files go straight through.

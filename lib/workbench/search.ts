@@ -7,14 +7,12 @@
  *
  * @module
  */
-import type { PoCatalog, PoMessage } from "../po/types.ts";
-import { entryMessages } from "../po/catalog.ts";
+import type { SearchColumns } from "./_columns.ts";
 import { decodeCursor, encodeCursor, staleCursor } from "./_cursor.ts";
 import { compileSearchRegex } from "./_pattern.ts";
-import { candidateEntries } from "./_text_index.ts";
 import { type PageRequest } from "./entries.ts";
-import { type ListedEntry, listedEntry } from "./fields.ts";
-import { type EntryState, entryState } from "./stats.ts";
+import type { ListedEntry } from "./fields.ts";
+import type { EntryState } from "./stats.ts";
 import type { CatalogueFile } from "./tree.ts";
 
 /** Fields a search may look in. */
@@ -46,8 +44,8 @@ export interface SearchPage {
   searched_files: number;
 }
 
-/** How the search reads a file whose parsed catalogue the listing did not keep. */
-export type ReadCatalogue = (file: CatalogueFile) => Promise<{ doc: PoCatalog; revision: string }>;
+/** How the search gets a listed file's entries: its kept columns, or the file read again. */
+export type ReadCatalogue = (file: CatalogueFile) => Promise<{ columns: SearchColumns; revision: string }>;
 
 /** Time a search page may take before it ends early (ms). */
 export const SEARCH_BUDGET_MS = 2000;
@@ -67,7 +65,7 @@ export function textMatcher(query: SearchQuery): (text: string) => boolean {
   return (text) => text.includes(needle);
 }
 
-/** How the text index finds a substring query (null: a regular expression, tested entry by entry). */
+/** How the columns find a substring query (null: a regular expression, tested entry by entry). */
 function indexFinder(query: SearchQuery): ((text: string, at: number) => number) | null {
   if (query.regex) return null;
   if (!query.caseInsensitive) {
@@ -79,34 +77,6 @@ function indexFinder(query: SearchQuery): ((text: string, at: number) => number)
     re.lastIndex = at;
     return re.exec(text)?.index ?? -1;
   };
-}
-
-/** True when `m` matches in one of `fields`. */
-function entryMatches(
-  m: PoMessage,
-  fields: readonly SearchField[],
-  test: (text: string) => boolean,
-): boolean {
-  for (const field of fields) {
-    switch (field) {
-      case "msgid":
-        if (test(m.msgid) || (m.msgidPlural !== null && test(m.msgidPlural))) return true;
-        break;
-      case "msgstr":
-        if (m.msgstrPlural !== null && m.msgidPlural !== null) {
-          for (const s of m.msgstrPlural) if (test(s)) return true;
-        } else if (test(m.msgstr)) return true;
-        break;
-      case "msgctxt":
-        if (m.msgctxt !== null && test(m.msgctxt)) return true;
-        break;
-      case "comments":
-        for (const c of m.translatorComments) if (test(c)) return true;
-        for (const c of m.extractedComments) if (test(c)) return true;
-        break;
-    }
-  }
-  return false;
 }
 
 /**
@@ -155,30 +125,26 @@ export async function searchCatalogues(
     const file = files[k]!;
     const { summary } = file;
     if (summary.error !== null || summary.revision === null) continue;
-    let doc = file.doc;
-    let revision = summary.revision;
-    if (doc === null) ({ doc, revision } = await read(file));
+    const { columns, revision } = await read(file);
     const from = k === start ? fromIndex : 0;
     if (k === start && expectRevision !== null && expectRevision !== "" && expectRevision !== revision) {
       throw staleCursor(summary.path, expectRevision, revision);
     }
     searched++;
-    const messages = entryMessages(doc);
     // A substring is found with one indexOf per occurrence over each field's whole text; each
     // candidate is then checked as every entry would be.
-    const candidates = find === null ? null : candidateEntries(doc, query.in, from, find, query.query);
-    const count = candidates === null ? messages.length - from : candidates.length;
+    const candidates = find === null ? null : columns.candidates(query.in, from, find, query.query);
+    const count = candidates === null ? Math.max(columns.count - from, 0) : candidates.length;
     for (let c = 0; c < count; c++) {
       const i = candidates === null ? from + c : candidates[c]!; // c < count
-      const m = messages[i]!;
       if ((c & 1023) === 1023) {
         options.signal?.throwIfAborted();
         if (now() > deadline) return stopAt(file, revision, i, true);
       }
-      if (query.states !== null && !query.states.includes(entryState(m))) continue;
-      if (!entryMatches(m, query.in, test)) continue;
+      if (query.states !== null && !query.states.includes(columns.state(i))) continue;
+      if (!columns.matches(i, query.in, test)) continue;
       if (hits.length === page.limit) return stopAt(file, revision, i, false);
-      hits.push({ root: summary.root, path: summary.path, revision, ...listedEntry(doc, m, i, page.fields) });
+      hits.push({ root: summary.root, path: summary.path, revision, ...columns.entry(i, page.fields) });
     }
     if (now() > deadline && k + 1 < files.length) {
       const nextFile = files[k + 1]!;

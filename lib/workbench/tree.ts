@@ -18,12 +18,11 @@
  *   "racy" (a second write in the same clock tick would keep every stat field): it is verified by a
  *   store read (the store re-reads racy files and compares bytes) and replaced when its revision
  *   differs. So a listing never serves counts of bytes that are no longer on disk, whoever wrote them.
- * - **Memory.** A listing keeps counts only. A search needs the texts: it parses each file once
- *   (through the store) and its record keeps the parsed catalogue, while the kept files' bytes stay
- *   within {@link WorkbenchOptions.maxKeptBytes} (about 1.9× their size on the heap, 2.8× with the
- *   texts substring searches build, see `_text_index.ts`; measured in
- *   bench/README.md); past it, a search reads the others through the store (its bounded cache) as it
- *   goes. A record whose file changed drops its catalogue with it.
+ * - **Memory.** A listing keeps counts only. A search needs the texts: it reads and parses each
+ *   file once (the store's bytes and codec, not its cache), keeps the entries in columns
+ *   (`_columns.ts`: the texts and a few bytes per entry) and drops the parse, while the kept files'
+ *   bytes stay within {@link WorkbenchOptions.maxKeptBytes}; past it, a search reads the others again
+ *   as it goes. Measured in bench/README.md. A record whose file changed drops its columns with it.
  * - **One refresh at a time.** Concurrent listings share one walk, so many requests cost one file's
  *   load at a time, not one each.
  *
@@ -41,6 +40,7 @@ import {
 } from "../errors.ts";
 import type { PoCatalog } from "../po/types.ts";
 import type { CatalogueStore } from "../store/mod.ts";
+import { SearchColumns } from "./_columns.ts";
 import { scanCounts } from "./_count_scan.ts";
 import { type CatalogueCounts, catalogueLanguage, countCatalogue, pathLanguage } from "./stats.ts";
 
@@ -69,8 +69,6 @@ export interface CatalogueFile {
   readonly summary: CatalogueSummary;
   /** The absolute path to hand to the store (root spelling + relative path). */
   readonly filePath: string;
-  /** The parsed catalogue when kept (see the module doc), else null. */
-  readonly doc: PoCatalog | null;
 }
 
 /** Options of a {@link Workbench}. */
@@ -79,7 +77,7 @@ export interface WorkbenchOptions {
   maxFiles?: number;
   /** Deepest directory level walked below a root (default 32). */
   maxDepth?: number;
-  /** Bytes of files whose parsed catalogues are kept for searches (default 256 MiB). */
+  /** Bytes of files whose search columns are kept (default 256 MiB). */
   maxKeptBytes?: number;
   /** Clock in ms (default `Date.now`). */
   now?: () => number;
@@ -100,6 +98,8 @@ interface FileRecord {
   readAt: number;
   lastChange: number;
   file: CatalogueFile;
+  /** The file's search columns, once a search has read it (while within `maxKeptBytes`). */
+  columns: SearchColumns | null;
   keptBytes: number;
 }
 
@@ -269,7 +269,6 @@ export class Workbench {
     const readAt = this.#now();
     const rel = relative(root, path);
     let summary: CatalogueSummary;
-    let doc: PoCatalog | null = null;
     let key: string;
     let lastChange = 0;
     try {
@@ -284,14 +283,12 @@ export class Workbench {
         previous.lastChange = lastChange;
         return previous.file;
       }
-      // Counted from the bytes when they are in the plain layout; parsed (through the store) otherwise.
+      // Counted from the bytes when they are in the plain layout; parsed (by the store's codec) otherwise.
       let scanned = scanCounts(read.bytes);
-      let revision = read.revision;
+      const revision = read.revision;
       if (scanned === null) {
-        const parsed = await this.#store.read(path, { signal });
-        doc = parsed.doc;
-        revision = parsed.revision;
-        scanned = { counts: countCatalogue(parsed.doc), language: catalogueLanguage(parsed.doc, rel) };
+        const doc = await this.#store.parseBytes(read.bytes, path, { signal });
+        scanned = { counts: countCatalogue(doc), language: catalogueLanguage(doc, rel) };
       }
       summary = {
         root,
@@ -333,38 +330,43 @@ export class Workbench {
       key,
       readAt,
       lastChange,
-      file: { summary, filePath: path, doc: null },
+      file: { summary, filePath: path },
+      columns: null,
       keptBytes: 0,
     };
     this.#records.set(path, record);
-    if (doc !== null) this.#keep(record, doc);
     return record.file;
   }
 
   /**
-   * The parsed catalogue of a listed file, at the listed revision: the kept one, or read through
-   * the store (and kept, within `maxKeptBytes`, while the file's record is unchanged).
+   * The search columns of a listed file and the revision they were made from: the kept ones, or
+   * made from the file read again through the store (its bytes, not its cache: nothing else of the
+   * parse is kept), and kept, within `maxKeptBytes`, while the file's record is unchanged. The
+   * revision is the file's as read now; the caller compares it with the listed one.
    *
-   * @throws {ConflictError} the file changed since it was listed (its revision differs).
    * @throws the store's errors.
    */
-  async document(file: CatalogueFile, signal?: AbortSignal): Promise<{ doc: PoCatalog; revision: string }> {
-    const revision = file.summary.revision;
-    if (file.doc !== null && revision !== null) return { doc: file.doc, revision };
-    const read = await this.#store.read(file.filePath, { signal });
+  async columns(
+    file: CatalogueFile,
+    signal?: AbortSignal,
+  ): Promise<{ columns: SearchColumns; revision: string }> {
     const record = this.#records.get(file.filePath);
-    if (record !== undefined && record.file === file && read.revision === revision) {
-      this.#keep(record, read.doc);
+    const listed = file.summary.revision;
+    if (record !== undefined && record.file === file && record.columns !== null && listed !== null) {
+      return { columns: record.columns, revision: listed };
     }
-    return { doc: read.doc, revision: read.revision };
-  }
-
-  /** Keeps `doc` in `record` for searches while the kept bytes stay within the bound. */
-  #keep(record: FileRecord, doc: PoCatalog): void {
-    if (record.keptBytes > 0 || this.#keptBytes + record.file.summary.size > this.#maxKeptBytes) return;
-    record.file = { ...record.file, doc };
-    record.keptBytes = record.file.summary.size;
-    this.#keptBytes += record.keptBytes;
+    const read = await this.#store.readBytes(file.filePath, { signal });
+    const columns = SearchColumns.of(await this.#store.parseBytes(read.bytes, file.filePath, { signal }));
+    const now = this.#records.get(file.filePath);
+    if (
+      now !== undefined && now.file === file && read.revision === listed && now.keptBytes === 0 &&
+      this.#keptBytes + file.summary.size <= this.#maxKeptBytes
+    ) {
+      now.columns = columns;
+      now.keptBytes = file.summary.size;
+      this.#keptBytes += now.keptBytes;
+    }
+    return { columns, revision: read.revision };
   }
 
   #drop(path: string): void {
