@@ -120,6 +120,9 @@ const post = async (path: string, body: unknown) => {
   if (res.status !== 200) throw new Error(`${path}: ${res.status} ${await res.text()}`);
   return await res.json();
 };
+gc();
+const rssFresh = Deno.memoryUsage().rss;
+console.log(`process RSS of the fresh app, before any request: ${mb(rssFresh)} MB`);
 let t = performance.now();
 const cold = await post("/po/catalogues", { limit: 5000 });
 const coldMs = performance.now() - t;
@@ -127,6 +130,8 @@ console.log(
   `cold listing: ${coldMs.toFixed(0)} ms for ${cold.total} catalogues` +
     (msgfmtMs === null ? "" : ` (${(msgfmtMs / coldMs).toFixed(1)}× faster than msgfmt)`),
 );
+
+console.log(`process RSS after the cold listing: ${mb(Deno.memoryUsage().rss)} MB`);
 
 // 3. Warm listings: nothing changed.
 const warm: number[] = [];
@@ -160,6 +165,7 @@ for (
   } while (cursor !== null);
   if (name.startsWith("substring, msgid")) {
     console.log(`first (cold) search: ${(performance.now() - t).toFixed(0)} ms in ${pages} pages`);
+    console.log(`process RSS after the first search: ${mb(Deno.memoryUsage().rss)} MB`);
   }
   const runs: number[] = [];
   for (let i = 0; i < 7; i++) {
