@@ -5,8 +5,11 @@
  * whole-tree searches (nothing to find: every entry is looked at), a paged walk, and the heap the
  * tree costs once listed and searched.
  *
- *   deno run --allow-read --allow-write --allow-run --allow-env --allow-sys --v8-flags=--expose-gc \
- *     bench/workbench_bench.ts [TREE_DIR]
+ *   deno run --allow-read --allow-write --allow-run --allow-env --allow-sys \
+ *     --v8-flags=--expose-gc,--memory-saver-mode bench/workbench_bench.ts [TREE_DIR]
+ *
+ * (`--memory-saver-mode` as `deno task start` runs the server; without it V8 grows its heap in larger
+ * steps and the process's RSS after the first search is higher, see bench/README.md.)
  *
  * TREE_DIR (default /tmp/workbench-tree) is generated when it holds no catalogue: with
  * ../shared/reference/perf/gen-po (msgcat-formatted, python-docs-like zh_TW) when present, else with
