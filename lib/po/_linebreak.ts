@@ -210,31 +210,36 @@ export const LINE_BREAK_DFA: Int32Array = buildAutomaton();
 export const LINE_BREAK_DFA_START = 0;
 
 function buildAutomaton(): Int32Array {
-  const canonical = (s: LineBreakScan): LineBreakScan => ({
-    last: s.last,
-    prev: s.prev === LB_ZWJ || s.prev === LB_HL || s.prev === HL_BA ? s.prev : LB_AL,
-    space: s.space,
-    ri: s.ri & 1,
-  });
-  const key = (s: LineBreakScan) => `${s.last},${s.prev},${s.space ? 1 : 0},${s.ri}`;
-  const states: LineBreakScan[] = [canonical(startLineBreakScan())];
-  const index = new Map([[key(states[0]!), 0]]);
-  const rows: number[][] = [];
-  for (let n = 0; n < states.length; n++) {
-    const row: number[] = [];
+  // A state as a number: the class of `last`, `prev` reduced to what the rules look at (ZWJ, HL,
+  // HL_BA or anything else, as AL), `space`, and the parity of `ri`. Numbers, not string keys and
+  // copied objects: this runs at every start of the program (it took 7 ms of `wrap`'s start-up).
+  const PREVS = [LB_AL, LB_ZWJ, LB_HL, HL_BA];
+  const keyOf = (s: LineBreakScan) => {
+    const prev = s.prev === LB_ZWJ ? 1 : s.prev === LB_HL ? 2 : s.prev === HL_BA ? 3 : 0;
+    return (((s.last * 4 + prev) * 2 + (s.space ? 1 : 0)) * 2) + (s.ri & 1);
+  };
+  const numberOfKey = new Int32Array(CLASS_COUNT * 16).fill(-1);
+  const keys = [keyOf(startLineBreakScan())];
+  numberOfKey[keys[0]!] = 0;
+  const scan = startLineBreakScan();
+  const table: number[] = [];
+  for (let n = 0; n < keys.length; n++) {
+    const key = keys[n]!;
     for (let k = 0; k < CLASS_COUNT; k++) {
-      const next = { ...states[n]! };
-      const brk = nextLineBreak(next, k);
-      const c = canonical(next);
-      let target = index.get(key(c));
-      if (target === undefined) {
-        target = states.length;
-        states.push(c);
-        index.set(key(c), target);
+      scan.last = key >> 4;
+      scan.prev = PREVS[(key >> 2) & 3]!;
+      scan.space = ((key >> 1) & 1) === 1;
+      scan.ri = key & 1;
+      const brk = nextLineBreak(scan, k);
+      const next = keyOf(scan);
+      let target = numberOfKey[next]!;
+      if (target < 0) {
+        target = keys.length;
+        keys.push(next);
+        numberOfKey[next] = target;
       }
-      row.push(((target * CLASS_COUNT) << 2) | brk);
+      table.push(((target * CLASS_COUNT) << 2) | brk);
     }
-    rows.push(row);
   }
-  return Int32Array.from(rows.flat());
+  return Int32Array.from(table);
 }

@@ -7,7 +7,9 @@
  *
  * @module
  */
+import { bmpSegmentStarts } from "./_code_point_runs.ts";
 import { directiveInteriorBytes } from "./_format_directives.ts";
+import { LINE_BREAK_RUNS, WIDTH_RUNS } from "./_unicode_data.ts";
 import {
   astralLineBreakClass,
   BMP_CLASSES,
@@ -136,11 +138,17 @@ function pushLineStart(count: number, index: number): number {
  * columns are the escape's 2, and bits 9–14 are the class of the escape's second character.
  */
 const UNIT_INFO = new Uint16Array(0x10000);
-for (let c = 0; c < 0x10000; c++) {
-  const letter = c < 128 ? ESCAPE_LETTER[c]! : 0;
-  UNIT_INFO[c] = letter === 0
-    ? BMP_CLASSES[c]! | (BMP_WIDTHS[c]! << 6)
-    : LB_PR | (2 << 6) | 0x100 | (BMP_CLASSES[letter]! << 9);
+{
+  // Segment by segment of constant class and width (see bmpSegmentStarts), then the escapes.
+  const starts = bmpSegmentStarts(LINE_BREAK_RUNS, WIDTH_RUNS);
+  for (let k = 0; k < starts.length; k++) {
+    const c = starts[k]!;
+    UNIT_INFO.fill(BMP_CLASSES[c]! | (BMP_WIDTHS[c]! << 6), c, starts[k + 1] ?? 0x10000);
+  }
+  for (let c = 0; c < 128; c++) {
+    const letter = ESCAPE_LETTER[c]!;
+    if (letter !== 0) UNIT_INFO[c] = LB_PR | (2 << 6) | 0x100 | (BMP_CLASSES[letter]! << 9);
+  }
 }
 
 /**
