@@ -342,6 +342,18 @@ Deno.test("introducedProblems reports what a change adds, not what was there bef
   assert.deepEqual(added.map((p) => [p.msgid, p.check]), [["%s: Cannot remove: %s", "c-format"]]);
   assert.ok(checkCatalog(after).some((p) => p.msgid === broken.msgid), "the old problem is still there");
   assert.deepEqual(introducedProblems(before, before), []);
+  // An entry changed but still broken the same way: its former version had the problem, so it is
+  // not new (the former version is found by msgctxt and msgid, the header unchanged).
+  const stillBroken = {
+    ...before,
+    messages: before.messages.map((m) => m === broken ? { ...broken, msgstr: `${broken.msgstr} ` } : m),
+  };
+  const brokenBefore = checkCatalog(before).filter((p) => p.msgid === broken.msgid).map((p) => p.check);
+  assert.ok(brokenBefore.length > 0);
+  assert.deepEqual(
+    introducedProblems(before, stillBroken).filter((p) => brokenBefore.includes(p.check)),
+    [],
+  );
 });
 
 Deno.test("addTotals counts problems by check and by severity", () => {

@@ -408,16 +408,20 @@ export function introducedProblems(
     // those (and their former versions) need checking.
     const kept = new Set(before.messages);
     const changed = after.messages.filter((m) => !kept.has(m));
-    const keys = new Set(changed.map(messageKey));
-    olds = checkCatalog(before, options, before.messages.filter((m) => keys.has(messageKey(m))));
+    // Their former versions, found by (msgctxt, msgid) without a key string per message: a JSON
+    // key for each of a 10,000-entry catalogue's messages cost ~9 ms of every one-entry write.
+    const contexts = new Map<string, Set<string | null>>();
+    for (const m of changed) {
+      let set = contexts.get(m.msgid);
+      if (set === undefined) contexts.set(m.msgid, set = new Set());
+      set.add(m.msgctxt);
+    }
+    const former = before.messages.filter((m) => contexts.get(m.msgid)?.has(m.msgctxt) === true);
+    olds = checkCatalog(before, options, former);
     news = checkCatalog(after, options, changed);
   }
   const old = new Set(olds.map(problemKey));
   return news.filter((p) => !old.has(problemKey(p)));
-}
-
-function messageKey(m: PoMessage): string {
-  return JSON.stringify([m.msgctxt, m.msgid]);
 }
 
 function problemKey(p: CheckProblem): string {
