@@ -58,12 +58,22 @@ for (const charset of LEGACY_MULTIBYTE_CHARSETS) {
       readings.length / 3
     } runs of glibc readings, ${readOnly.length / 2} runs read but not written`,
   );
-  const hex = (v: number) => "0x" + v.toString(16).toUpperCase();
-  body += `  ${JSON.stringify(charset)}: [\n    [${rejected.map(hex).join(", ")}],\n    [${
-    readings.map(hex).join(", ")
-  }],\n    [${readOnly.map(hex).join(", ")}],\n  ],\n`;
+  body += `  ${JSON.stringify(charset)}: [\n${list(rejected)},\n${list(readings)},\n${
+    list(readOnly)
+  },\n  ],\n`;
 }
 await Deno.remove(exe);
+
+/**
+ * A list of numbers in hex, twelve to a line: the file is excluded from `deno fmt` (which would put
+ * each number on its own line: two thousand lines of data in a module meant to be read).
+ */
+function list(values: readonly number[]): string {
+  const hex = values.map((v) => "0x" + v.toString(16).toUpperCase());
+  const lines: string[] = [];
+  for (let i = 0; i < hex.length; i += 12) lines.push(`      ${hex.slice(i, i + 12).join(", ")},`);
+  return lines.length === 0 ? "    []" : `    [\n${lines.join("\n")}\n    ]`;
+}
 
 /** Adds `seq` to runs [first, last, first, last…] kept in ascending order. */
 function addToRuns(runs: number[], seq: number): void {
