@@ -5,6 +5,7 @@
  *
  * @module
  */
+import { Buffer } from "node:buffer";
 
 /** A text kept as UTF-8: bytes `[start, end)` of `buffer`, which many pieces share. */
 export interface BytePiece {
@@ -221,17 +222,11 @@ export function copyPrefix(bytes: Bytes, n: number, target: Uint8Array): void {
   }
 }
 
-/** True when two arrays are equal, four bytes at a time where both are aligned. */
+/**
+ * True when two arrays are equal: Node's `Buffer.compare` (a native memcmp) over the two views. The
+ * views of laid-out runs start at any offset, and a JavaScript loop over unaligned bytes took ~9 ms
+ * to compare a 4 MB file with the bytes a write expected (most of a one-entry write's time).
+ */
 function sameArrays(a: Uint8Array, b: Uint8Array): boolean {
-  if (a.length !== b.length) return false;
-  let start = 0;
-  if (a.byteOffset % 4 === 0 && b.byteOffset % 4 === 0) {
-    const n = a.length >> 2;
-    const x = new Int32Array(a.buffer, a.byteOffset, n);
-    const y = new Int32Array(b.buffer, b.byteOffset, n);
-    for (let i = 0; i < n; i++) if (x[i] !== y[i]) return false;
-    start = n << 2;
-  }
-  for (let i = start; i < a.length; i++) if (a[i] !== b[i]) return false;
-  return true;
+  return a.length === b.length && Buffer.compare(a, b) === 0;
 }

@@ -354,6 +354,14 @@ Deno.test("introducedProblems reports what a change adds, not what was there bef
     introducedProblems(before, stillBroken).filter((p) => brokenBefore.includes(p.check)),
     [],
   );
+  // Messages that only moved are not new, whether two swapped places or the whole list turned round.
+  const [header, first, second, ...rest] = before.messages;
+  const swapped = { ...before, messages: [header!, second!, first!, ...rest] };
+  assert.deepEqual(introducedProblems(before, swapped), []);
+  const reversed = { ...before, messages: [header!, ...[first!, second!, ...rest].reverse()] };
+  assert.deepEqual(introducedProblems(before, reversed), []);
+  const reversedAndChanged = { ...after, messages: [header!, ...after.messages.slice(1).reverse()] };
+  assert.deepEqual(introducedProblems(before, reversedAndChanged).map((p) => p.msgid), [fine.msgid]);
 });
 
 Deno.test("addTotals counts problems by check and by severity", () => {
