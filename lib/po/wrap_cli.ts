@@ -22,6 +22,7 @@
  *
  * @module
  */
+import { sameBytes } from "../byte_runs.ts";
 import { DomainError, PoSyntaxError } from "../errors.ts";
 import { NotRegularFileError } from "../store/regular_read.ts";
 import { parsePo } from "./parse.ts";
@@ -164,11 +165,8 @@ function errorText(path: string, e: unknown): string {
   throw e;
 }
 
-function bytesEqual(a: Uint8Array, b: Uint8Array): boolean {
-  if (a.length !== b.length) return false;
-  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
-  return true;
-}
+/** Files read ahead of the one being laid out, on one thread. */
+const READ_AHEAD = 4;
 
 /** One file read and laid out, or what stopped it. */
 type Outcome =
@@ -270,7 +268,9 @@ export async function runWrap(args: string[], io: WrapIo): Promise<number> {
     }
   };
   // Files are read and laid out ahead, at most `window` at once; reports and writes stay in order.
-  const window = pool?.window ?? 1;
+  // On one thread, the next files' reads go on while this one is laid out (the layout is
+  // synchronous): a walk of a tree otherwise waited on each file's stat, open and read in turn.
+  const window = pool?.window ?? READ_AHEAD;
   const inFlight: Promise<Outcome>[] = [];
   let next = 0;
   const progress = options.quiet || options.stdout
@@ -301,7 +301,7 @@ export async function runWrap(args: string[], io: WrapIo): Promise<number> {
         io.forget?.(path);
         continue;
       }
-      if (bytesEqual(before, after)) {
+      if (sameBytes(before, after)) {
         io.forget?.(path);
         continue;
       }
