@@ -11,7 +11,7 @@ import { type ApiEntry, entryMessages, toApiEntry } from "../po/catalog.ts";
 import type { PoCatalog, PoMessage } from "../po/types.ts";
 import { decodeCursor, encodeCursor, staleCursor } from "./_cursor.ts";
 import { type EntryField, type ListedEntry, listedEntry, selectFields } from "./fields.ts";
-import { type EntryState, entryState } from "./stats.ts";
+import { ENTRY_STATES, type EntryState, entryStates } from "./stats.ts";
 
 /** Largest page of entries (and of search hits). */
 export const MAX_PAGE_LIMIT = 1000;
@@ -66,13 +66,14 @@ export function pageEntries(
     from = at.index;
   }
   const messages = entryMessages(catalog);
+  const states = entryStates(catalog, messages);
   const entries: (ListedEntry | Partial<ApiEntry>)[] = [];
   const positions = page.positions ?? true;
   let total = 0;
   let next: number | null = null;
   for (let i = 0; i < messages.length; i++) {
     const m = messages[i]!;
-    if (!selection.select(m, entryState(m))) continue;
+    if (!selection.select(m, ENTRY_STATES[states[i]!]!)) continue;
     total++;
     if (i < from) continue;
     if (entries.length < page.limit) {

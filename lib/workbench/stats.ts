@@ -69,6 +69,23 @@ export function entryState(m: PoMessage): EntryState {
   return "translated";
 }
 
+/**
+ * The state of every entry of `catalog` (the header excluded, in `entryMessages` order), as indices
+ * into {@link ENTRY_STATES}: made once per catalogue (immutable), so a page of a long list does not
+ * work out every entry's state again.
+ */
+export function entryStates(catalog: PoCatalog, messages: readonly PoMessage[]): Uint8Array {
+  let states = statesOf.get(catalog);
+  if (states === undefined || states.length !== messages.length) {
+    states = new Uint8Array(messages.length);
+    for (let i = 0; i < messages.length; i++) states[i] = ENTRY_STATES.indexOf(entryState(messages[i]!));
+    statesOf.set(catalog, states);
+  }
+  return states;
+}
+
+const statesOf = new WeakMap<PoCatalog, Uint8Array>();
+
 /** Whitespace-separated runs in `text` (Python's `len(text.split())`). */
 export function wordCount(text: string): number {
   let words = 0;
@@ -117,6 +134,29 @@ export function percentDone(c: StateCounts): number {
  * ```
  */
 export function countCatalogue(catalog: PoCatalog): CatalogueCounts {
+  // Catalogues are immutable values: each is counted once (a page of list_entries answers with the
+  // counts, and a paged walk of a 12,000-entry catalogue counted its words again on every page).
+  let counts = countsOf.get(catalog);
+  if (counts === undefined) {
+    counts = countNow(catalog);
+    countsOf.set(catalog, counts);
+  }
+  return structuredCounts(counts);
+}
+
+const countsOf = new WeakMap<PoCatalog, CatalogueCounts>();
+
+/** A copy a caller may change without changing the kept counts. */
+function structuredCounts(c: CatalogueCounts): CatalogueCounts {
+  return {
+    entries: { ...c.entries },
+    words: { ...c.words },
+    percent: c.percent,
+    percent_words: c.percent_words,
+  };
+}
+
+function countNow(catalog: PoCatalog): CatalogueCounts {
   const entries = emptyCounts();
   const words = emptyCounts();
   for (const m of catalog.messages) {
