@@ -15,6 +15,20 @@ export const REPO_ROOT = new URL("../", import.meta.url);
 /** `../shared` beside the repository (present on CI and developer machines, absent on a user's clone). */
 export const SHARED_DIR = new URL("../../shared/", import.meta.url);
 
+/** Every `.po` file under `dir` (recursively), sorted. */
+export function poFilesIn(dir: URL): string[] {
+  const out: string[] = [];
+  const walk = (path: string) => {
+    for (const entry of Deno.readDirSync(path)) {
+      const child = `${path}/${entry.name}`;
+      if (entry.isDirectory) walk(child);
+      else if (entry.name.endsWith(".po")) out.push(child);
+    }
+  };
+  walk(dir.pathname.replace(/\/$/, ""));
+  return out.sort();
+}
+
 /** True when `../shared` exists. */
 export function sharedAvailable(): boolean {
   try {

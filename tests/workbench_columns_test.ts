@@ -9,7 +9,7 @@ import { parsePo } from "../lib/po/mod.ts";
 import type { PoCatalog, PoMessage } from "../lib/po/types.ts";
 import { SearchColumns } from "../lib/workbench/_columns.ts";
 import { entryState, listedEntry, SEARCH_FIELDS, type SearchField } from "../lib/workbench/mod.ts";
-import { SHARED_DIR } from "./_helpers.ts";
+import { poFilesIn, SHARED_DIR } from "./_helpers.ts";
 import { lacks } from "./_prerequisites.ts";
 
 /** The texts a search tests for a parsed message, field by field: the rule the columns must keep. */
@@ -62,19 +62,6 @@ function compare(doc: PoCatalog, name: string): number {
     }
   }
   return messages.length;
-}
-
-function poFilesIn(dir: URL): string[] {
-  const out: string[] = [];
-  const walk = (path: string) => {
-    for (const entry of Deno.readDirSync(path)) {
-      const child = `${path}/${entry.name}`;
-      if (entry.isDirectory) walk(child);
-      else if (entry.name.endsWith(".po")) out.push(child);
-    }
-  };
-  walk(dir.pathname.replace(/\/$/, ""));
-  return out.sort();
 }
 
 /** Every file of `paths` that parses, compared; returns the entries compared. */

@@ -8,7 +8,7 @@ import { catalogueLanguage, countCatalogue, entryState, wordCount } from "../lib
 import { scanCounts } from "../lib/workbench/_count_scan.ts";
 import { generatedCatalogue } from "../bench/_generated_po.ts";
 import { HAS_MSGCAT, lacks } from "./_prerequisites.ts";
-import { SHARED_DIR } from "./_helpers.ts";
+import { poFilesIn, SHARED_DIR } from "./_helpers.ts";
 
 const FIXTURES = new URL("./fixtures/workbench/", import.meta.url);
 const PO_FIXTURES = new URL("./fixtures/po/", import.meta.url);
@@ -102,19 +102,6 @@ function compareWithMsgfmt(files: string[]) {
     compared++;
   }
   return compared;
-}
-
-function poFilesIn(dir: URL): string[] {
-  const out: string[] = [];
-  const walk = (path: string) => {
-    for (const entry of Deno.readDirSync(path)) {
-      const child = `${path}/${entry.name}`;
-      if (entry.isDirectory) walk(child);
-      else if (entry.name.endsWith(".po")) out.push(child);
-    }
-  };
-  walk(dir.pathname.replace(/\/$/, ""));
-  return out.sort();
 }
 
 Deno.test("counts equal msgfmt --statistics for every fixture catalogue", {
