@@ -3,7 +3,7 @@
  *
  *   main.ts [serve]            HTTP server (default)
  *   main.ts mcp                MCP server over stdio
- *   main.ts wrap [opts] FILE…  powrap-compatible formatter
+ *   main.ts wrap [opts] FILE…  powrap-compatible formatter (its tasks run lib/cli/wrap_main.ts)
  *   main.ts merge DEF REF      msgmerge-compatible merge (lib/cli/merge.ts)
  *   main.ts compile FILE.po    msgfmt-compatible MO compiler (lib/cli/compile.ts)
  *   main.ts check [opts] PATH… quality checks as a linter (lib/cli/check.ts)
@@ -18,6 +18,8 @@ import { fileURLToPath } from "node:url";
 import { batchedLog, writeAll } from "./lib/cli/log.ts";
 import { missingPermissionLine, StartupError } from "./lib/cli/startup.ts";
 import { MODE_USAGE, unknownModeLine, USAGE } from "./lib/cli/usage.ts";
+import { enterCallersDirectory, readEnv } from "./lib/cli/process_env.ts";
+import { loadNativeBytes } from "./lib/native_bytes.ts";
 // Types only: erased at run time. Every module a mode needs is loaded by that mode with a literal
 // `import("./…")` (statically analysable, so `deno compile` bundles them all): `wrap` never loads
 // zod, Hono, the MCP SDK or routes/, and starts in a fraction of the time.
@@ -27,17 +29,6 @@ const DEFAULT_PO_ROOTS = [fileURLToPath(new URL("./examples/", import.meta.url))
 
 const { log, flush: flushLog } = batchedLog((bytes) => writeAll(Deno.stderr, bytes));
 globalThis.addEventListener("unload", flushLog);
-
-/** Reads the variables this process is allowed to read (the rest count as unset). */
-function readEnv(names: readonly string[]): Record<string, string | undefined> {
-  const env: Record<string, string | undefined> = {};
-  for (const name of names) {
-    if (Deno.permissions.querySync({ name: "env", variable: name }).state === "granted") {
-      env[name] = Deno.env.get(name);
-    }
-  }
-  return env;
-}
 
 /** The configuration module (zod): loaded by the modes that read the environment, not by `wrap`. */
 type ConfigModule = typeof import("./lib/config.ts");
@@ -90,7 +81,11 @@ async function main(args: string[]): Promise<void> {
   switch (mode) {
     case "serve":
     case "mcp": {
-      const [cfg, run] = await Promise.all([import("./lib/config.ts"), import("./routes/run.ts")]);
+      const [cfg, run] = await Promise.all([
+        import("./lib/config.ts"),
+        import("./routes/run.ts"),
+        loadNativeBytes(),
+      ]);
       const start = mode === "serve" ? run.runHttpServer : run.runMcpStdio;
       return start(loadConfig(cfg), { log, unrestricted: unrestrictedPermissions() });
     }
@@ -114,18 +109,15 @@ async function main(args: string[]): Promise<void> {
       return;
     }
     case "wrap": {
-      enterCallersDirectory();
-      const [{ runWrap }, { wrapIo }] = await Promise.all([
-        import("./lib/po/wrap_cli.ts"),
-        import("./lib/cli/wrap_io.ts"),
-      ]);
-      const io = wrapIo({ args: rest, lockDir: () => readEnv(["PO_LOCK_DIR"]).PO_LOCK_DIR, fail });
-      Deno.exit(await runWrap(rest, io));
+      // The tasks and the hook run lib/cli/wrap_main.ts itself: it starts faster than this file.
+      const { wrapMain } = await import("./lib/cli/wrap_main.ts");
+      Deno.exit(await wrapMain(rest));
       return;
     }
     case "merge":
     case "compile": {
-      enterCallersDirectory();
+      enterCallersDirectory(mode);
+      await loadNativeBytes();
       const { lockedFileIo } = await import("./lib/cli/_locked_files.ts");
       const io = lockedFileIo(mode, () => readEnv(["PO_LOCK_DIR"]).PO_LOCK_DIR, fail);
       const run = mode === "merge"
@@ -135,7 +127,8 @@ async function main(args: string[]): Promise<void> {
       return;
     }
     case "check": {
-      enterCallersDirectory();
+      enterCallersDirectory(mode);
+      await loadNativeBytes();
       const { checkCliIo, runCheck } = await import("./lib/cli/check.ts");
       Deno.exit(await runCheck(rest, checkCliIo()));
       return;
@@ -143,23 +136,6 @@ async function main(args: string[]): Promise<void> {
     default:
       console.error(unknownModeLine(mode));
       Deno.exit(2);
-  }
-}
-
-/**
- * `deno task` runs in the po-tools checkout and sets `INIT_CWD` to the directory the user ran it
- * from: `wrap` takes its paths (and asks git) from there. Read only when the permission is granted
- * (the `wrap` task grants `--allow-env=INIT_CWD`); a bare `deno run` stays where it is.
- */
-function enterCallersDirectory(): void {
-  if (Deno.permissions.querySync({ name: "env", variable: "INIT_CWD" }).state !== "granted") return;
-  const dir = Deno.env.get("INIT_CWD");
-  if (!dir) return;
-  try {
-    Deno.chdir(dir);
-  } catch (error) {
-    console.error(`wrap: cannot enter INIT_CWD ${JSON.stringify(dir)}: ${(error as Error).message}`);
-    Deno.exit(2);
   }
 }
 

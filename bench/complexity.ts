@@ -23,6 +23,10 @@
  * @module
  */
 import { applyWrite, encodePo, listEntries, parsePo, readContext, type WriteEntry } from "../lib/po/mod.ts";
+import { loadNativeBytes } from "../lib/native_bytes.ts";
+
+// As the servers run the engine: node:buffer's native Latin-1 decoding and memcmp.
+await loadNativeBytes();
 
 /**
  * V8's collector, when the run exposes it (`--v8-flags=--expose-gc`): collecting the garbage of

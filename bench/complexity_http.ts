@@ -13,6 +13,10 @@ import { CatalogueStore } from "../lib/store/mod.ts";
 import { PO_CODEC } from "../lib/po/po_codec.ts";
 import { createApp } from "../routes/mod.ts";
 import { measure, type Measurement, printTable } from "./complexity.ts";
+import { loadNativeBytes } from "../lib/native_bytes.ts";
+
+// As the servers run the engine: node:buffer's native Latin-1 decoding and memcmp.
+await loadNativeBytes();
 
 const root = await Deno.realPath(await Deno.makeTempDir({ prefix: "complexity-http-" }));
 const catalogues = new CatalogueStore({ roots: [root], codec: PO_CODEC, cacheMaxBytes: 0 });

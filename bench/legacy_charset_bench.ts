@@ -15,6 +15,10 @@
 import { encodePo, parsePo } from "../lib/po/mod.ts";
 import { legacyCodec } from "../lib/po/_legacy_charset.ts";
 import { benchCatalogueFile } from "./_generated_po.ts";
+import { loadNativeBytes } from "../lib/native_bytes.ts";
+
+// As the servers run the engine: node:buffer's native Latin-1 decoding and memcmp.
+await loadNativeBytes();
 
 type Engine = { parsePo: typeof parsePo; encodePo: typeof encodePo };
 

@@ -18,6 +18,10 @@ import { compileMo } from "../lib/po/compile.ts";
 import { encodePo, parsePo } from "../lib/po/mod.ts";
 import { mergeCatalogs, type MergeOptions } from "../lib/po/merge.ts";
 import { makeTemplate, type TemplateVariant } from "../tests/_merge_templates.ts";
+import { loadNativeBytes } from "../lib/native_bytes.ts";
+
+// As the servers run the engine: node:buffer's native Latin-1 decoding and memcmp.
+await loadNativeBytes();
 
 const CORPUS = new URL("../../shared/corpus/po/", import.meta.url).pathname;
 const filter = Deno.args[0] ?? "";

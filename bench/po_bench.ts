@@ -14,6 +14,10 @@
 import { encodePo, formatPo, parsePo } from "../lib/po/mod.ts";
 import type { PoCatalog } from "../lib/po/mod.ts";
 import { generatedCatalogue } from "./_generated_po.ts";
+import { loadNativeBytes } from "../lib/native_bytes.ts";
+
+// As the servers run the engine: node:buffer's native Latin-1 decoding and memcmp.
+await loadNativeBytes();
 
 const CORPUS_FILE = new URL("../../shared/corpus/po/zh-cn__whatsnew__changelog.po", import.meta.url);
 

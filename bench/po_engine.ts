@@ -11,6 +11,10 @@
  */
 import { encodePo, parsePo } from "../lib/po/mod.ts";
 import { benchCatalogueFile } from "./_generated_po.ts";
+import { loadNativeBytes } from "../lib/native_bytes.ts";
+
+// As the servers run the engine: node:buffer's native Latin-1 decoding and memcmp.
+await loadNativeBytes();
 
 /** FILE, else the corpus file, else (no ../shared) a generated catalogue written to a temp file. */
 const file = Deno.args[0] ?? await benchCatalogueFile();

@@ -9,6 +9,10 @@
 import v8 from "node:v8";
 import { PO_CODEC } from "../lib/po/po_codec.ts";
 import { CatalogueStore } from "../lib/store/mod.ts";
+import { loadNativeBytes } from "../lib/native_bytes.ts";
+
+// As the servers run the engine: node:buffer's native Latin-1 decoding and memcmp.
+await loadNativeBytes();
 
 const reads = Number(Deno.args[0] ?? 200_000);
 const root = await Deno.realPath(await Deno.makeTempDir());

@@ -18,6 +18,10 @@ import { UI_PATHS } from "../routes/ui.ts";
 import { encodePo, parsePo } from "../lib/po/mod.ts";
 import { generatedCatalogue } from "./_generated_po.ts";
 import { CHROMIUM, CHROMIUM_FLAGS } from "../tests/_prerequisites.ts";
+import { loadNativeBytes } from "../lib/native_bytes.ts";
+
+// As the servers run the engine: node:buffer's native Latin-1 decoding and memcmp.
+await loadNativeBytes();
 
 const rootArg = Deno.args[0] || undefined;
 const runsArg = Deno.args[1];

@@ -23,6 +23,10 @@ import { CatalogueStore } from "../lib/store/mod.ts";
 import { createApp } from "../routes/mod.ts";
 import { workbenchTools } from "../routes/workbench.ts";
 import { generatedCatalogue } from "./_generated_po.ts";
+import { loadNativeBytes } from "../lib/native_bytes.ts";
+
+// As the servers run the engine: node:buffer's native Latin-1 decoding and memcmp.
+await loadNativeBytes();
 
 const TREE = Deno.args[0] ?? "/tmp/workbench-tree";
 const FILES = 520;

@@ -11,6 +11,10 @@
  * @module
  */
 import { type WrapOptions, wrapString } from "../lib/po/wrap.ts";
+import { loadNativeBytes } from "../lib/native_bytes.ts";
+
+// As the servers run the engine: node:buffer's native Latin-1 decoding and memcmp.
+await loadNativeBytes();
 
 const CORPUS = new URL("../../shared/corpus/po/zh-cn__whatsnew__changelog.po", import.meta.url);
 

@@ -12,6 +12,10 @@ import { applyWrite, encodePo, parsePo, unifiedDiff, type WriteEntry } from "../
 import { DRY_RUN_DIFF_WORK } from "../lib/po/edit_catalogue.ts";
 import { ConflictError } from "../lib/errors.ts";
 import { generatedCatalogue } from "./_generated_po.ts";
+import { loadNativeBytes } from "../lib/native_bytes.ts";
+
+// As the servers run the engine: node:buffer's native Latin-1 decoding and memcmp.
+await loadNativeBytes();
 
 const entries = Number(Deno.args[0] ?? 10_000);
 const runs = Number(Deno.args[1] ?? 15);

@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { Buffer } from "node:buffer";
+import { equalBytes } from "./native_bytes.ts";
 
 /** A text kept as UTF-8: bytes `[start, end)` of `buffer`, which many pieces share. */
 export interface BytePiece {
@@ -223,10 +223,11 @@ export function copyPrefix(bytes: Bytes, n: number, target: Uint8Array): void {
 }
 
 /**
- * True when two arrays are equal: Node's `Buffer.compare` (a native memcmp) over the two views. The
- * views of laid-out runs start at any offset, and a JavaScript loop over unaligned bytes took ~9 ms
- * to compare a 4 MB file with the bytes a write expected (most of a one-entry write's time).
+ * True when two arrays are equal: Node's `Buffer.compare` (a native memcmp) once the servers have
+ * loaded it (`native_bytes.ts`). The views of laid-out runs start at any offset, and a JavaScript
+ * loop over unaligned bytes took ~9 ms to compare a 4 MB file with the bytes a write expected (most
+ * of a one-entry write's time).
  */
 function sameArrays(a: Uint8Array, b: Uint8Array): boolean {
-  return a.length === b.length && Buffer.compare(a, b) === 0;
+  return equalBytes(a, b);
 }

@@ -38,3 +38,67 @@ Deno.test("main.ts wrap loads no npm package (no zod, Hono, MCP SDK, nor routes/
     await Deno.remove(dir, { recursive: true });
   }
 });
+
+const WRAP_MAIN = new URL("../lib/cli/wrap_main.ts", import.meta.url).pathname;
+
+Deno.test("lib/cli/wrap_main.ts (what the wrap task and the hook run) statically imports no node: built-in, no npm package and nothing of routes/", async () => {
+  const out = await new Deno.Command(Deno.execPath(), {
+    args: ["info", "--json", WRAP_MAIN],
+    env: { NO_COLOR: "1" },
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+  assert.equal(out.code, 0, new TextDecoder().decode(out.stderr));
+  const graph = JSON.parse(new TextDecoder().decode(out.stdout)) as {
+    modules: { specifier: string; dependencies?: { code?: { specifier: string }; isDynamic?: boolean }[] }[];
+  };
+  const bySpecifier = new Map(graph.modules.map((m) => [m.specifier, m]));
+  // The modules loaded before the first line runs: static imports only (type imports have no `code`).
+  const loaded = new Set<string>();
+  const stack = [new URL(`file://${WRAP_MAIN}`).href];
+  while (stack.length > 0) {
+    const specifier = stack.pop()!;
+    if (loaded.has(specifier)) continue;
+    loaded.add(specifier);
+    for (const dep of bySpecifier.get(specifier)?.dependencies ?? []) {
+      if (dep.code && !dep.isDynamic) stack.push(dep.code.specifier);
+    }
+  }
+  const unwanted = [...loaded].filter((s) => !s.startsWith("file:") || s.includes("/routes/"));
+  assert.deepEqual(unwanted, []);
+  // The detector works: the servers' entry does load npm packages and node: built-ins (dynamically).
+  assert.ok(graph.modules.some((m) => m.specifier === "node:buffer"), "node:buffer is in the dynamic graph");
+  assert.ok(loaded.size > 20, `${loaded.size} modules`);
+});
+
+Deno.test("lib/cli/wrap_main.ts lays out, rewrites and checks like main.ts wrap, with no npm package", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "wrap_main_" });
+  try {
+    await Deno.writeTextFile(`${dir}/a.po`, UNWRAPPED);
+    const run = async (args: string[], flags: string[]) => {
+      const out = await new Deno.Command(Deno.execPath(), {
+        args: ["run", "--quiet", "--no-prompt", "--no-npm", ...flags, WRAP_MAIN, ...args],
+        env: { NO_COLOR: "1" },
+        stdin: "null",
+        stdout: "piped",
+        stderr: "piped",
+      }).output();
+      const d = new TextDecoder();
+      return [out.code, d.decode(out.stdout), d.decode(out.stderr)];
+    };
+    assert.deepEqual(await run(["--stdout", `${dir}/a.po`], ["--allow-read"]), [0, LAID_OUT, ""]);
+    assert.deepEqual(await run(["--check", `${dir}/a.po`], ["--allow-read"]), [
+      1,
+      "",
+      `Would rewrap: ${dir}/a.po\n`,
+    ]);
+    assert.deepEqual(await run([dir], ["--allow-read", "--allow-write", "--allow-sys=uid"]), [0, "", ""]);
+    assert.equal(await Deno.readTextFile(`${dir}/a.po`), LAID_OUT);
+    // A file it may not read is reported in one line, status 2, as main.ts wrap reports it.
+    const refused = await run([`${dir}/a.po`], []);
+    assert.deepEqual(refused.slice(0, 2), [2, ""]);
+    assert.match(String(refused[2]), /^wrap: .*a\.po: cannot read: Requires read access to .*\n$/);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});

@@ -110,12 +110,16 @@ Deno.test("a directory stands for its *.po files, in name order, without hidden 
   }
 });
 
-Deno.test("filesUnder keeps the files inside the given paths only", () => {
+Deno.test("filesUnder keeps the files inside the given paths only", async () => {
   const files = ["a.po", "locales/fr/x.po", "locales/frx.po", "../up.po"];
-  assert.deepEqual(filesUnder(files, []), files);
-  assert.deepEqual(filesUnder(files, ["locales/fr"]), ["locales/fr/x.po"]);
-  assert.deepEqual(filesUnder(files, ["./a.po", "locales/"]), ["a.po", "locales/fr/x.po", "locales/frx.po"]);
-  assert.deepEqual(filesUnder(files, ["."]), ["a.po", "locales/fr/x.po", "locales/frx.po"]);
+  assert.deepEqual(await filesUnder(files, []), files);
+  assert.deepEqual(await filesUnder(files, ["locales/fr"]), ["locales/fr/x.po"]);
+  assert.deepEqual(await filesUnder(files, ["./a.po", "locales/"]), [
+    "a.po",
+    "locales/fr/x.po",
+    "locales/frx.po",
+  ]);
+  assert.deepEqual(await filesUnder(files, ["."]), ["a.po", "locales/fr/x.po", "locales/frx.po"]);
 });
 
 Deno.test("a broken catalogue in a tree is reported as msgcat reports it, and the rest is still formatted", async () => {

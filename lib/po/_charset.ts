@@ -5,7 +5,7 @@
  *
  * @module
  */
-import { Buffer } from "node:buffer";
+import { latin1String } from "../native_bytes.ts";
 import { legacyCodec } from "./_legacy_charset.ts";
 
 /** The charsets msgcat 0.21 accepts ("portable encoding names"), by upper-case spelling. */
@@ -157,12 +157,9 @@ function byteStringToBytes(s: string): Uint8Array {
   return out;
 }
 
-/**
- * Bytes → a byte string (one char per byte). Node's latin1 decoding is native and exact; the
- * WHATWG "latin1" decoder is windows-1252, which maps 0x80–0x9F elsewhere.
- */
+/** Bytes → a byte string (one char per byte): {@link latin1String}. */
 export function bytesToByteString(bytes: Uint8Array): string {
-  return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.length).toString("latin1");
+  return latin1String(bytes);
 }
 
 /**

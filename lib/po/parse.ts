@@ -11,7 +11,7 @@
  *
  * @module
  */
-import { Buffer } from "node:buffer";
+import { latin1String } from "../native_bytes.ts";
 import { PoSyntaxError } from "../errors.ts";
 import { bytesToByteString, canonicalCharset, decodeUtf8, guessCharset, WEIRD_CJK } from "./_charset.ts";
 import { type CharsetInfo, checkAscii, decodeByteMode, decodePending, resolveCharset } from "./_decode.ts";
@@ -195,12 +195,11 @@ const CHUNK_BYTES = 1 << 16;
  * touch of each page of it costs more than lexing it.
  */
 function byteStringChunks(body: Uint8Array, chunkBytes: number): string[] | null {
-  const buffer = Buffer.from(body.buffer, body.byteOffset, body.length);
   const chunks: string[] = [];
   for (let from = 0; from < body.length || chunks.length === 0;) {
     const newline = from + chunkBytes < body.length ? body.indexOf(10, from + chunkBytes) : -1;
     const to = newline < 0 ? body.length : newline + 1;
-    const chunk = buffer.toString("latin1", from, to);
+    const chunk = latin1String(body, from, to);
     if (chunk.indexOf("\\\n") >= 0) return null;
     chunks.push(chunk);
     from = to;

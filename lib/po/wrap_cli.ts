@@ -23,6 +23,7 @@
  * @module
  */
 import { sameBytes } from "../byte_runs.ts";
+import { loadNativeBytes, NATIVE_BYTES_WORTHWHILE } from "../native_bytes.ts";
 import { DomainError, PoSyntaxError } from "../errors.ts";
 import { NotRegularFileError } from "../store/regular_read.ts";
 import { parsePo } from "./parse.ts";
@@ -188,7 +189,7 @@ async function targets(options: Options, io: WrapIo): Promise<{ files: string[];
       io.stderr(`wrap: --modified: ${e instanceof Error ? e.message : String(e)}\n`);
       return 2;
     }
-    paths = filesUnder(modified, options.files);
+    paths = await filesUnder(modified, options.files);
   }
   if (!io.pathKind || !io.readDir) return { files: [...paths], failed: false };
   let walked;
@@ -258,6 +259,8 @@ export async function runWrap(args: string[], io: WrapIo): Promise<number> {
   const layOut = async (path: string): Promise<Outcome> => {
     try {
       const before = await io.readFile(path);
+      // Small files are read faster without node:buffer than with its start-up (native_bytes.ts).
+      if (before.length >= NATIVE_BYTES_WORTHWHILE) await loadNativeBytes();
       if (pool) return { path, before, after: await pool.layOut(path, before, noWrap), text: null };
       const catalog = parsePo(before, { fileName: path });
       const after = encodePo(catalog, { noWrap });

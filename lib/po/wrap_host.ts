@@ -4,7 +4,6 @@
  *
  * @module
  */
-import { join, relative } from "node:path";
 import type { EntryKind } from "./wrap_tree.ts";
 
 /** "directory" when PATH is a directory (a symbolic link to one counts), else "other". */
@@ -65,6 +64,7 @@ async function git(args: string[]): Promise<string> {
  * @throws {GitStatusError} when git cannot be run or this is not a repository.
  */
 export async function gitModifiedFiles(): Promise<string[]> {
+  const { join, relative } = await import("node:path");
   const top = (await git(["rev-parse", "--show-toplevel"])).replace(/\n$/, "");
   const status = await git(["status", "--porcelain", "-z", "--no-renames", "--untracked-files=all"]);
   const files: string[] = [];

@@ -9,6 +9,7 @@
 import { DomainError, PoSyntaxError } from "../errors.ts";
 import { parsePo } from "./parse.ts";
 import { encodePo } from "./write.ts";
+import { loadNativeBytes, NATIVE_BYTES_WORTHWHILE } from "../native_bytes.ts";
 
 /** A job for the worker. */
 export interface LayoutJob {
@@ -24,8 +25,9 @@ export type LayoutAnswer =
   | { id: number; error: { kind: "syntax"; reason: string; line: number; column: number } }
   | { id: number; error: { kind: "domain" | "other"; name: string; message: string } };
 
-self.onmessage = (event: MessageEvent<LayoutJob>) => {
+self.onmessage = async (event: MessageEvent<LayoutJob>) => {
   const { id, path, bytes, noWrap } = event.data;
+  if (bytes.length >= NATIVE_BYTES_WORTHWHILE) await loadNativeBytes();
   let answer: LayoutAnswer;
   try {
     const after = encodePo(parsePo(bytes, { fileName: path }), { noWrap });

@@ -1,0 +1,39 @@
+/**
+ * `wrap`'s own entry point. `deno task wrap`, `bin/wrap` and the pre-commit hook run this module, so
+ * a run loads the formatter and nothing else: `main.ts wrap` does the same work, but `main.ts` names
+ * every mode's modules, which Deno resolves when the process starts (~10–30 ms a run, measured in
+ * `bench/README.md#wrap`), and a pre-commit hook pays start-up once per commit.
+ *
+ *   deno run --allow-read [--allow-write --allow-sys=uid] lib/cli/wrap_main.ts [OPTIONS] PATH…
+ *
+ * Options: `wrap --help` (`lib/po/wrap_cli.ts`).
+ *
+ * @module
+ */
+import { runWrap } from "../po/wrap_cli.ts";
+import { enterCallersDirectory, readEnv } from "./process_env.ts";
+import { missingPermissionLine } from "./startup.ts";
+import { wrapIo } from "./wrap_io.ts";
+
+/** One line on stderr, exit status 2. */
+function fail(line: string): never {
+  console.error(line);
+  Deno.exit(2);
+}
+
+/**
+ * Runs `wrap ARGS` in the directory the user ran it from and returns its exit status (a missing
+ * permission ends the process with status 2 and one line saying which).
+ */
+export async function wrapMain(args: string[]): Promise<number> {
+  enterCallersDirectory("wrap");
+  const io = wrapIo({ args, lockDir: () => readEnv(["PO_LOCK_DIR"]).PO_LOCK_DIR, fail });
+  try {
+    return await runWrap(args, io);
+  } catch (error) {
+    if (error instanceof Deno.errors.NotCapable) fail(missingPermissionLine(error));
+    throw error;
+  }
+}
+
+if (import.meta.main) Deno.exit(await wrapMain(Deno.args));
