@@ -517,3 +517,31 @@ Deno.test("canonicalCatalogFrom gives what canonicalCatalog gives, for edits a w
     assert.deepEqual(canonicalCatalogFrom(raw, edited), canonicalCatalog(edited));
   });
 });
+
+Deno.test("encodePo with once (wrap's one-shot layout) writes the same bytes, and a later encoding is unaffected", async () => {
+  const dir = new URL("./fixtures/po_wrap/", import.meta.url);
+  let files = 0;
+  for await (const entry of Deno.readDir(dir)) {
+    if (!entry.name.endsWith(".po")) continue;
+    const bytes = await Deno.readFile(new URL(entry.name, dir));
+    let catalog: PoCatalog;
+    try {
+      catalog = parsePo(bytes, { fileName: entry.name });
+    } catch {
+      continue; // a fixture msgcat rejects
+    }
+    const fresh = () => parsePo(bytes, { fileName: entry.name });
+    let expected: Uint8Array;
+    try {
+      expected = encodePo(fresh());
+    } catch {
+      continue;
+    }
+    assert.deepEqual(encodePo(catalog, { once: true }), expected, entry.name);
+    // The same catalogue again, from the cache or not: still the same bytes.
+    assert.deepEqual(encodePo(catalog), expected, entry.name);
+    assert.deepEqual(encodePo(catalog, { once: true }), expected, entry.name);
+    files++;
+  }
+  assert.ok(files >= 3, `${files} fixtures`);
+});

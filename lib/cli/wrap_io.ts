@@ -71,7 +71,7 @@ export function wrapIo(host: WrapHost): WrapIo {
         const before = read.get(path);
         return before && sameBytes(before, current)
           ? bytes
-          : encodePo(parsePo(current, { fileName: path }), { noWrap });
+          : encodePo(parsePo(current, { fileName: path }), { noWrap, once: true });
       });
       read.delete(path);
     },

@@ -255,15 +255,18 @@ export async function runWrap(args: string[], io: WrapIo): Promise<number> {
   const pool = options.stdout && !io.stdoutBytes
     ? null
     : await io.layoutPool?.(run.files.length, options.jobs);
+  let bytesRead = 0;
   /** Reads one file and lays it out (on a worker when there is a pool). */
   const layOut = async (path: string): Promise<Outcome> => {
     try {
       const before = await io.readFile(path);
-      // Small files are read faster without node:buffer than with its start-up (native_bytes.ts).
-      if (before.length >= NATIVE_BYTES_WORTHWHILE) await loadNativeBytes();
+      // A few small files are read faster without node:buffer than with its start-up; past a few
+      // hundred KB in all, its native decoding pays (native_bytes.ts).
+      bytesRead += before.length;
+      if (bytesRead >= NATIVE_BYTES_WORTHWHILE) await loadNativeBytes();
       if (pool) return { path, before, after: await pool.layOut(path, before, noWrap), text: null };
       const catalog = parsePo(before, { fileName: path });
-      const after = encodePo(catalog, { noWrap });
+      const after = encodePo(catalog, { noWrap, once: true });
       const text = options.stdout && !io.stdoutBytes ? formatPo(catalog, { noWrap }) : null;
       return { path, before, after, text };
     } catch (error) {

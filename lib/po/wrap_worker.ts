@@ -30,7 +30,7 @@ self.onmessage = async (event: MessageEvent<LayoutJob>) => {
   if (bytes.length >= NATIVE_BYTES_WORTHWHILE) await loadNativeBytes();
   let answer: LayoutAnswer;
   try {
-    const after = encodePo(parsePo(bytes, { fileName: path }), { noWrap });
+    const after = encodePo(parsePo(bytes, { fileName: path }), { noWrap, once: true });
     answer = { id, after };
   } catch (e) {
     if (e instanceof PoSyntaxError) {

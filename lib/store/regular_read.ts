@@ -112,14 +112,18 @@ export async function readRegularFileBytesDeno(
   maxBytes: number = DEFAULT_MAX_FILE_BYTES,
   openLimitMs: number = OPEN_TIME_LIMIT_MS,
 ): Promise<Uint8Array> {
-  const named = await Deno.stat(path);
+  // Sync calls where nothing can block: stat does not open the path, and a handle that fstat
+  // shows is a regular file reads without waiting on anyone. Only the open may block (a FIFO
+  // swapped in after the stat), so only it is asynchronous and timed. (A tree of 500 catalogues
+  // spent ~0.2 s of its main thread in the five asynchronous calls per file this replaced.)
+  const named = Deno.statSync(path);
   if (!named.isFile) throw new NotRegularFileError(path, kindOf(named));
   if (named.size > maxBytes) {
     throw new TooLargeError(`File too large: ${path} is ${named.size} bytes, the limit is ${maxBytes} bytes`);
   }
   const file = await openInTime(path, path, openLimitMs);
   try {
-    const opened = await file.stat();
+    const opened = file.statSync();
     if (!opened.isFile) throw new NotRegularFileError(path, kindOf(opened));
     // A different inode than the stat saw is fine when it is a regular file: a writer's atomic
     // rename landed in between (the servers and other wrap runs do this), and what is read is
@@ -135,7 +139,7 @@ export async function readRegularFileBytesDeno(
     const probe = new Uint8Array(1);
     for (;;) {
       const into = total < buffer.length ? buffer.subarray(total) : probe;
-      const n = await file.read(into);
+      const n = file.readSync(into);
       if (n === null) break;
       if (into === probe) {
         if (buffer.length >= maxBytes) {
