@@ -4,6 +4,7 @@
  *
  * @module
  */
+import { pathFunctions } from "./_paths.ts";
 import type { EntryKind } from "./wrap_tree.ts";
 
 /** "directory" when PATH is a directory (a symbolic link to one counts), else "other". */
@@ -64,7 +65,7 @@ async function git(args: string[]): Promise<string> {
  * @throws {GitStatusError} when git cannot be run or this is not a repository.
  */
 export async function gitModifiedFiles(): Promise<string[]> {
-  const { join, relative } = await import("node:path");
+  const { join, relative } = await pathFunctions();
   const top = (await git(["rev-parse", "--show-toplevel"])).replace(/\n$/, "");
   const status = await git(["status", "--porcelain", "-z", "--no-renames", "--untracked-files=all"]);
   const files: string[] = [];

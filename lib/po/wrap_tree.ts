@@ -19,12 +19,7 @@
  * @module
  */
 
-/** `node:path`, loaded by the runs that need it: it starts Deno's Node layer (~13 ms), and a run on one file does not. */
-type PathModule = typeof import("node:path");
-let pathModule: PathModule | undefined;
-async function loadPaths(): Promise<PathModule> {
-  return pathModule ??= await import("node:path");
-}
+import { pathFunctions } from "./_paths.ts";
 
 /** The kind of one directory entry, as `lstat` sees it (links are not followed). */
 export type EntryKind = "file" | "directory" | "symlink" | "other";
@@ -59,11 +54,7 @@ export const MAX_WRAP_FILES = 200_000;
 export async function collectWrapTargets(paths: readonly string[], io: WrapTreeIo): Promise<WrapTargets> {
   const files: string[] = [];
   const failures: { path: string; error: unknown }[] = [];
-  // One FILE (a pre-commit hook's commit of one catalogue): nothing to walk or to compare.
-  if (paths.length === 1 && (await io.pathKind(paths[0]!)) !== "directory") {
-    return { files: [paths[0]!], failures };
-  }
-  const { join, normalize } = await loadPaths();
+  const { join, normalize } = await pathFunctions();
   const seen = new Set<string>();
   const take = (path: string) => {
     const key = normalize(path);
@@ -110,7 +101,7 @@ export async function collectWrapTargets(paths: readonly string[], io: WrapTreeI
  */
 export async function filesUnder(files: readonly string[], paths: readonly string[]): Promise<string[]> {
   if (paths.length === 0) return [...files];
-  const { isAbsolute, normalize, relative } = await loadPaths();
+  const { isAbsolute, normalize, relative } = await pathFunctions();
   const roots = paths.map((p) => normalize(p));
   return files.filter((file) => {
     const f = normalize(file);
