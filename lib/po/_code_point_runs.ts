@@ -55,19 +55,3 @@ export function astralValue(table: CodePointTable, codePoint: number): number {
   }
   return table.astralValues[lo]!; // 0 <= lo < starts.length = values.length
 }
-
-/**
- * The starts (ascending, from 0) of the BMP segments over which every one of `runLists` keeps its
- * value: a table combining several properties can then be filled segment by segment (a few thousand
- * `fill`s) instead of code point by code point (65,536 steps at every start of the program).
- */
-export function bmpSegmentStarts(...runLists: readonly (readonly number[])[]): number[] {
-  const starts: number[] = [];
-  for (const runs of runLists) {
-    for (let i = 0; i < runs.length && runs[i]! < 0x10000; i += 2) starts.push(runs[i]!);
-  }
-  starts.sort((a, b) => a - b);
-  const out: number[] = [];
-  for (const start of starts) if (out[out.length - 1] !== start) out.push(start);
-  return out;
-}

@@ -7,9 +7,7 @@
  *
  * @module
  */
-import { bmpSegmentStarts } from "./_code_point_runs.ts";
 import { directiveInteriorBytes } from "./_format_directives.ts";
-import { LINE_BREAK_RUNS, WIDTH_RUNS } from "./_unicode_data.ts";
 import {
   astralLineBreakClass,
   BMP_CLASSES,
@@ -132,46 +130,24 @@ function pushLineStart(count: number, index: number): number {
   return count + 1;
 }
 
-/**
- * What {@link scan} needs of a BMP code point, in one load: bits 0–5 its line-break class, bits 6–7
- * its columns; for a character msgcat escapes, bit 8 is set, the class is the `\\`'s (PR), the
- * columns are the escape's 2, and bits 9–14 are the class of the escape's second character.
- */
-const UNIT_INFO = new Uint16Array(0x10000);
-{
-  // Segment by segment of constant class and width (see bmpSegmentStarts), then the escapes.
-  const starts = bmpSegmentStarts(LINE_BREAK_RUNS, WIDTH_RUNS);
-  for (let k = 0; k < starts.length; k++) {
-    const c = starts[k]!;
-    UNIT_INFO.fill(BMP_CLASSES[c]! | (BMP_WIDTHS[c]! << 6), c, starts[k + 1] ?? 0x10000);
-  }
-  for (let c = 0; c < 128; c++) {
-    const letter = ESCAPE_LETTER[c]!;
-    if (letter !== 0) UNIT_INFO[c] = LB_PR | (2 << 6) | 0x100 | (BMP_CLASSES[letter]! << 9);
-  }
-}
+/** The BMP tables of a file in a CJK encoding (`cjk`), made on first use. */
+let cjkTables: { classes: Uint8Array; widths: Uint8Array } | null = null;
 
-/**
- * {@link LINE_BREAK_DFA} with states numbered 0, 1, 2… (not multiples of {@link CLASS_COUNT}):
- * `t = DFA_BY_NUMBER[state * CLASS_COUNT + k]`, break `t & 3`, next state `t >> 2`.
- */
-/** {@link UNIT_INFO} and the widths for a file in a CJK encoding, made on first use. */
-let cjkTables: { info: Uint16Array; widths: Uint8Array } | null = null;
-
-function makeCjkTables(): { info: Uint16Array; widths: Uint8Array } {
-  const info = UNIT_INFO.slice();
+function makeCjkTables(): { classes: Uint8Array; widths: Uint8Array } {
+  const classes = BMP_CLASSES.slice();
   const widths = BMP_WIDTHS.slice();
   for (let c = 0x80; c < 0x10000; c++) {
-    const columns = cjkColumns(c, BMP_WIDTHS[c]!);
-    const cls = isAmbiguous(c) ? LB_ID1 : BMP_CLASSES[c]!;
-    widths[c] = columns;
-    info[c] = cls | (columns << 6);
+    widths[c] = cjkColumns(c, BMP_WIDTHS[c]!);
+    if (isAmbiguous(c)) classes[c] = LB_ID1;
   }
-  return { info, widths };
+  return { classes, widths };
 }
 
-/** The tables of the string being written: UTF-8 (and every other) files', or a CJK encoding's. */
-let unitInfo: Uint16Array = UNIT_INFO;
+/**
+ * The tables of the string being written: UTF-8 (and every other) files', or a CJK encoding's.
+ * (Looked up for characters outside ASCII only: ASCII goes through {@link ASCII_STEP}.)
+ */
+let bmpClasses: Uint8Array = BMP_CLASSES;
 let bmpWidths: Uint8Array = BMP_WIDTHS;
 /** Whether astral AI characters break as ideographs (a CJK encoding). */
 let astralAmbiguousAsId = false;
@@ -179,11 +155,11 @@ let astralAmbiguousAsId = false;
 /** Selects the tables for a string of a file in a CJK encoding or not. */
 function useTables(cjk: boolean): void {
   if (!cjk) {
-    unitInfo = UNIT_INFO;
+    bmpClasses = BMP_CLASSES;
     bmpWidths = BMP_WIDTHS;
   } else {
     cjkTables ??= makeCjkTables();
-    unitInfo = cjkTables.info;
+    bmpClasses = cjkTables.classes;
     bmpWidths = cjkTables.widths;
   }
   astralAmbiguousAsId = cjk;
@@ -198,21 +174,22 @@ const DFA_START_NUMBER = LINE_BREAK_DFA_START / CLASS_COUNT;
 /**
  * One load per ASCII byte for {@link scan}: `ASCII_STEP[state * 128 + byte]` holds the break before
  * the byte (bits 0–1), its columns once escaped (bits 2–3), its {@link BYTE_KIND} (bit 4) and the
- * next state (bits 8 on), an escape's two characters (`\` then its letter) stepped through at once.
+ * next state (bits 8 on), an escape's two characters (`\` then its letter) stepped through at once:
+ * the `\` breaks as PR, the pair takes 2 columns.
  */
 const ASCII_STEP = new Int32Array((DFA_BY_NUMBER.length / CLASS_COUNT) * 128);
 for (let state = 0; state < DFA_BY_NUMBER.length / CLASS_COUNT; state++) {
   for (let c = 0; c < 128; c++) {
-    const info = UNIT_INFO[c]!;
-    let t = DFA_BY_NUMBER[state * CLASS_COUNT + (info & 63)]!;
+    const letter = ESCAPE_LETTER[c]!;
+    let t = DFA_BY_NUMBER[state * CLASS_COUNT + (letter !== 0 ? LB_PR : BMP_CLASSES[c]!)]!;
     let brk = t & 3;
-    if ((info & 0x100) !== 0) {
+    if (letter !== 0) {
       // The escape's second character: never a break before it.
-      t = DFA_BY_NUMBER[(t >> 2) * CLASS_COUNT + (info >> 9)]!;
+      t = DFA_BY_NUMBER[(t >> 2) * CLASS_COUNT + BMP_CLASSES[letter]!]!;
       // No break just before the "\n" that ends a portion.
       if (c === 10) brk = BREAK_PROHIBITED;
     }
-    ASCII_STEP[state * 128 + c] = ((t >> 2) << 8) | (BYTE_KIND[c]! << 4) | (((info >> 6) & 3) << 2) | brk;
+    ASCII_STEP[state * 128 + c] = ((t >> 2) << 8) | (BYTE_KIND[c]! << 4) | (ASCII_COLUMNS[c]! << 2) | brk;
   }
 }
 
@@ -241,7 +218,8 @@ function scan(src: Uint8Array, from: number, to: number, interiors: Uint8Array |
   const ats = opportunityAt;
   const columnsBefore = opportunityColumn;
   const kinds = opportunityKind;
-  const info = unitInfo;
+  const classes = bmpClasses;
+  const widths = bmpWidths;
   let state = DFA_START_NUMBER;
   let n = 0;
   let run = 0;
@@ -262,24 +240,24 @@ function scan(src: Uint8Array, from: number, to: number, interiors: Uint8Array |
       i++;
     } else {
       byteKinds |= 2;
-      let unit: number;
-      if (c < 0xe0) {
-        unit = info[((c & 0x1f) << 6) | (src[i + 1]! & 63)]!;
-        i += 2;
-      } else if (c < 0xf0) {
-        unit = info[((c & 0x0f) << 12) | ((src[i + 1]! & 63) << 6) | (src[i + 2]! & 63)]!;
-        i += 3;
+      let cls: number;
+      if (c < 0xf0) {
+        const cp = c < 0xe0
+          ? ((c & 0x1f) << 6) | (src[i + 1]! & 63)
+          : ((c & 0x0f) << 12) | ((src[i + 1]! & 63) << 6) | (src[i + 2]! & 63);
+        i += c < 0xe0 ? 2 : 3;
+        cls = classes[cp]!;
+        columns = widths[cp]!;
       } else {
         const cp = ((c & 7) << 18) | ((src[i + 1]! & 63) << 12) | ((src[i + 2]! & 63) << 6) |
           (src[i + 3]! & 63);
         i += 4;
-        const cls = astralAmbiguousAsId && isAmbiguous(cp) ? LB_ID1 : astralLineBreakClass(cp);
-        unit = cls | (astralWidth(cp) << 6);
+        cls = astralAmbiguousAsId && isAmbiguous(cp) ? LB_ID1 : astralLineBreakClass(cp);
+        columns = astralWidth(cp);
       }
       // (No character outside ASCII is escaped.)
-      const t = DFA_BY_NUMBER[state * CLASS_COUNT + (unit & 63)]!;
+      const t = DFA_BY_NUMBER[state * CLASS_COUNT + cls]!;
       brk = t & 3;
-      columns = (unit >> 6) & 3;
       state = t >> 2;
     }
     if (interiors !== null && interiors[at] === 1) brk = BREAK_PROHIBITED;
