@@ -50,6 +50,24 @@ function keywordAt(t: string, i: number, j: number): number {
   return -1;
 }
 
+/** U+0000–U+0004: NUL ends a string, EOT is refused in it (searched with `lastIndex`). */
+// deno-lint-ignore no-control-regex -- these control characters are what it looks for
+const LOW_CONTROL = /[\0-\x04]/g;
+/** A non-ASCII character (searched with `lastIndex`). */
+const NON_ASCII_FROM = /[^\0-\x7f]/g;
+
+/** An `indexOf` result, or the text's length for "none". */
+function nextOf(at: number, t: string): number {
+  return at < 0 ? t.length : at;
+}
+
+/** Offset of the first match of the global `re` in `t` at or after `from`, or `t.length`. */
+function nextMatch(re: RegExp, t: string, from: number): number {
+  re.lastIndex = from;
+  const m = re.exec(t);
+  return m === null ? t.length : m.index;
+}
+
 /** Token kinds as error messages name them, by kind. */
 export const TOKEN_NAMES = [
   "end of file",
@@ -131,6 +149,17 @@ export class Lexer {
   /** Where the text after `#:` of a {@link T_REFERENCES} token starts and ends, in `text`. */
   refFrom = 0;
   refTo = 0;
+
+  // For {@link lexString}'s fast path: the next offsets (in `scanned`, the chunk they were found
+  // in) of a backslash, a newline, a character U+0000–U+0004 and a non-ASCII character, each
+  // `scanned.length` when there is none; -1 until searched. The lexer only moves forward in a
+  // chunk, so each is searched again only once the lexer has passed it: every search together
+  // reads the chunk about once, natively, instead of a loop over every character of every string.
+  private scanned = "";
+  private nextBackslash = -1;
+  private nextNewline = -1;
+  private nextLow = -1;
+  private nextHigh = -1;
 
   constructor(text: string, utf8: boolean, weird: string | null, removed: number[], rest: string[] = []) {
     this.text = text;
@@ -326,21 +355,30 @@ export class Lexer {
 
   /** Reads a string whose content starts at `i` (after the opening quote); sets `this.i` past it. */
   lexString(i: number): StringValue {
-    const t = this.text;
-    const n = t.length;
-    // Fast path: no escape, no control character of interest, no weird CJK.
-    let j = i;
+    // Fast path: the closing quote comes before any backslash, newline or U+0000–U+0004 (and the
+    // file is not in a weird CJK charset): the string is the text between the quotes.
     if (this.weird === null) {
-      let all = 0;
-      for (; j < n; j++) {
-        const c = t.charCodeAt(j);
-        all |= c;
-        if (c === 34 || c === 92 || c === 10 || c <= 4) break;
-      }
-      if (j < n && t.charCodeAt(j) === 34) {
-        if (all > 0x7f) this.lastHighStart = this.base + this.start;
-        this.i = j + 1;
-        return t.slice(i, j);
+      const t = this.text;
+      const q = t.indexOf('"', i);
+      if (q >= 0) {
+        if (this.scanned !== t) {
+          this.scanned = t;
+          this.nextBackslash = -1;
+          this.nextNewline = -1;
+          this.nextLow = -1;
+          this.nextHigh = -1;
+        }
+        if (this.nextNewline < i) this.nextNewline = nextOf(t.indexOf("\n", i), t);
+        if (this.nextBackslash < i) this.nextBackslash = nextOf(t.indexOf("\\", i), t);
+        if (q < this.nextNewline && q < this.nextBackslash) {
+          if (this.nextLow < i) this.nextLow = nextMatch(LOW_CONTROL, t, i);
+          if (q < this.nextLow) {
+            if (this.nextHigh < i) this.nextHigh = nextMatch(NON_ASCII_FROM, t, i);
+            if (this.nextHigh < q) this.lastHighStart = this.base + this.start;
+            this.i = q + 1;
+            return t.slice(i, q);
+          }
+        }
       }
     }
     const value = this.lexStringSlow(i);
