@@ -1,6 +1,6 @@
 /**
- * Two byte operations the PO reader and the writers need at native speed on large files: bytes as a
- * Latin-1 "byte string" (one char per byte) and byte equality. Node's `Buffer` does both natively,
+ * Byte operations the PO reader and the writers need at native speed on large files: bytes as a
+ * Latin-1 "byte string" (one char per byte) and back, and byte equality. Node's `Buffer` does both natively,
  * but importing `node:buffer` starts Deno's Node compatibility layer: ~13 ms of every process that
  * loads it, more than the whole layout of a small catalogue. So it is loaded on demand
  * ({@link loadNativeBytes}): the servers and the CLIs that read many or large files load it at
@@ -47,6 +47,27 @@ export function jsLatin1String(bytes: Uint8Array, from = 0, to = bytes.length): 
     const piece = bytes.subarray(i, Math.min(to, i + FROM_CHAR_CODE_UNITS));
     out += String.fromCharCode.apply(null, piece as unknown as number[]);
   }
+  return out;
+}
+
+/**
+ * The bytes of a byte string (each char code, which must be below 256, as one byte): the inverse
+ * of {@link latin1String}.
+ *
+ * @example
+ * ```ts
+ * latin1Bytes("c\u00e9"); // Uint8Array [0x63, 0xe9]
+ * ```
+ */
+export function latin1Bytes(text: string): Uint8Array {
+  if (native !== null) return native.from(text, "latin1");
+  return jsLatin1Bytes(text);
+}
+
+/** {@link latin1Bytes} in plain JavaScript. */
+export function jsLatin1Bytes(text: string): Uint8Array {
+  const out = new Uint8Array(text.length);
+  for (let i = 0; i < text.length; i++) out[i] = text.charCodeAt(i);
   return out;
 }
 

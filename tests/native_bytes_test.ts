@@ -3,7 +3,9 @@ import { Buffer } from "node:buffer";
 import {
   equalBytes,
   jsEqualBytes,
+  jsLatin1Bytes,
   jsLatin1String,
+  latin1Bytes,
   latin1String,
   loadNativeBytes,
 } from "../lib/native_bytes.ts";
@@ -30,6 +32,10 @@ Deno.test("the JavaScript Latin-1 decoding gives Node's strings: every byte valu
     assert.equal(jsLatin1String(bytes), node.toString("latin1"), `length ${n}`);
     if (n > 10) assert.equal(jsLatin1String(bytes, 3, n - 5), node.toString("latin1", 3, n - 5));
   }
+  // And back: the bytes of a byte string.
+  const text = Buffer.from(all).toString("latin1");
+  assert.deepEqual(jsLatin1Bytes(text), all);
+  assert.deepEqual(Uint8Array.from(Buffer.from(text, "latin1")), all);
   // A view that does not start its buffer.
   const view = randomBytes(20_000, 3).subarray(17, 19_001);
   assert.equal(jsLatin1String(view, 5, 9000), Buffer.from(view).toString("latin1", 5, 9000));
@@ -57,13 +63,18 @@ Deno.test("the JavaScript byte equality agrees with Buffer.compare at every alig
   assert.equal(jsEqualBytes(new Uint8Array(3), new Uint8Array(4)), false);
 });
 
-Deno.test("latin1String and equalBytes answer the same before and after node:buffer is loaded", async () => {
+Deno.test("latin1String, latin1Bytes and equalBytes answer the same before and after node:buffer is loaded", async () => {
   const bytes = randomBytes(70_000, 5);
   const other = bytes.slice();
   other[69_999] = other[69_999]! ^ 1;
-  const before = [latin1String(bytes, 1, 65_000), equalBytes(bytes, bytes.slice()), equalBytes(bytes, other)];
+  const answers = () => {
+    const text = latin1String(bytes, 1, 65_000);
+    return [text, Array.from(latin1Bytes(text)), equalBytes(bytes, bytes.slice()), equalBytes(bytes, other)];
+  };
+  const before = answers();
   await loadNativeBytes();
-  const after = [latin1String(bytes, 1, 65_000), equalBytes(bytes, bytes.slice()), equalBytes(bytes, other)];
+  const after = answers();
   assert.deepEqual(after, before);
-  assert.deepEqual(before.slice(1), [true, false]);
+  assert.deepEqual(before.slice(2), [true, false]);
+  assert.deepEqual(before[1], Array.from(bytes.subarray(1, 65_000)));
 });
