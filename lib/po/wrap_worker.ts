@@ -25,9 +25,13 @@ export type LayoutAnswer =
   | { id: number; error: { kind: "syntax"; reason: string; line: number; column: number } }
   | { id: number; error: { kind: "domain" | "other"; name: string; message: string } };
 
+/** Bytes laid out so far: past a few hundred KB, node:buffer's native decoding pays (native_bytes.ts). */
+let bytesSeen = 0;
+
 self.onmessage = async (event: MessageEvent<LayoutJob>) => {
   const { id, path, bytes, noWrap } = event.data;
-  if (bytes.length >= NATIVE_BYTES_WORTHWHILE) await loadNativeBytes();
+  bytesSeen += bytes.length;
+  if (bytesSeen >= NATIVE_BYTES_WORTHWHILE) await loadNativeBytes();
   let answer: LayoutAnswer;
   try {
     const after = encodePo(parsePo(bytes, { fileName: path }), { noWrap, once: true });
