@@ -3,7 +3,6 @@ import { Buffer } from "node:buffer";
 import {
   equalBytes,
   jsEqualBytes,
-  jsLatin1Bytes,
   jsLatin1String,
   latin1Bytes,
   latin1String,
@@ -34,7 +33,7 @@ Deno.test("the JavaScript Latin-1 decoding gives Node's strings: every byte valu
   }
   // And back: the bytes of a byte string.
   const text = Buffer.from(all).toString("latin1");
-  assert.deepEqual(jsLatin1Bytes(text), all);
+  assert.deepEqual(latin1Bytes(text), all);
   assert.deepEqual(Uint8Array.from(Buffer.from(text, "latin1")), all);
   // A view that does not start its buffer.
   const view = randomBytes(20_000, 3).subarray(17, 19_001);

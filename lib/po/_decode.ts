@@ -186,8 +186,12 @@ function mapTexts(m: ParsedMessage, strings: (s: string) => string, others: (s: 
  */
 function decodeUtf8Batch(raw: RawParse): boolean {
   const texts: string[] = [];
+  // Whether each text visited, in order, is non-ASCII: the second visit below replaces those.
+  const high: boolean[] = [];
   const collect = (s: string) => {
-    if (NON_ASCII_CHAR.test(s)) texts.push(s);
+    const isHigh = NON_ASCII_CHAR.test(s);
+    high.push(isHigh);
+    if (isHigh) texts.push(s);
     return s;
   };
   for (const i of raw.high) mapTexts(raw.messages[i]!, collect, collect);
@@ -197,7 +201,8 @@ function decodeUtf8Batch(raw: RawParse): boolean {
   const decoded = all.split("\0");
   if (decoded.length !== texts.length) return false; // (cannot happen: no text holds a NUL)
   let next = 0;
-  const replace = (s: string) => NON_ASCII_CHAR.test(s) ? decoded[next++]! : s; // a text per non-ASCII string, in this order
+  let visited = 0;
+  const replace = (s: string) => high[visited++] ? decoded[next++]! : s; // the same texts, in the same order
   for (const i of raw.high) mapTexts(raw.messages[i]!, replace, replace);
   return true;
 }
