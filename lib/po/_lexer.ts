@@ -61,11 +61,13 @@ function nextOf(at: number, t: string): number {
   return at < 0 ? t.length : at;
 }
 
-/** Offset of the first match of the global `re` in `t` at or after `from`, or `t.length`. */
+/**
+ * Offset of the first match of the global, one-character `re` in `t` at or after `from`, or
+ * `t.length`. (`test` leaves `lastIndex` just past the match, and makes no match object.)
+ */
 function nextMatch(re: RegExp, t: string, from: number): number {
   re.lastIndex = from;
-  const m = re.exec(t);
-  return m === null ? t.length : m.index;
+  return re.test(t) ? re.lastIndex - 1 : t.length;
 }
 
 /** Token kinds as error messages name them, by kind. */
