@@ -376,17 +376,6 @@ export function lstatOrNull(path: string): Deno.FileInfo | null {
   }
 }
 
-/** What kind of file a non-regular `Deno.FileInfo` describes, for messages. */
-export function fileKind(stat: Deno.FileInfo): string {
-  if (stat.isDirectory) return "a directory";
-  if (stat.isSymlink) return "a symbolic link";
-  if (stat.isFifo) return "a FIFO";
-  if (stat.isCharDevice) return "a character device";
-  if (stat.isBlockDevice) return "a block device";
-  if (stat.isSocket) return "a socket";
-  return "not a regular file";
-}
-
 function nodeKind(stat: fs.Stats): string {
   if (stat.isDirectory()) return "a directory";
   if (stat.isSymbolicLink()) return "a symbolic link";

@@ -27,14 +27,13 @@ import { basename, dirname, isAbsolute, join, normalize, relative } from "node:p
 import { InvalidInputError, NotFoundError, OutsideRootsError, TooLargeError } from "../errors.ts";
 import {
   directoriesUnchanged,
-  fileKind,
   lstatOrNull,
   PathChangedError,
   type VerifiedDirectory,
   walkDirectories,
 } from "./_verified_path.ts";
 import { StoreSetupError } from "./lock_dir.ts";
-import { DEFAULT_MAX_FILE_BYTES, NotRegularFileError } from "./regular_read.ts";
+import { DEFAULT_MAX_FILE_BYTES, fileKind, NotRegularFileError } from "./regular_read.ts";
 
 export { PathChangedError, type VerifiedDirectory };
 

@@ -38,8 +38,8 @@ export class NotRegularFileError extends InvalidInputError {
 /** How long an open may take before the file is taken for a FIFO swapped in after the check. */
 export const OPEN_TIME_LIMIT_MS = 2000;
 
-/** The kind of a non-regular file, worded like the store's other refusals. */
-function kindOf(stat: Deno.FileInfo): string {
+/** What kind of file a non-regular `Deno.FileInfo` describes, for messages (the store's refusals too). */
+export function fileKind(stat: Deno.FileInfo): string {
   if (stat.isDirectory) return "a directory";
   if (stat.isSymlink) return "a symbolic link";
   if (stat.isFifo) return "a FIFO";
@@ -146,14 +146,14 @@ export async function readRegularFileBytesDeno(
   // swapped in after the stat), so only it is asynchronous and timed. (A tree of 500 catalogues
   // spent ~0.2 s of its main thread in the five asynchronous calls per file this replaced.)
   const named = Deno.statSync(path);
-  if (!named.isFile) throw new NotRegularFileError(path, kindOf(named));
+  if (!named.isFile) throw new NotRegularFileError(path, fileKind(named));
   if (named.size > maxBytes) {
     throw new TooLargeError(`File too large: ${path} is ${named.size} bytes, the limit is ${maxBytes} bytes`);
   }
   const file = await openInTime(path, path, openLimitMs);
   try {
     const opened = file.statSync();
-    if (!opened.isFile) throw new NotRegularFileError(path, kindOf(opened));
+    if (!opened.isFile) throw new NotRegularFileError(path, fileKind(opened));
     // A different inode than the stat saw is fine when it is a regular file: a writer's atomic
     // rename landed in between (the servers and other wrap runs do this), and what is read is
     // the file this handle holds. Refusing it failed concurrent wraps (tests/po_processes_test.ts).
