@@ -152,12 +152,14 @@ export class Lexer {
   refFrom = 0;
   refTo = 0;
 
-  // For {@link lexString}'s fast path: the next offsets (in `scanned`, the chunk they were found
-  // in) of a backslash, a newline, a character U+0000–U+0004 and a non-ASCII character, each
-  // `scanned.length` when there is none; -1 until searched. The lexer only moves forward in a
-  // chunk, so each is searched again only once the lexer has passed it: every search together
-  // reads the chunk about once, natively, instead of a loop over every character of every string.
-  private scanned = "";
+  // For {@link lexString}'s fast path: the next offsets (in the chunk at file offset
+  // `scannedBase`, where they were found) of a backslash, a newline, a character U+0000–U+0004 and
+  // a non-ASCII character, each the chunk's length when there is none; -1 until searched. The lexer
+  // only moves forward in a chunk, so each is searched again only once the lexer has passed it:
+  // every search together reads the chunk about once, natively, instead of a loop over every
+  // character of every string. (The chunk is told by its offset, not by comparing strings: two
+  // chunks of the same text are equal strings, and comparing them cost a whole chunk per call.)
+  private scannedBase = -1;
   private nextBackslash = -1;
   private nextNewline = -1;
   private nextLow = -1;
@@ -363,8 +365,8 @@ export class Lexer {
       const t = this.text;
       const q = t.indexOf('"', i);
       if (q >= 0) {
-        if (this.scanned !== t) {
-          this.scanned = t;
+        if (this.scannedBase !== this.base) {
+          this.scannedBase = this.base;
           this.nextBackslash = -1;
           this.nextNewline = -1;
           this.nextLow = -1;
