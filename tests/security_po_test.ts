@@ -608,6 +608,18 @@ Deno.test("40k Solaris 'File:' references on one entry read and write in linear 
   assertComparable(time(() => encodePo(parsePo(a))), time(() => encodePo(parsePo(b))), "parse + encode");
 });
 
+Deno.test("a msgstr of 600k identical string lines reads in linear time (the file's chunks are equal strings)", () => {
+  // The reader hands the lexer 64 KB chunks; lines repeated the whole file long make chunks of
+  // equal text. A lexer that told its chunk by comparing strings compared 64 KB per string there.
+  const n = 600_000;
+  const same = encoder.encode(`${HEADER}msgid "a"\nmsgstr ""\n${'"piece"\n'.repeat(n)}`);
+  let lines = "";
+  for (let i = 0; i < n; i++) lines += `"p${i % 10000}"\n`;
+  const differing = encoder.encode(`${HEADER}msgid "a"\nmsgstr ""\n${lines}`);
+  assert.equal(parsePo(same).messages[1]?.msgstr.length, 5 * n);
+  assertComparable(time(() => parsePo(same)), time(() => parsePo(differing)), "parse");
+});
+
 Deno.test("40k domains of one message each lay out in linear time", () => {
   const n = 40_000;
   let domains = "";
