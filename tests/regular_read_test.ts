@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { NotRegularFileError, readRegularFileBytesDeno } from "../lib/store/regular_read.ts";
+import { NotRegularFileError, openInTime, readRegularFileBytesDeno } from "../lib/store/regular_read.ts";
 import { TooLargeError } from "../lib/errors.ts";
 
 Deno.test("readRegularFileBytesDeno reads a regular file's exact bytes, through a symlink too", async () => {
@@ -64,6 +64,34 @@ Deno.test("readRegularFileBytesDeno reads a file that writers keep replacing by 
       stop = true;
       await writer;
     }
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("an open that blocks (a FIFO with no writer, as after a swap) is refused at the time limit, and a quick one is not timed", async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    // A regular file opens within the quick turns: no timer, nothing left behind.
+    await Deno.writeTextFile(`${dir}/a.po`, "x");
+    (await openInTime(`${dir}/a.po`, "a.po", 50)).close();
+    const made = await new Deno.Command("mkfifo", { args: [`${dir}/f.po`] }).output().catch(() => null);
+    if (!made?.success) {
+      console.log("mkfifo unavailable: the blocked open is not tested");
+      return;
+    }
+    const started = performance.now();
+    await assert.rejects(
+      openInTime(`${dir}/f.po`, "f.po", 200),
+      (e) => e instanceof NotRegularFileError && e.what === "not openable in time (a FIFO?)",
+    );
+    // A lower bound only: it waited for the limit (a slow machine can only make it later).
+    assert.ok(performance.now() - started >= 150);
+    // The open still waits in the background: a writer releases it, and it is closed when it ends.
+    const writer = await Deno.open(`${dir}/f.po`, { write: true });
+    writer.close();
+    // Let the released open settle (its handle is closed by openInTime) before the op sanitizer looks.
+    for (let i = 0; i < 50; i++) await new Promise((r) => setTimeout(r, 10));
   } finally {
     await Deno.remove(dir, { recursive: true });
   }

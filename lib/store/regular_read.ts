@@ -92,8 +92,12 @@ function nextTurn(t: NonNullable<typeof ticker>): Promise<void> {
  */
 const QUICK_OPEN_TURNS = 8;
 
-/** Opens `path` for reading, or throws NotRegularFileError when the open outlasts the limit. */
-async function openInTime(path: string, displayPath: string, limitMs: number): Promise<Deno.FsFile> {
+/**
+ * Opens `path` for reading, or throws NotRegularFileError when the open outlasts the limit (exported
+ * for the tests: a FIFO swapped in after the check cannot be staged through
+ * {@link readRegularFileBytesDeno}, which refuses a FIFO it finds before it opens anything).
+ */
+export async function openInTime(path: string, displayPath: string, limitMs: number): Promise<Deno.FsFile> {
   const opening = Deno.open(path, { read: true });
   let settled = false;
   opening.then(() => settled = true, () => settled = true);
