@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
-# Start-up of each mode, side by side in one run (hyperfine, median of RUNS, default 9):
+# Start-up of each mode, side by side in one run (median of RUNS, default 9, interleaved):
 #   - `wrap --stdout` on the 2.3 MB corpus file against `msgcat` on it;
 #   - `wrap --stdout` on a small file (8.8 KB) against a one-line Deno script and msgcat;
-#   - as users run them (`deno task wrap`, which runs lib/cli/wrap_main.ts), as the bare `deno run`
-#     line of that task, and through `main.ts wrap` (the same code behind the dispatcher of every mode);
+#   - as users run them (`deno task wrap` and `bin/wrap`, which run lib/wrap_bundle/wrap_main.js), as
+#     the bare `deno run` line of the task, from the unbundled sources (lib/cli/wrap_main.ts), and
+#     through `main.ts wrap` (the same code behind the dispatcher of every mode);
 #   - `serve` (first answer to GET /health) and `mcp` (answer to `initialize`), time to first answer.
-# Usage: bench/wrap_startup.sh [RUNS]     (needs hyperfine and msgcat; apt-get install hyperfine gettext)
+# Usage: bench/wrap_startup.sh [RUNS]     (needs python3, curl and msgcat; apt-get install gettext)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 RUNS=${1:-9}
@@ -17,23 +18,45 @@ ONE=$(mktemp --suffix=.ts)
 echo 'console.log(1);' >"$ONE"
 trap 'rm -f "$ONE"' EXIT
 echo "load before: $(uptime | sed 's/.*load average: //')"
-hyperfine -N --style basic -w 2 -r "$RUNS" --export-json /tmp/wrap_startup.json \
-  -n "msgcat big" "msgcat $BIG" \
-  -n "deno task wrap --stdout big" "deno task -q wrap --stdout $BIG" \
-  -n "deno run wrap_main.ts --stdout big" "deno run -q $FLAGS --allow-read lib/cli/wrap_main.ts --stdout $BIG" \
-  -n "deno run main.ts wrap --stdout big" "deno run -q --allow-read main.ts wrap --stdout $BIG" \
-  -n "one-line deno script" "deno run -q $ONE" \
-  -n "msgcat small" "msgcat $SMALL" \
-  -n "deno task wrap --stdout small" "deno task -q wrap --stdout $SMALL" \
-  -n "deno run wrap_main.ts --stdout small" "deno run -q $FLAGS --allow-read lib/cli/wrap_main.ts --stdout $SMALL" \
-  -n "deno run main.ts wrap --stdout small" "deno run -q --allow-read main.ts wrap --stdout $SMALL" \
-  -n "deno run main.ts wrap --help" "deno run -q main.ts wrap --help" >/dev/null
-echo "load after wrap rows: $(uptime | sed 's/.*load average: //')"
+# Interleaved: each round runs every command once, in turn, so a slow phase of this shared machine
+# falls on all of them alike (hyperfine runs one command's runs back to back).
+export BIG SMALL FLAGS ONE RUNS
 python3 - <<'PY'
-import json
-for r in json.load(open("/tmp/wrap_startup.json"))["results"]:
-    print(f"{r['median'] * 1000:8.1f} ms median  {r['min'] * 1000:8.1f} min  {r['command']}")
+import os, statistics, subprocess, time
+E = os.environ
+BIG, SMALL, FLAGS, ONE, RUNS = E["BIG"], E["SMALL"], E["FLAGS"], E["ONE"], int(E["RUNS"])
+BUNDLE = "lib/wrap_bundle/wrap_main.js"
+rows = []
+for size, f in (("big", BIG), ("small", SMALL)):
+    if size == "small":
+        rows.append(("one-line deno script", ["deno", "run", "-q", ONE]))
+    rows += [
+        (f"msgcat {size}", ["msgcat", f]),
+        (f"deno task wrap --stdout {size}", ["deno", "task", "-q", "wrap", "--stdout", f]),
+        (f"bin/wrap --stdout {size}", ["bin/wrap", "--stdout", f]),
+        (f"deno run wrap bundle --stdout {size}", ["deno", "run", "-q", FLAGS, "--allow-read", BUNDLE, "--stdout", f]),
+        (f"deno run wrap_main.ts --stdout {size}", ["deno", "run", "-q", FLAGS, "--allow-read", "lib/cli/wrap_main.ts", "--stdout", f]),
+        (f"deno run main.ts wrap --stdout {size}", ["deno", "run", "-q", "--allow-read", "main.ts", "wrap", "--stdout", f]),
+    ]
+rows.append(("deno run main.ts wrap --help", ["deno", "run", "-q", "main.ts", "wrap", "--help"]))
+times = {name: [] for name, _ in rows}
+for warm in range(2):
+    for name, cmd in rows: subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=True)
+for _ in range(RUNS):
+    for name, cmd in rows:
+        t0 = time.perf_counter()
+        subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=True)
+        times[name].append((time.perf_counter() - t0) * 1000)
+med = {name: statistics.median(t) for name, t in times.items()}
+for name, _ in rows:
+    note = ""
+    if name.endswith(" big") and not name.startswith("msgcat"):
+        note = f"  msgcat big / this: {med['msgcat big'] / med[name]:.2f}x"
+    elif name.endswith(" small") and not name.startswith("msgcat"):
+        note = f"  this / one-line script: {med[name] / med['one-line deno script']:.2f}x"
+    print(f"{med[name]:8.1f} ms median {min(times[name]):8.1f} min  {name}{note}")
 PY
+echo "load after wrap rows: $(uptime | sed 's/.*load average: //')"
 
 # serve and mcp: time from the command to the first answer, RUNS times each, median.
 port=18765

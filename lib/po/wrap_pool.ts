@@ -1,7 +1,9 @@
 /**
  * A pool of Web Workers (`wrap_worker.ts`) that lay out catalogues in parallel for `wrap` over many
- * files. The worker module is named with `new URL("./wrap_worker.ts", import.meta.url)`, the form
- * `deno compile` can follow. Workers get the permissions of the process (they only compute: the
+ * files. The worker module is named with `new URL("../po/wrap_worker.ts", import.meta.url)`, the form
+ * `deno compile` can follow; `../po/` keeps it right from `lib/wrap_bundle/` too (the bundled `wrap`
+ * that `deno task wrap` runs: its copy of this module is a chunk there, and its workers run the
+ * modules of `lib/po/`). Workers get the permissions of the process (they only compute: the
  * files are read and written by the main thread).
  *
  * @module
@@ -36,7 +38,7 @@ export function startLayoutPool(size: number): LayoutPool {
   let nextId = 0;
   const owner = new Map<number, number>();
   for (let i = 0; i < size; i++) {
-    const worker = new Worker(new URL("./wrap_worker.ts", import.meta.url), { type: "module" });
+    const worker = new Worker(new URL("../po/wrap_worker.ts", import.meta.url), { type: "module" });
     worker.onmessage = (event: MessageEvent<LayoutAnswer>) => {
       const answer = event.data;
       const job = pending.get(answer.id);
