@@ -932,6 +932,21 @@ Deno.test("column widths and line-break classes follow libunistring 1.0", async 
   });
 });
 
+Deno.test("lib/po/_scan_tables.ts is what .ci/gen_scan_tables.ts writes: the stored tables are the rules' (else run it)", async () => {
+  const { generate } = await import("../.ci/gen_scan_tables.ts");
+  assert.equal(Deno.readTextFileSync(new URL("../lib/po/_scan_tables.ts", import.meta.url)), generate());
+  // And what the modules use is what they would build.
+  const { buildLineBreakAutomaton } = await import("../lib/po/_linebreak.ts");
+  const { buildScanSteps } = await import("../lib/po/wrap.ts");
+  const built = buildLineBreakAutomaton();
+  assert.deepEqual(LINE_BREAK_DFA, built);
+  const tables = await import("../lib/po/_scan_tables.ts");
+  const steps = buildScanSteps(built);
+  assert.deepEqual(tables.DFA_BY_NUMBER, steps.dfaByNumber);
+  assert.deepEqual(tables.ASCII_STEP, steps.asciiStep);
+  assert.equal(steps.asciiStep.length, (built.length / CLASS_COUNT) * 128);
+});
+
 /** Deterministic pseudo-random numbers in [0, 1) (mulberry32). */
 function random(seed: number): () => number {
   return () => {

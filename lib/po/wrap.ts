@@ -16,9 +16,9 @@ import {
   CLASS_COUNT,
   LB_ID1,
   LB_PR,
-  LINE_BREAK_DFA,
   LINE_BREAK_DFA_START,
 } from "./_linebreak.ts";
+import { ASCII_STEP as STORED_ASCII_STEP, DFA_BY_NUMBER as STORED_DFA_BY_NUMBER } from "./_scan_tables.ts";
 import { astralWidth, BMP_WIDTHS } from "./_width.ts";
 import { cjkColumns, isAmbiguous } from "./_cjk_layout.ts";
 import { ByteWriter, ESCAPE_LETTER, SEEN_NON_ASCII } from "./_byte_writer.ts";
@@ -165,32 +165,45 @@ function useTables(cjk: boolean): void {
   astralAmbiguousAsId = cjk;
 }
 
-const DFA_BY_NUMBER = Int32Array.from(
-  LINE_BREAK_DFA,
-  (t) => (((t >> 2) / CLASS_COUNT) << 2) | (t & 3),
-);
+/**
+ * The scan's tables, as `.ci/gen_scan_tables.ts` stores them from {@link buildScanSteps} (a test
+ * checks they agree; decoding them is ~3 ms less of every start of `wrap` than building them):
+ * `DFA_BY_NUMBER` is `LINE_BREAK_DFA` (`_linebreak.ts`) with states numbered 0, 1, 2… (not multiples of
+ * {@link CLASS_COUNT}), and `ASCII_STEP[state * 128 + byte]`, one load per ASCII byte for {@link scan},
+ * holds the break before the byte (bits 0–1), its columns once escaped (bits 2–3), its
+ * {@link BYTE_KIND} (bit 4) and the next state (bits 8 on), an escape's two characters (`\` then its
+ * letter) stepped through at once: the `\` breaks as PR, the pair takes 2 columns.
+ */
+const DFA_BY_NUMBER = STORED_DFA_BY_NUMBER;
+const ASCII_STEP = STORED_ASCII_STEP;
 const DFA_START_NUMBER = LINE_BREAK_DFA_START / CLASS_COUNT;
 
 /**
- * One load per ASCII byte for {@link scan}: `ASCII_STEP[state * 128 + byte]` holds the break before
- * the byte (bits 0–1), its columns once escaped (bits 2–3), its {@link BYTE_KIND} (bit 4) and the
- * next state (bits 8 on), an escape's two characters (`\` then its letter) stepped through at once:
- * the `\` breaks as PR, the pair takes 2 columns.
+ * Builds the scan's tables (`DFA_BY_NUMBER`, `ASCII_STEP`) from the line-break automaton (as
+ * `buildLineBreakAutomaton` computes `LINE_BREAK_DFA`) and the classes of ASCII.
  */
-const ASCII_STEP = new Int32Array((DFA_BY_NUMBER.length / CLASS_COUNT) * 128);
-for (let state = 0; state < DFA_BY_NUMBER.length / CLASS_COUNT; state++) {
-  for (let c = 0; c < 128; c++) {
-    const letter = ESCAPE_LETTER[c]!;
-    let t = DFA_BY_NUMBER[state * CLASS_COUNT + (letter !== 0 ? LB_PR : BMP_CLASSES[c]!)]!;
-    let brk = t & 3;
-    if (letter !== 0) {
-      // The escape's second character: never a break before it.
-      t = DFA_BY_NUMBER[(t >> 2) * CLASS_COUNT + BMP_CLASSES[letter]!]!;
-      // No break just before the "\n" that ends a portion.
-      if (c === 10) brk = BREAK_PROHIBITED;
+export function buildScanSteps(lineBreakDfa: Int32Array): { dfaByNumber: Int32Array; asciiStep: Int32Array } {
+  const dfaByNumber = Int32Array.from(
+    lineBreakDfa,
+    (t) => (((t >> 2) / CLASS_COUNT) << 2) | (t & 3),
+  );
+  const states = dfaByNumber.length / CLASS_COUNT;
+  const asciiStep = new Int32Array(states * 128);
+  for (let state = 0; state < states; state++) {
+    for (let c = 0; c < 128; c++) {
+      const letter = ESCAPE_LETTER[c]!;
+      let t = dfaByNumber[state * CLASS_COUNT + (letter !== 0 ? LB_PR : BMP_CLASSES[c]!)]!;
+      let brk = t & 3;
+      if (letter !== 0) {
+        // The escape's second character: never a break before it.
+        t = dfaByNumber[(t >> 2) * CLASS_COUNT + BMP_CLASSES[letter]!]!;
+        // No break just before the "\n" that ends a portion.
+        if (c === 10) brk = BREAK_PROHIBITED;
+      }
+      asciiStep[state * 128 + c] = ((t >> 2) << 8) | (BYTE_KIND[c]! << 4) | (ASCII_COLUMNS[c]! << 2) | brk;
     }
-    ASCII_STEP[state * 128 + c] = ((t >> 2) << 8) | (BYTE_KIND[c]! << 4) | (ASCII_COLUMNS[c]! << 2) | brk;
   }
+  return { dfaByNumber, asciiStep };
 }
 
 // The break opportunities of the portion last {@link scan}ned, in order: byte offset of the
