@@ -26,35 +26,53 @@ import os, statistics, subprocess, time
 E = os.environ
 BIG, SMALL, FLAGS, ONE, RUNS = E["BIG"], E["SMALL"], E["FLAGS"], E["ONE"], int(E["RUNS"])
 BUNDLE = "lib/wrap_bundle/wrap_main.js"
-rows = []
-for size, f in (("big", BIG), ("small", SMALL)):
-    if size == "small":
-        rows.append(("one-line deno script", ["deno", "run", "-q", ONE]))
-    rows += [
-        (f"msgcat {size}", ["msgcat", f]),
+BASE = [
+    ("msgcat big", ["msgcat", BIG]),
+    ("one-line deno script", ["deno", "run", "-q", ONE]),
+    # The same script through the task runner (one more process), to compare `deno task wrap` with.
+    ("one-line deno script through deno task", ["deno", "task", "-q", "--eval", f"deno run -q {ONE}"]),
+    ("msgcat small", ["msgcat", SMALL]),
+]
+def each(make):
+    return [row for size, f in (("big", BIG), ("small", SMALL)) for row in make(size, f)]
+# Three groups, each interleaved with the baselines and run one after the other: the sources'
+# modules would lose their V8 code cache at every run if `main.ts wrap` (no V8 flags) and
+# `wrap_main.ts` (the task's flags) alternated (V8 refuses a cache made under other flags).
+GROUPS = [
+    ("as users run it (the bundle)", each(lambda size, f: [
         (f"deno task wrap --stdout {size}", ["deno", "task", "-q", "wrap", "--stdout", f]),
         (f"bin/wrap --stdout {size}", ["bin/wrap", "--stdout", f]),
         (f"deno run wrap bundle --stdout {size}", ["deno", "run", "-q", FLAGS, "--allow-read", BUNDLE, "--stdout", f]),
+    ])),
+    ("the unbundled sources", each(lambda size, f: [
         (f"deno run wrap_main.ts --stdout {size}", ["deno", "run", "-q", FLAGS, "--allow-read", "lib/cli/wrap_main.ts", "--stdout", f]),
+    ])),
+    ("through main.ts", each(lambda size, f: [
         (f"deno run main.ts wrap --stdout {size}", ["deno", "run", "-q", "--allow-read", "main.ts", "wrap", "--stdout", f]),
-    ]
-rows.append(("deno run main.ts wrap --help", ["deno", "run", "-q", "main.ts", "wrap", "--help"]))
-times = {name: [] for name, _ in rows}
-for warm in range(2):
-    for name, cmd in rows: subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=True)
-for _ in range(RUNS):
-    for name, cmd in rows:
-        t0 = time.perf_counter()
-        subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=True)
-        times[name].append((time.perf_counter() - t0) * 1000)
-med = {name: statistics.median(t) for name, t in times.items()}
-for name, _ in rows:
-    note = ""
-    if name.endswith(" big") and not name.startswith("msgcat"):
-        note = f"  msgcat big / this: {med['msgcat big'] / med[name]:.2f}x"
-    elif name.endswith(" small") and not name.startswith("msgcat"):
-        note = f"  this / one-line script: {med[name] / med['one-line deno script']:.2f}x"
-    print(f"{med[name]:8.1f} ms median {min(times[name]):8.1f} min  {name}{note}")
+    ]) + [("deno run main.ts wrap --help", ["deno", "run", "-q", "main.ts", "wrap", "--help"])]),
+]
+def run(cmd):
+    t0 = time.perf_counter()
+    subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=True)
+    return (time.perf_counter() - t0) * 1000
+for title, group in GROUPS:
+    rows = BASE + group
+    times = {name: [] for name, _ in rows}
+    for _ in range(2):
+        for name, cmd in rows: run(cmd)
+    for _ in range(RUNS):
+        for name, cmd in rows: times[name].append(run(cmd))
+    med = {name: statistics.median(t) for name, t in times.items()}
+    print(f"-- {title}")
+    for name, _ in rows:
+        note = ""
+        if name.endswith(" big") and not name.startswith("msgcat"):
+            note = f"  msgcat big / this: {med['msgcat big'] / med[name]:.2f}x"
+        elif name.startswith("deno task") and name.endswith(" small"):
+            note = f"  this / one-line script through deno task: {med[name] / med['one-line deno script through deno task']:.2f}x"
+        elif name.endswith(" small") and not name.startswith("msgcat"):
+            note = f"  this / one-line script: {med[name] / med['one-line deno script']:.2f}x"
+        print(f"{med[name]:8.1f} ms median {min(times[name]):8.1f} min  {name}{note}")
 PY
 echo "load after wrap rows: $(uptime | sed 's/.*load average: //')"
 
