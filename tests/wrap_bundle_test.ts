@@ -51,6 +51,34 @@ Deno.test("lib/wrap_bundle is lib/cli/wrap_main.ts bundled as the sources are no
   }
 });
 
+Deno.test("the bundle starts with three modules of its own: no node: built-in, no npm package", async () => {
+  const out = await new Deno.Command(Deno.execPath(), {
+    args: ["info", "--json", BUNDLE],
+    env: { NO_COLOR: "1" },
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+  assert.equal(out.code, 0, new TextDecoder().decode(out.stderr));
+  const graph = JSON.parse(new TextDecoder().decode(out.stdout)) as {
+    modules: { specifier: string; dependencies?: { specifier: string; isDynamic?: boolean }[] }[];
+  };
+  const bySpecifier = new Map(graph.modules.map((m) => [m.specifier, m]));
+  const loaded = new Set<string>();
+  const stack = [new URL(`file://${BUNDLE}`).href];
+  while (stack.length > 0) {
+    const specifier = stack.pop()!;
+    if (loaded.has(specifier)) continue;
+    loaded.add(specifier);
+    for (const dep of bySpecifier.get(specifier)?.dependencies ?? []) {
+      if (!dep.isDynamic) stack.push(new URL(dep.specifier, specifier).href);
+    }
+  }
+  assert.deepEqual([...loaded].filter((s) => !s.startsWith(`file://${BUNDLE_DIR}/`)), []);
+  assert.equal(loaded.size, 3, [...loaded].join(" "));
+  // The detector works: the store's chunk, loaded at the first write only, does import node:fs.
+  assert.ok(graph.modules.some((m) => m.specifier === "node:fs"));
+});
+
 const UNWRAPPED = (word: string) =>
   'msgid ""\nmsgstr ""\n"Content-Type: text/plain; charset=UTF-8\\n"\n\n\n' +
   `msgid "${word} ${"long words to wrap ".repeat(6)}"\nmsgstr "${word}"\n`;

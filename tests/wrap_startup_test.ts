@@ -41,7 +41,7 @@ Deno.test("main.ts wrap loads no npm package (no zod, Hono, MCP SDK, nor routes/
 
 const WRAP_MAIN = new URL("../lib/cli/wrap_main.ts", import.meta.url).pathname;
 
-Deno.test("lib/cli/wrap_main.ts (what the wrap task and the hook run) statically imports no node: built-in, no npm package and nothing of routes/", async () => {
+Deno.test("lib/cli/wrap_main.ts (what the wrap task and the hook run, bundled) statically imports no node: built-in, no npm package and nothing of routes/", async () => {
   const out = await new Deno.Command(Deno.execPath(), {
     args: ["info", "--json", WRAP_MAIN],
     env: { NO_COLOR: "1" },
