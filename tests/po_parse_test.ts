@@ -192,6 +192,20 @@ Deno.test("parsePo reads domain directives and drops the comments before them", 
   ]);
 });
 
+Deno.test("parsePo decodes a domain name in the file's charset (UTF-8, ISO-8859-2), and a file with no domain line reads as before", () => {
+  const header = (charset: string) =>
+    `msgid ""\nmsgstr "Content-Type: text/plain; charset=${charset}\\n"\n\n`;
+  const utf8 = parsePo(bytes(`${header("UTF-8")}domain "d\u00f4m"\nmsgid "a"\nmsgstr "\u00e9"\n`));
+  assert.equal(utf8.messages[1]!.domain, "d\u00f4m");
+  assert.equal(utf8.messages[1]!.msgstr, "\u00e9");
+  // ISO-8859-2: 0xF4 is ô, 0xB1 is ą (not ±, as ISO-8859-1 would read it).
+  const latin2 = bytes(`${header("ISO-8859-2")}domain "d`, [0xf4, 0xb1], '"\nmsgid "a"\nmsgstr "b"\n');
+  assert.equal(parsePo(latin2).messages[1]!.domain, "d\u00f4\u0105");
+  const plain = parsePo(bytes(`${header("UTF-8")}msgid "a"\nmsgstr "\u00e9"\n`));
+  assert.equal(plain.messages[1]!.domain, undefined);
+  assert.equal(plain.messages[1]!.msgstr, "\u00e9");
+});
+
 Deno.test("parsePo joins a string's pieces, text and escaped bytes in any order", async (t) => {
   const body = 'msgid "k"\nmsgstr "" "caf" "\\303\\251" "" " au" " lait"\n\n' +
     'msgid "l"\nmsgstr "\\303\\251" "t\\303\\251"\n\nmsgid "m"\nmsgstr "" "one"\n\n' +

@@ -130,14 +130,15 @@ export function decodeByteMode(raw: RawParse, info: CharsetInfo): void {
       m.references = m.references.map((r) => ({ file: decodeUtf8Loose(r.file), line: r.line }));
       m.flags = m.flags.map(decodeUtf8Loose);
     }
-    decodeDomains(raw.messages, decodeUtf8Loose);
+    if (raw.domains) decodeDomains(raw.messages, decodeUtf8Loose);
     return;
   }
   const strict = byteStringDecoder(c, true);
   const loose = byteStringDecoder(c, false);
   if (!strict || !loose) throw unsupportedCharset(info);
   const looseText = (t: string) => loose(t)!;
-  decodeDomains(raw.messages, looseText);
+  // (A walk over every message, for the few catalogues with a `domain` line: skipped without one.)
+  if (raw.domains) decodeDomains(raw.messages, looseText);
   if (c === "UTF-8" && decodeUtf8Batch(raw)) return;
   // Other messages are ASCII throughout, which reads the same in every charset msgcat accepts here.
   for (const i of raw.high) {

@@ -3004,14 +3004,14 @@ function decodeByteMode(raw, info) {
       }));
       m.flags = m.flags.map(decodeUtf8Loose);
     }
-    decodeDomains(raw.messages, decodeUtf8Loose);
+    if (raw.domains) decodeDomains(raw.messages, decodeUtf8Loose);
     return;
   }
   const strict = byteStringDecoder(c, true);
   const loose = byteStringDecoder(c, false);
   if (!strict || !loose) throw unsupportedCharset(info);
   const looseText = (t) => loose(t);
-  decodeDomains(raw.messages, looseText);
+  if (raw.domains) decodeDomains(raw.messages, looseText);
   if (c === "UTF-8" && decodeUtf8Batch(raw)) return;
   for (const i of raw.high) {
     const strictText = (v) => {
