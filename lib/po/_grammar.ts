@@ -87,8 +87,11 @@ export interface RawParse {
 const NO_STRINGS = Object.freeze([]) as unknown as string[];
 const NO_REFERENCES = Object.freeze([]) as unknown as Draft<PoReference>[];
 
-/** The parser state carried from one message to the next: comments waiting for their message. */
-class Pending {
+/**
+ * The parser state carried from one message to the next: comments waiting for their message
+ * (exported for `laid_out.ts`, which reads comment lines through the same rules).
+ */
+export class Pending {
   // Most messages have no comment of some kind: they share one frozen empty list (a push to it
   // would throw), and a list is made only when a comment of its kind comes.
   translator: string[] = NO_STRINGS;

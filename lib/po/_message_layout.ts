@@ -67,7 +67,7 @@ function unholdable(m: PoMessage): UnwritableCatalogError {
 }
 
 /** Comment lines as msgcat prints them: `#` (or `#.`) alone when empty, one line per `\n`. */
-function writeComment(w: ByteWriter, marker: string, text: string): void {
+export function writeComment(w: ByteWriter, marker: string, text: string): void {
   let from = 0;
   for (;;) {
     const nl = text.indexOf("\n", from);
@@ -133,7 +133,7 @@ export function writeMessage(
       if (forms === null) writeString(w, m.msgstr, prefix, "msgstr[0]", noWrap, language, cjk);
       else {
         for (let i = 0; i < forms.length; i++) {
-          writeString(w, forms[i]!, prefix, PLURAL_KEYWORDS[i] ?? `msgstr[${i}]`, noWrap, language, cjk);
+          writeString(w, forms[i]!, prefix, pluralKeyword(i), noWrap, language, cjk);
         }
         // Not printed, but read and checked by msgcat all the same.
         w.seen |= scanText(m.msgstr);
@@ -148,3 +148,8 @@ export function writeMessage(
 /** The buffer of a layout not yet given its own (and of an empty one). */
 export const NO_BYTES = new Uint8Array(0);
 const PLURAL_KEYWORDS = Array.from({ length: 10 }, (_, i) => `msgstr[${i}]`);
+
+/** The keyword of plural form `i`: `msgstr[i]`. */
+export function pluralKeyword(i: number): string {
+  return PLURAL_KEYWORDS[i] ?? `msgstr[${i}]`;
+}

@@ -377,10 +377,38 @@ export function writeString(
     w.ascii(' ""\n');
     return;
   }
+  if (source.length < value.length * 3 + 1) source = new Uint8Array(value.length * 3 + 1024);
+  const n = utf8Encoder.encodeInto(value, source).written;
+  writeStringBytes(w, source, n, value, value.length, prefix, keyword, noWrap, language, cjk);
+}
+
+/**
+ * {@link writeString} for a value given as its UTF-8 bytes `src[0, n)` (well-formed UTF-8; `src`
+ * must have room for one byte more, where a sentinel is put). `value` is the same text as a
+ * string, or null: it is needed only for format directives (`language`), and decoded then.
+ * `units` bounds its UTF-16 length from above (the byte count will do): a value longer than the
+ * first line's room is measured by the scan instead of the quick count, with the same result.
+ * The laid-out-file check (`laid_out.ts`) writes the strings it reads this way, with no string.
+ */
+export function writeStringBytes(
+  w: ByteWriter,
+  src: Uint8Array,
+  n: number,
+  value: string | null,
+  units: number,
+  prefix: string,
+  keyword: string,
+  noWrap: boolean,
+  language: string | null,
+  cjk = false,
+): void {
+  if (n === 0) {
+    w.ascii(prefix);
+    w.ascii(keyword);
+    w.ascii(' ""\n');
+    return;
+  }
   useTables(cjk);
-  if (source.length < value.length * 3) source = new Uint8Array(value.length * 3 + 1024);
-  const src = source;
-  const n = utf8Encoder.encodeInto(value, src).written;
   // A sentinel newline after the text: searches for "\n" stop there, not at the buffer's end.
   src[n] = 10;
   // Columns between the quotes of a continuation line `P"…"` (79 in all), and where the text of the
@@ -390,7 +418,7 @@ export function writeString(
 
   const newline = src.indexOf(10);
   if (
-    newline >= n - 1 && firstColumn <= width && value.length <= width - firstColumn &&
+    newline >= n - 1 && firstColumn <= width && units <= width - firstColumn &&
     portionColumns(src, 0, n, width - firstColumn) <= width - firstColumn
   ) {
     // One portion that fits on the keyword line.
@@ -421,7 +449,13 @@ export function writeString(
       // More bytes than room: the text rarely fits (CJK takes 3 bytes for 2 columns), and the scan
       // measures it anyway; fewer: it fits unless escapes widen it, which measuring tells first.
       if (interiors === undefined) {
-        interiors = language ? directiveInteriorBytes(value, language, keyword.startsWith("msgstr")) : null;
+        interiors = language
+          ? directiveInteriorBytes(
+            value ?? utf8Decoder.decode(src.subarray(0, n)),
+            language,
+            keyword.startsWith("msgstr"),
+          )
+          : null;
       }
       scan(src, from, to, interiors);
       if (onKeywordLine && fill(firstColumn, width, false) === 0) {

@@ -1,0 +1,210 @@
+/**
+ * `isLaidOut` (lib/po/laid_out.ts): `true` only when the full reader and writer give the same bytes
+ * back. Checked against them on every fixture and corpus file, on thousands of mutations of
+ * laid-out files, and for each shape it must leave to them.
+ */
+import assert from "node:assert/strict";
+import { lacks } from "./_prerequisites.ts";
+import { encodePo, parsePo } from "../lib/po/mod.ts";
+import { isLaidOut } from "../lib/po/laid_out.ts";
+import { loadNativeBytes } from "../lib/native_bytes.ts";
+
+const FIXTURES = new URL("./fixtures/", import.meta.url);
+const SHARED = new URL("../../shared/corpus/", import.meta.url);
+
+const utf8 = (text: string) => new TextEncoder().encode(text);
+
+/** What the full path says: the file is unchanged by `msgcat FILE` (false when it is rejected). */
+function unchanged(bytes: Uint8Array, noWrap = false): boolean {
+  let out: Uint8Array;
+  try {
+    out = encodePo(parsePo(bytes), { noWrap, once: true });
+  } catch {
+    return false;
+  }
+  return out.length === bytes.length && out.every((b, i) => b === bytes[i]);
+}
+
+function poFiles(dir: URL): URL[] {
+  const found: URL[] = [];
+  for (const e of Deno.readDirSync(dir)) {
+    const url = new URL(e.name + (e.isDirectory ? "/" : ""), dir);
+    if (e.isDirectory) found.push(...poFiles(url));
+    else if (/\.pot?$/.test(e.name)) found.push(url);
+  }
+  return found.sort((a, b) => a.href < b.href ? -1 : 1);
+}
+
+/** Checks the one-sided rule on `files`; returns how many laid-out files were recognised. */
+function checkFiles(files: URL[]): { clean: number; recognised: number } {
+  let clean = 0;
+  let recognised = 0;
+  for (const url of files) {
+    const bytes = Deno.readFileSync(url);
+    for (const noWrap of [false, true]) {
+      const fast = isLaidOut(bytes, noWrap);
+      const full = unchanged(bytes, noWrap);
+      if (fast) {
+        assert.ok(full, `${url.pathname}${noWrap ? " (--no-wrap)" : ""}: said laid out, but it is not`);
+      }
+      if (!noWrap && full) {
+        clean++;
+        if (fast) recognised++;
+      }
+    }
+  }
+  return { clean, recognised };
+}
+
+/** A header as msgcat prints it (checked against msgcat by hand: `msgcat FILE | cmp - FILE`). */
+const HEADER =
+  'msgid ""\nmsgstr ""\n"Project-Id-Version: x\\n"\n"Content-Type: text/plain; charset=UTF-8\\n"\n';
+
+Deno.test("isLaidOut: never true where the writer changes the file (the repository's fixtures)", async () => {
+  for (const native of [false, true]) {
+    if (native) await loadNativeBytes(); // native UTF-8 check and comparison, and their plain versions
+    const { clean, recognised } = checkFiles(poFiles(FIXTURES));
+    assert.ok(clean > 10, `only ${clean} laid-out fixtures`);
+    assert.ok(recognised > 0);
+  }
+});
+
+Deno.test(
+  "isLaidOut: never true where the writer changes the file, and every UTF-8 corpus file that is laid out is recognised",
+  {
+    ignore: lacks(import.meta.url, "shared"),
+  },
+  async () => {
+    await loadNativeBytes();
+    const corpus = poFiles(new URL("po/", SHARED));
+    const { clean, recognised } = checkFiles(corpus);
+    // The corpus's laid-out catalogues are all UTF-8 with a header: every one is recognised (a
+    // miss would send python-docs-like trees down the slow path without any test failing).
+    assert.equal(recognised, clean, `${clean - recognised} laid-out corpus files not recognised`);
+    assert.ok(clean >= 20);
+    checkFiles(poFiles(new URL("msgcat-vectors/", SHARED)));
+  },
+);
+
+/** A small deterministic generator (xorshift32). */
+function random(seed: number): () => number {
+  let x = seed | 0 || 1;
+  return () => {
+    x ^= x << 13;
+    x ^= x >>> 17;
+    x ^= x << 5;
+    return (x >>> 0) / 0x100000000;
+  };
+}
+
+Deno.test("isLaidOut: thousands of small mutations of laid-out files are never taken for laid out wrongly", () => {
+  // Laid-out fixtures (comments_flags.out.po is not one: msgcat drops a duplicate reference from it).
+  const names = [
+    "po/escapes.out.po",
+    "po/wrapping.out.po",
+    "po_wrap/random_text.out.po",
+    "po_wrap/random_printf.out.po",
+  ];
+  const sources = names.map((name) => Deno.readFileSync(new URL(name, FIXTURES)));
+  for (const [i, b] of sources.entries()) assert.ok(isLaidOut(b), `${names[i]} is recognised as laid out`);
+  // Bytes that change meaning in a PO file, and plain ones.
+  const alphabet = utf8(' "\\\n#~|:.,!ntx0[]mé\t');
+  const next = random(16);
+  let accepted = 0;
+  for (let round = 0; round < 3000; round++) {
+    const src = sources[round % sources.length]!;
+    const at = Math.floor(next() * src.length);
+    const b = alphabet[Math.floor(next() * alphabet.length)]!;
+    let m: Uint8Array;
+    switch (round % 4) {
+      case 0: // replace a byte
+        m = src.slice();
+        m[at] = b;
+        break;
+      case 1: // insert one
+        m = new Uint8Array(src.length + 1);
+        m.set(src.subarray(0, at));
+        m[at] = b;
+        m.set(src.subarray(at), at + 1);
+        break;
+      case 2: // delete one
+        m = new Uint8Array(src.length - 1);
+        m.set(src.subarray(0, at));
+        m.set(src.subarray(at + 1), at);
+        break;
+      default: { // move a line elsewhere
+        const text = new TextDecoder().decode(src).split("\n");
+        const from = Math.floor(next() * (text.length - 1));
+        const [line] = text.splice(from, 1);
+        text.splice(Math.floor(next() * text.length), 0, line!);
+        m = utf8(text.join("\n"));
+      }
+    }
+    if (isLaidOut(m)) {
+      accepted++;
+      assert.ok(unchanged(m), `mutation ${round} was said laid out, but the writer changes it`);
+    }
+  }
+  // Some mutations leave a laid-out file (a letter for a letter): those are accepted, not refused.
+  assert.ok(accepted > 0);
+});
+
+Deno.test("isLaidOut: a laid-out catalogue with every kind of line is recognised", () => {
+  const file = HEADER + "\n" +
+    "# translator\n#\n#. extracted\n#: a.c:1 b.c:2\n#, fuzzy, c-format\n" +
+    '#| msgid "old"\nmsgid "%d file"\nmsgid_plural "%d files"\nmsgstr[0] "%d fichier"\nmsgstr[1] "%d fichiers"\n\n' +
+    'msgctxt "menu"\nmsgid "Open"\nmsgstr "Ouvrir \\"vite\\"\\n"\n\n' +
+    'msgid ""\n"A long paragraph that msgcat wraps at seventy-nine columns, so that it takes "\n' +
+    '"two lines."\nmsgstr "Traduit"\n\n' +
+    '#~ msgid "gone"\n#~ msgstr "parti"\n';
+  const bytes = utf8(file);
+  assert.ok(unchanged(bytes), "the sample is what the writer prints");
+  assert.equal(isLaidOut(bytes), true);
+});
+
+Deno.test("isLaidOut: leaves to the full path what msgcat changes or refuses", () => {
+  const body = 'msgid "a"\nmsgstr "b"\n';
+  const cases: Record<string, string> = {
+    "a duplicate message (msgcat refuses the file)": `${HEADER}\n${body}\n${body}`,
+    "an obsolete message before an active one (msgcat moves it)":
+      `${HEADER}\n#~ msgid "x"\n#~ msgstr "y"\n\n${body}`,
+    "an obsolete message without translation (msgcat drops it)":
+      `${HEADER}\n${body}\n#~ msgid "x"\n#~ msgstr ""\n`,
+    "the header alone (msgcat prints nothing)": HEADER,
+    "no charset in the header": `msgid ""\nmsgstr "Project-Id-Version: x\\n"\n\n${body}`,
+    "a Latin-1 catalogue": `msgid ""\nmsgstr "Content-Type: text/plain; charset=ISO-8859-1\\n"\n\n${body}`,
+    "two blank lines": `${HEADER}\n\n${body}`,
+    "a trailing blank line": `${HEADER}\n${body}\n`,
+    "no final newline": `${HEADER}\n${body}`.slice(0, -1),
+    "an escape msgcat does not print": `${HEADER}\nmsgid "\\x41"\nmsgstr "b"\n`,
+    "a raw tab (msgcat writes \\t)": `${HEADER}\nmsgid "a\tb"\nmsgstr "b"\n`,
+    "a Solaris reference (msgcat prints it on a #: line)": `${HEADER}\n# File: a.c, line:3\n${body}`,
+    "two flag lines": `${HEADER}\n#, fuzzy\n#, c-format\n${body}`,
+    "comments out of msgcat's order": `${HEADER}\n#. extracted\n# translator\n${body}`,
+    "a domain directive": `${HEADER}\ndomain "other"\n\n${body}`,
+    "CRLF line ends": `${HEADER}\n${body}`.replaceAll("\n", "\r\n"),
+    "a string that msgcat wraps": `${HEADER}\nmsgid "${"word ".repeat(30)}"\nmsgstr "b"\n`,
+    "msgstr[0] without msgid_plural": `${HEADER}\nmsgid "a"\nmsgstr[0] "b"\n`,
+  };
+  for (const [what, text] of Object.entries(cases)) {
+    assert.equal(isLaidOut(utf8(text)), false, what);
+  }
+  assert.equal(isLaidOut(new Uint8Array([0xef, 0xbb, 0xbf, ...utf8(`${HEADER}\n${body}`)])), false, "a BOM");
+  const malformed = utf8(`${HEADER}\nmsgid "a?"\nmsgstr "b"\n`);
+  malformed[malformed.indexOf(0x3f)] = 0xff; // not UTF-8
+  assert.equal(isLaidOut(malformed), false, "malformed UTF-8");
+  assert.equal(isLaidOut(utf8(`${HEADER}\n${body}`)), true, "the same file without the fault");
+});
+
+Deno.test("isLaidOut: 20,000 same-length msgids that differ in a few bytes are all told apart", () => {
+  // The case that put a catalogue's messages in one chain when the hash sampled a few bytes
+  // (python-docs-fr's token.po): chains stay short, and the file is recognised in one pass.
+  const parts = [HEADER];
+  for (let i = 0; i < 20000; i++) {
+    parts.push(`msgid "Token value for \`\`${i.toString(36).padStart(4, "0")}\`\`."\nmsgstr "v"\n`);
+  }
+  const bytes = utf8(parts.join("\n"));
+  assert.equal(isLaidOut(bytes), true);
+  // And one duplicate among them is found.
+  assert.equal(isLaidOut(utf8(parts.join("\n") + "\n" + parts[1])), false);
+});
