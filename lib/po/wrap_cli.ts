@@ -28,6 +28,7 @@ import { DomainError, PoSyntaxError } from "../errors.ts";
 import { NotRegularFileError } from "../store/regular_read.ts";
 import { parsePo } from "./parse.ts";
 import { encodePo, formatPo } from "./write.ts";
+import { isLaidOut } from "./laid_out.ts";
 import { VERSION } from "../version.ts";
 import { type Progress, SILENT_PROGRESS } from "../cli/progress.ts";
 import type { LayoutPool } from "./wrap_pool.ts";
@@ -256,6 +257,7 @@ export async function runWrap(args: string[], io: WrapIo): Promise<number> {
     ? null
     : await io.layoutPool?.(run.files.length, options.jobs);
   let bytesRead = 0;
+  const textOut = options.stdout && !io.stdoutBytes;
   /** Reads one file and lays it out (on a worker when there is a pool). */
   const layOut = async (path: string): Promise<Outcome> => {
     try {
@@ -265,9 +267,13 @@ export async function runWrap(args: string[], io: WrapIo): Promise<number> {
       bytesRead += before.length;
       if (bytesRead >= NATIVE_BYTES_WORTHWHILE) await loadNativeBytes();
       if (pool) return { path, before, after: await pool.layOut(path, before, noWrap), text: null };
+      // Most files of a kept tree are laid out already: reading their lines tells so without
+      // parsing and laying them out again (laid_out.ts); the others take the usual way, which
+      // decides, reports errors and rewrites. (`--stdout` without a byte writer wants the text.)
+      if (!textOut && isLaidOut(before, noWrap)) return { path, before, after: before, text: null };
       const catalog = parsePo(before, { fileName: path });
       const after = encodePo(catalog, { noWrap, once: true });
-      const text = options.stdout && !io.stdoutBytes ? formatPo(catalog, { noWrap }) : null;
+      const text = textOut ? formatPo(catalog, { noWrap }) : null;
       return { path, before, after, text };
     } catch (error) {
       return { path, error };

@@ -32,7 +32,10 @@ export interface LayoutPool {
  * ```
  */
 export function startLayoutPool(size: number): LayoutPool {
-  const pending = new Map<number, { resolve: (b: Uint8Array) => void; reject: (e: unknown) => void }>();
+  const pending = new Map<
+    number,
+    { bytes: Uint8Array; resolve: (b: Uint8Array) => void; reject: (e: unknown) => void }
+  >();
   const load: number[] = [];
   const workers: Worker[] = [];
   let nextId = 0;
@@ -48,6 +51,7 @@ export function startLayoutPool(size: number): LayoutPool {
       load[from] = load[from]! - 1;
       owner.delete(answer.id);
       if ("after" in answer) job.resolve(answer.after);
+      else if ("same" in answer) job.resolve(job.bytes);
       else if (answer.error.kind === "syntax") {
         job.reject(new PoSyntaxError(answer.error.reason, answer.error.line, answer.error.column));
       } else if (answer.error.kind === "domain") job.reject(new DomainError(answer.error.message));
@@ -75,7 +79,7 @@ export function startLayoutPool(size: number): LayoutPool {
       load[target] = load[target]! + 1;
       owner.set(id, target);
       return new Promise((resolve, reject) => {
-        pending.set(id, { resolve, reject });
+        pending.set(id, { bytes, resolve, reject });
         const job: LayoutJob = { id, path, bytes: bytes.slice(), noWrap };
         workers[target]!.postMessage(job, [job.bytes.buffer as ArrayBuffer]);
       });

@@ -1,6 +1,7 @@
 /**
  * A Web Worker that lays out catalogues for `wrap` (see `wrap_pool.ts`): receives
- * `{ id, path, bytes, noWrap }`, answers `{ id, after }` with msgcat's bytes, or `{ id, error }`
+ * `{ id, path, bytes, noWrap }`, answers `{ id, after }` with msgcat's bytes, `{ id, same }` when they
+ * are the job's own (the file is laid out already: `laid_out.ts`), or `{ id, error }`
  * with what the reader or writer refused (a syntax error keeps its reason, line and column).
  *
  * @module
@@ -9,6 +10,7 @@
 import { DomainError, PoSyntaxError } from "../errors.ts";
 import { parsePo } from "./parse.ts";
 import { encodePo } from "./write.ts";
+import { isLaidOut } from "./laid_out.ts";
 import { loadNativeBytes, NATIVE_BYTES_WORTHWHILE } from "../native_bytes.ts";
 
 /** A job for the worker. */
@@ -19,9 +21,10 @@ export interface LayoutJob {
   noWrap: boolean;
 }
 
-/** Its answer: the laid-out bytes, or the refusal. */
+/** Its answer: the laid-out bytes, `same` when they are the job's bytes, or the refusal. */
 export type LayoutAnswer =
   | { id: number; after: Uint8Array }
+  | { id: number; same: true }
   | { id: number; error: { kind: "syntax"; reason: string; line: number; column: number } }
   | { id: number; error: { kind: "domain" | "other"; name: string; message: string } };
 
@@ -34,8 +37,9 @@ self.onmessage = async (event: MessageEvent<LayoutJob>) => {
   if (bytesSeen >= NATIVE_BYTES_WORTHWHILE) await loadNativeBytes();
   let answer: LayoutAnswer;
   try {
-    const after = encodePo(parsePo(bytes, { fileName: path }), { noWrap, once: true });
-    answer = { id, after };
+    answer = isLaidOut(bytes, noWrap)
+      ? { id, same: true }
+      : { id, after: encodePo(parsePo(bytes, { fileName: path }), { noWrap, once: true }) };
   } catch (e) {
     if (e instanceof PoSyntaxError) {
       answer = { id, error: { kind: "syntax", reason: e.reason, line: e.line, column: e.column } };

@@ -2,7 +2,9 @@ import {
   NATIVE_BYTES_WORTHWHILE,
   NotRegularFileError,
   concatRuns,
+  equalBytes,
   flatBytes,
+  isUtf8Bytes,
   joinRuns,
   latin1Bytes,
   latin1String,
@@ -10,7 +12,7 @@ import {
   readRegularFileBytesDeno,
   sameBytes,
   utf8Length
-} from "./chunk-FTS2AWHV.js";
+} from "./chunk-DZOTPDHE.js";
 import {
   DomainError,
   PoSyntaxError,
@@ -5063,9 +5065,9 @@ function braceDirective(s, open, toplevel, marks) {
   };
   let i = open + 1;
   if (s[i] === "{") return i + 1;
-  const fieldStart = i;
+  const fieldStart2 = i;
   i = fieldEnd(s, i);
-  if (i < 0) return fail2(fieldStart);
+  if (i < 0) return fail2(fieldStart2);
   for (; ; ) {
     const c = s[i];
     if (c === ".") {
@@ -12422,15 +12424,23 @@ function writeString(w, value, prefix, keyword, noWrap, language, cjk = false) {
     w.ascii(' ""\n');
     return;
   }
+  if (source.length < value.length * 3 + 1) source = new Uint8Array(value.length * 3 + 1024);
+  const n = utf8Encoder2.encodeInto(value, source).written;
+  writeStringBytes(w, source, n, value, value.length, prefix, keyword, noWrap, language, cjk);
+}
+function writeStringBytes(w, src, n, value, units, prefix, keyword, noWrap, language, cjk = false) {
+  if (n === 0) {
+    w.ascii(prefix);
+    w.ascii(keyword);
+    w.ascii(' ""\n');
+    return;
+  }
   useTables(cjk);
-  if (source.length < value.length * 3) source = new Uint8Array(value.length * 3 + 1024);
-  const src = source;
-  const n = utf8Encoder2.encodeInto(value, src).written;
   src[n] = 10;
   const width = noWrap ? Infinity : PAGE_WIDTH2 - 1 - (prefix.length + 1);
   const firstColumn = keyword.length + 1;
   const newline = src.indexOf(10);
-  if (newline >= n - 1 && firstColumn <= width && value.length <= width - firstColumn && portionColumns(src, 0, n, width - firstColumn) <= width - firstColumn) {
+  if (newline >= n - 1 && firstColumn <= width && units <= width - firstColumn && portionColumns(src, 0, n, width - firstColumn) <= width - firstColumn) {
     w.ascii(prefix);
     w.ascii(keyword);
     w.ascii(' "');
@@ -12452,7 +12462,7 @@ function writeString(w, value, prefix, keyword, noWrap, language, cjk = false) {
       portionKinds = 1;
     } else if (to - from > room || portionColumns(src, from, to, room) > room) {
       if (interiors === void 0) {
-        interiors = language ? directiveInteriorBytes(value, language, keyword.startsWith("msgstr")) : null;
+        interiors = language ? directiveInteriorBytes(value ?? utf8Decoder.decode(src.subarray(0, n)), language, keyword.startsWith("msgstr")) : null;
       }
       scan(src, from, to, interiors);
       if (onKeywordLine && fill(firstColumn, width, false) === 0) {
@@ -12584,7 +12594,7 @@ function writeMessage(w, m, singleByte, noWrapAll, legacy = null) {
       if (forms === null) writeString(w, m.msgstr, prefix, "msgstr[0]", noWrap, language, cjk);
       else {
         for (let i = 0; i < forms.length; i++) {
-          writeString(w, forms[i], prefix, PLURAL_KEYWORDS[i] ?? `msgstr[${i}]`, noWrap, language, cjk);
+          writeString(w, forms[i], prefix, pluralKeyword(i), noWrap, language, cjk);
         }
         w.seen |= scanText(m.msgstr);
       }
@@ -12603,6 +12613,9 @@ var NO_BYTES = new Uint8Array(0);
 var PLURAL_KEYWORDS = Array.from({
   length: 10
 }, (_, i) => `msgstr[${i}]`);
+function pluralKeyword(i) {
+  return PLURAL_KEYWORDS[i] ?? `msgstr[${i}]`;
+}
 
 // lib/po/_output_charset.ts
 var utf8Decoder2 = new TextDecoder();
@@ -12856,6 +12869,379 @@ function encodePoRuns(catalog, options = {}) {
   return [
     encodeLegacy(runs.length === 1 ? runs[0] : concatRuns(runs), canonical, spelled, catalog)
   ];
+}
+
+// lib/po/laid_out.ts
+var F_PREV_CTXT = 0;
+var F_PREV_ID = 1;
+var F_PREV_PLURAL = 2;
+var F_CTXT = 3;
+var F_ID = 4;
+var F_PLURAL = 5;
+var F_STR = 6;
+var FIELD_KEYWORDS = [
+  "msgctxt",
+  "msgid",
+  "msgid_plural",
+  "msgctxt",
+  "msgid",
+  "msgid_plural",
+  "msgstr"
+];
+var S_TRANSLATOR = 0;
+var S_EXTRACTED = 1;
+var S_REFERENCES = 2;
+var S_FLAGS = 3;
+var S_STRINGS = 4;
+var MAX_CHAIN2 = 16;
+var SOME_TEXT = "";
+var utf8Decoder4 = new TextDecoder();
+var arena = new Uint8Array(1 << 16);
+var fieldStart = new Int32Array(F_STR + 1 + 64);
+var fieldEnd2 = new Int32Array(F_STR + 1 + 64);
+var expected = new ByteWriter(1 << 16);
+var MessageShape = class {
+  /** Highest field slot seen so far (slots must come in order). */
+  last = -1;
+  /** Plural forms read. */
+  forms = 0;
+  /** Whether the strings are obsolete (`#~`); null until the first string line. */
+  obsolete = null;
+  /** Next free byte of {@link arena}. */
+  used = 0;
+  reset() {
+    for (let f = 0; f <= this.last; f++) fieldStart[f] = -1;
+    this.last = -1;
+    this.forms = 0;
+    this.obsolete = null;
+    this.used = 0;
+  }
+  has(f) {
+    return f <= this.last && fieldStart[f] >= 0;
+  }
+};
+function reserveArena(used, n) {
+  if (used + n <= arena.length) return;
+  let size = arena.length * 2;
+  while (size < used + n) size *= 2;
+  const next = new Uint8Array(size);
+  next.set(arena.subarray(0, used));
+  arena = next;
+}
+var UNESCAPE = new Uint8Array(128);
+for (const [letter, byte] of [
+  [
+    "n",
+    10
+  ],
+  [
+    "t",
+    9
+  ],
+  [
+    "r",
+    13
+  ],
+  [
+    "a",
+    7
+  ],
+  [
+    "b",
+    8
+  ],
+  [
+    "f",
+    12
+  ],
+  [
+    "v",
+    11
+  ]
+]) {
+  UNESCAPE[letter.charCodeAt(0)] = byte;
+}
+UNESCAPE[92] = 92;
+UNESCAPE[34] = 34;
+function unescapeLine(bytes, from, at) {
+  const n = bytes.length;
+  reserveArena(at, Math.min(n - from, 1 << 20));
+  let out = arena;
+  let k = at;
+  for (let p = from; p < n; p++) {
+    const c = bytes[p];
+    if (k >= out.length) {
+      reserveArena(k, 1 << 20);
+      out = arena;
+    }
+    if (c === 34) {
+      unescapedEnd = k;
+      return p;
+    }
+    if (c === 10) return -1;
+    if (c !== 92) {
+      out[k++] = c;
+      continue;
+    }
+    const e = bytes[++p];
+    const b = e < 128 ? UNESCAPE[e] : 0;
+    if (b === 0) return -1;
+    out[k++] = b;
+  }
+  return -1;
+}
+var unescapedEnd = 0;
+function lineText(bytes, from, to) {
+  const s = utf8Decoder4.decode(bytes.subarray(from, to));
+  return s.indexOf("\0") >= 0 ? null : s;
+}
+function startsWith(bytes, at, word) {
+  for (let i = 0; i < word.length; i++) if (bytes[at + i] !== word.charCodeAt(i)) return false;
+  return true;
+}
+function keywordAt2(bytes, at) {
+  if (bytes[at] !== 109) return null;
+  if (startsWith(bytes, at, "msgid ")) return {
+    slot: F_ID,
+    after: at + 6
+  };
+  if (startsWith(bytes, at, "msgstr ")) return {
+    slot: F_STR,
+    after: at + 7
+  };
+  if (startsWith(bytes, at, "msgctxt ")) return {
+    slot: F_CTXT,
+    after: at + 8
+  };
+  if (startsWith(bytes, at, "msgid_plural ")) return {
+    slot: F_PLURAL,
+    after: at + 13
+  };
+  if (startsWith(bytes, at, "msgstr[")) {
+    let p = at + 7;
+    while (bytes[p] >= 48 && bytes[p] <= 57) p++;
+    if (p === at + 7 || bytes[p] !== 93 || bytes[p + 1] !== 32) return null;
+    return {
+      slot: F_STR + 1,
+      after: p + 2
+    };
+  }
+  return null;
+}
+var Identities = class {
+  keys = new Uint8Array(1 << 16);
+  used = 0;
+  starts = [];
+  chains = /* @__PURE__ */ new Map();
+  /** Adds one message's identity; false when an equal one was added before, or a chain is too long. */
+  add(ctxtFrom, ctxtTo, idFrom, idTo) {
+    const need = (ctxtFrom < 0 ? 1 : ctxtTo - ctxtFrom + 2) + (idTo - idFrom);
+    if (this.used + need > this.keys.length) {
+      let size = this.keys.length * 2;
+      while (size < this.used + need) size *= 2;
+      const next = new Uint8Array(size);
+      next.set(this.keys.subarray(0, this.used));
+      this.keys = next;
+    }
+    const keys = this.keys;
+    const start = this.used;
+    let k = start;
+    if (ctxtFrom < 0) keys[k++] = 2;
+    else {
+      keys[k++] = 1;
+      keys.set(arena.subarray(ctxtFrom, ctxtTo), k);
+      k += ctxtTo - ctxtFrom;
+      keys[k++] = 0;
+    }
+    keys.set(arena.subarray(idFrom, idTo), k);
+    k += idTo - idFrom;
+    this.used = k;
+    const index = this.starts.length;
+    this.starts.push(start);
+    const h = keyHash(keys, start, k);
+    const chain = this.chains.get(h);
+    if (chain === void 0) {
+      this.chains.set(h, [
+        index
+      ]);
+      return true;
+    }
+    if (chain.length >= MAX_CHAIN2) return false;
+    for (const other of chain) {
+      const from = this.starts[other];
+      const to = other + 1 < this.starts.length ? this.starts[other + 1] : start;
+      if (to - from === k - start && sameRange(keys, from, start, k - start)) return false;
+    }
+    chain.push(index);
+    return true;
+  }
+  /** Forgets every key (the buffer is kept for the next file). */
+  clear() {
+    this.used = 0;
+    this.starts.length = 0;
+    this.chains.clear();
+  }
+};
+var IDENTITIES = new Identities();
+function sameRange(b, x, y, n) {
+  for (let i = 0; i < n; i++) if (b[x + i] !== b[y + i]) return false;
+  return true;
+}
+function keyHash(b, from, to) {
+  let h = 2166136261 ^ to - from;
+  for (let i = from; i < to; i++) h = Math.imul(h ^ b[i], 16777619);
+  h = Math.imul(h ^ h >>> 16, 2246822507);
+  return h ^ h >>> 13 | 0;
+}
+function isLaidOut(bytes, noWrap = false) {
+  const n = bytes.length;
+  if (n === 0 || bytes[n - 1] !== 10 || bytes[0] === 10) return false;
+  if (bytes[0] === 239 && bytes[1] === 187 && bytes[2] === 191) return false;
+  if (!isUtf8Bytes(bytes)) return false;
+  expected.pos = 0;
+  const shape = new MessageShape();
+  for (let f = 0; f < fieldStart.length; f++) fieldStart[f] = -1;
+  const comments = new Pending();
+  const identities = IDENTITIES;
+  identities.clear();
+  let messages = 0;
+  let obsoleteSeen = false;
+  let i = 0;
+  while (i < n) {
+    const start = i;
+    let section = S_TRANSLATOR;
+    let flagLines = 0;
+    let current = -1;
+    let currentPrefix = -1;
+    let currentPrevious = false;
+    while (i < n && bytes[i] !== 10) {
+      const c = bytes[i];
+      const d = bytes[i + 1];
+      let obsolete2 = false;
+      let previous = false;
+      let at = i;
+      if (c === 35 && d !== 126 && d !== 124) {
+        if (section === S_STRINGS) return false;
+        let eol = i + 1;
+        while (bytes[eol] !== 10) eol++;
+        if (d === 58) {
+          if (section > S_REFERENCES) return false;
+          section = S_REFERENCES;
+          const text = lineText(bytes, i + 2, eol);
+          if (text === null) return false;
+          parseReferences(text, comments.references);
+        } else {
+          const kind = d === 46 ? S_EXTRACTED : d === 44 ? S_FLAGS : d === 33 ? -1 : S_TRANSLATOR;
+          if (kind < 0 || kind < section || kind === S_FLAGS && ++flagLines > 1) return false;
+          section = kind;
+          const text = lineText(bytes, i + 1, eol);
+          if (text === null) return false;
+          const references = comments.references.length;
+          comments.comment(text);
+          if (comments.references.length !== references) return false;
+        }
+        i = eol + 1;
+        continue;
+      }
+      if (c === 35) {
+        obsolete2 = d === 126;
+        at = i + 2;
+        if (obsolete2 && bytes[at] === 124) {
+          previous = true;
+          at++;
+        } else previous = !obsolete2;
+        if (bytes[at] !== 32) return false;
+        at++;
+      }
+      section = S_STRINGS;
+      let slot;
+      let textFrom;
+      if (bytes[at] === 34) {
+        if (current < 0 || at - i !== currentPrefix || previous !== currentPrevious) return false;
+        if (shape.obsolete !== obsolete2) return false;
+        slot = current;
+        textFrom = at + 1;
+      } else {
+        const k = keywordAt2(bytes, at);
+        if (k === null || bytes[k.after] !== 34) return false;
+        slot = k.slot;
+        if (previous) {
+          if (slot !== F_CTXT && slot !== F_ID && slot !== F_PLURAL) return false;
+          slot = slot - F_CTXT + F_PREV_CTXT;
+        }
+        if (slot === F_STR + 1) slot = F_STR + 1 + shape.forms++;
+        if (slot <= shape.last || slot >= fieldStart.length) return false;
+        if (shape.obsolete === null) shape.obsolete = obsolete2;
+        else if (shape.obsolete !== obsolete2) return false;
+        for (let f = shape.last + 1; f < slot; f++) fieldStart[f] = -1;
+        shape.last = slot;
+        fieldStart[slot] = shape.used;
+        fieldEnd2[slot] = shape.used;
+        current = slot;
+        currentPrefix = at - i;
+        currentPrevious = previous;
+        textFrom = k.after + 1;
+      }
+      const close = unescapeLine(bytes, textFrom, fieldEnd2[slot]);
+      if (close < 0 || bytes[close + 1] !== 10) return false;
+      fieldEnd2[slot] = unescapedEnd;
+      shape.used = unescapedEnd + 1;
+      i = close + 2;
+    }
+    if (!shape.has(F_ID) || shape.obsolete === null) return false;
+    const obsolete = shape.obsolete;
+    if (obsoleteSeen && !obsolete) return false;
+    obsoleteSeen ||= obsolete;
+    if (!layoutMatches(start, i, shape, comments, noWrap, messages === 0)) return false;
+    if (!identities.add(fieldStart[F_CTXT], fieldEnd2[F_CTXT], fieldStart[F_ID], fieldEnd2[F_ID])) {
+      return false;
+    }
+    messages++;
+    comments.reset();
+    shape.reset();
+    if (i < n) {
+      i++;
+      if (i >= n || bytes[i] === 10) return false;
+      expected.byte(10);
+    }
+  }
+  return messages >= 2 && expected.pos === n && equalBytes(expected.buf.subarray(0, n), bytes);
+}
+function layoutMatches(start, end, shape, comments, noWrapAll, first) {
+  const plural = shape.has(F_PLURAL);
+  if (plural !== shape.forms > 0 || plural === shape.has(F_STR)) return false;
+  if ((shape.has(F_PREV_CTXT) || shape.has(F_PREV_PLURAL)) && !shape.has(F_PREV_ID)) return false;
+  const msgstr0 = plural ? F_STR + 1 : F_STR;
+  const msgstr0Empty = fieldEnd2[msgstr0] === fieldStart[msgstr0];
+  const obsolete = shape.obsolete;
+  if (obsolete && msgstr0Empty) return false;
+  if (first) {
+    const isHeader2 = !obsolete && !plural && !shape.has(F_CTXT) && fieldEnd2[F_ID] === fieldStart[F_ID];
+    if (!isHeader2) return false;
+    const header = utf8Decoder4.decode(arena.subarray(fieldStart[F_STR], fieldEnd2[F_STR]));
+    const charset = headerCharset(header);
+    if (charset === null || canonicalCharset(charset) !== "UTF-8") return false;
+  }
+  const w = expected;
+  if (w.pos !== start) return false;
+  w.seen = 0;
+  const flags = comments.flags.length === 0 ? NO_FLAGS : interpretFlags(comments.flags);
+  const noWrap = noWrapAll || flags.wrap === false;
+  const language = flags.formats.length === 0 ? null : formatLanguageOf(flags);
+  for (let k = 0; k < comments.translator.length; k++) writeComment(w, "#", comments.translator[k]);
+  for (let k = 0; k < comments.extracted.length; k++) writeComment(w, "#.", comments.extracted[k]);
+  if (comments.references.length > 0) writeReferences(w, comments.references, false, null);
+  if (flags !== NO_FLAGS) w.ascii(flagLine(flags, msgstr0Empty ? "" : SOME_TEXT, obsolete));
+  const previous = obsolete ? "#~| " : "#| ";
+  const prefix = obsolete ? "#~ " : "";
+  for (let f = 0; f <= shape.last; f++) {
+    const from = fieldStart[f];
+    if (from < 0) continue;
+    const to = fieldEnd2[f];
+    const keyword = f <= F_STR ? FIELD_KEYWORDS[f] : pluralKeyword(f - F_STR - 1);
+    writeStringBytes(w, arena.subarray(from, to + 1), to - from, null, to - from, f <= F_PREV_PLURAL ? previous : prefix, keyword, noWrap, language);
+  }
+  return (w.seen & SEEN_UNHOLDABLE) === 0 && w.pos === end;
 }
 
 // lib/version.ts
@@ -13560,6 +13946,7 @@ ${WRAP_USAGE}`);
   const noWrap = options.noWrap;
   const pool = options.stdout && !io.stdoutBytes ? null : await io.layoutPool?.(run.files.length, options.jobs);
   let bytesRead = 0;
+  const textOut = options.stdout && !io.stdoutBytes;
   const layOut = async (path) => {
     try {
       const before = await io.readFile(path);
@@ -13571,6 +13958,12 @@ ${WRAP_USAGE}`);
         after: await pool.layOut(path, before, noWrap),
         text: null
       };
+      if (!textOut && isLaidOut(before, noWrap)) return {
+        path,
+        before,
+        after: before,
+        text: null
+      };
       const catalog = parsePo(before, {
         fileName: path
       });
@@ -13578,7 +13971,7 @@ ${WRAP_USAGE}`);
         noWrap,
         once: true
       });
-      const text = options.stdout && !io.stdoutBytes ? formatPo(catalog, {
+      const text = textOut ? formatPo(catalog, {
         noWrap
       }) : null;
       return {
@@ -13760,7 +14153,7 @@ function writeAll(file, bytes) {
 // lib/cli/wrap_io.ts
 function wrapIo(host) {
   let store;
-  const prepareLocks = () => store ??= import("./mod-PKFAGRJ3.js").then((mod) => {
+  const prepareLocks = () => store ??= import("./mod-LANKRGNS.js").then((mod) => {
     try {
       mod.useLockDirectory(host.lockDir());
     } catch (error) {
@@ -13801,7 +14194,7 @@ function wrapIo(host) {
     layoutPool: async (_files, jobs) => {
       const size = jobs ?? 1;
       if (size < 2) return null;
-      const { startLayoutPool } = await import("./wrap_pool-A3G7PQ7H.js");
+      const { startLayoutPool } = await import("./wrap_pool-WWF7FHUG.js");
       return startLayoutPool(size);
     },
     // A bar on a terminal's stderr; nothing in pipes and CI.

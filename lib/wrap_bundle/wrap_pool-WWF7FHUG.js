@@ -23,6 +23,7 @@ function startLayoutPool(size) {
       load[from] = load[from] - 1;
       owner.delete(answer.id);
       if ("after" in answer) job.resolve(answer.after);
+      else if ("same" in answer) job.resolve(job.bytes);
       else if (answer.error.kind === "syntax") {
         job.reject(new PoSyntaxError(answer.error.reason, answer.error.line, answer.error.column));
       } else if (answer.error.kind === "domain") job.reject(new DomainError(answer.error.message));
@@ -51,6 +52,7 @@ function startLayoutPool(size) {
       owner.set(id, target);
       return new Promise((resolve, reject) => {
         pending.set(id, {
+          bytes,
           resolve,
           reject
         });

@@ -7,7 +7,7 @@ import {
   fileKind,
   flatBytes,
   sameBytes
-} from "./chunk-FTS2AWHV.js";
+} from "./chunk-DZOTPDHE.js";
 import {
   InvalidInputError,
   NotFoundError,
