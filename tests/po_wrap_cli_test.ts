@@ -53,6 +53,33 @@ Deno.test("wrap --check lists the files that would change and writes nothing", a
   assert.equal(await runWrap(["--check", "b.po"], clean.io), 0);
 });
 
+Deno.test("wrap --check and a rewrite agree on every file, whichever way it is read", async () => {
+  // Read by its own lines and laid out (laid_out.ts), read by its own lines and found to change
+  // (a "# " comment msgcat prints as "#"), or left to the full reader (extra blank lines; a
+  // duplicate and a "#| msgctxt" without "#| msgid", which msgcat refuses, in shapes it prints).
+  const files = {
+    "a.po": UNWRAPPED,
+    "b.po": LAID_OUT,
+    "c.po": LAID_OUT.replace('msgid "a"', '# \nmsgid "a"'),
+    "d.po": LAID_OUT + '\nmsgid "a"\nmsgstr "c"\n',
+    "e.po": LAID_OUT.replace('msgid "a"', '#| msgctxt "x"\nmsgid "a"'),
+  };
+  const names = Object.keys(files);
+  const check = fakeIo(files);
+  assert.equal(await runWrap(["--check", ...names], check.io), 2);
+  assert.deepEqual(check.err.slice(0, 2), ["Would rewrap: a.po\n", "Would rewrap: c.po\n"]);
+  assert.match(check.err[2]!, /^wrap: d\.po:7:1: duplicate message definition \(first defined at line 4\)/);
+  assert.match(check.err[3]!, /^wrap: e\.po:\d+:\d+: syntax error/);
+  assert.equal(check.err.length, 4);
+  assert.deepEqual(check.written, []);
+  const rewrite = fakeIo(files);
+  assert.equal(await runWrap(names, rewrite.io), 2);
+  assert.deepEqual(rewrite.err, check.err.slice(2));
+  assert.deepEqual(rewrite.written, ["a.po", "c.po"]);
+  assert.equal(rewrite.text("a.po"), LAID_OUT);
+  assert.equal(rewrite.text("c.po"), LAID_OUT.replace('msgid "a"', '#\nmsgid "a"'));
+});
+
 Deno.test("wrap --diff prints a unified diff and writes nothing", async () => {
   const f = fakeIo({ "a.po": UNWRAPPED });
   assert.equal(await runWrap(["--diff", "a.po"], f.io), 1);

@@ -1,29 +1,37 @@
 /**
- * Whether a PO file is already laid out exactly as `msgcat FILE` (GNU gettext 0.21) prints it,
- * found by reading its own lines instead of parsing it into a catalogue and laying that out again.
- * Most catalogues a team checks are already laid out (a tree that powrap keeps: 482 of
- * python-docs-fr's 496), and for them `wrap --check` paid the whole reader (strings decoded, messages
- * built) and the whole writer (strings encoded again, a copy of the file written) to learn that
- * the bytes had not changed.
+ * What `msgcat FILE` (GNU gettext 0.21) prints for a PO file, told by reading the file's own lines
+ * instead of parsing it into a catalogue and laying that out again. Most catalogues a team runs
+ * `wrap` on are laid out already (a tree that powrap keeps: 482 of python-docs-fr's 496), and for
+ * them the whole reader (strings decoded, messages built) and the whole writer (strings encoded
+ * again, a copy of the file written) ran only to find the bytes unchanged.
  *
- * The answer is one-sided: `true` only when msgcat's output is these very bytes; `false` means "not
- * shown here", and the caller lays the file out the usual way (`parsePo` + `encodePo`), which
- * decides, reports errors and rewrites. So the check needs to know only what a laid-out file looks
- * like, never how msgcat mends or rejects one; anything outside that shape answers `false`:
+ * {@link laidOutVerdict} answers LAID_OUT (msgcat prints these very bytes), NOT_LAID_OUT (it reads
+ * the file without an error and prints other bytes) or UNKNOWN; {@link knownLayout} gives msgcat's
+ * bytes when it knows them. UNKNOWN means "not told here": the caller lays the file out the usual
+ * way (`parsePo` + `encodePo`), which decides, reports errors and rewrites. So this reading needs to
+ * know the shapes msgcat prints and a few it mends, never how msgcat refuses a file; anything
+ * else is UNKNOWN:
  *
  * - UTF-8 only (the first message is the header and names it), well-formed, no byte order mark;
- * - every line in the shape msgcat prints: comments (`#`, `#.`, `#:`, one `#,`) in msgcat's order,
- *   `#|` previous strings, then the strings, each line `P"…"` with msgcat's own escapes only;
- *   messages one blank line apart, obsolete (`#~`) ones last, none that msgcat would drop;
- * - no two messages with the same msgctxt and msgid (msgcat rejects the file);
- * - and each message equal, byte for byte, to what the writer prints for it. That last step uses
- *   the writer's own pieces: `writeStringBytes` (the layout of every string, on its unescaped
- *   bytes, with no string made), `writeComment`, `writeReferences` and `flagLine`, and reads the
- *   comment lines with the reader's own rules (`Pending`), so the two cannot disagree on a layout.
+ * - every line in a shape msgcat prints: comments (`#`, `#.`, `#:`, `#,`; none ending with a
+ *   backslash, which joins it to the next line), `#|` previous strings, then the strings, each line
+ *   `P"…"` with msgcat's own escapes only, in gettext's grammar (a `#| msgctxt` comes with a
+ *   `#| msgid`, plural forms in order); messages one blank line apart;
+ * - no two messages with the same msgctxt and msgid (msgcat refuses the file).
+ *
+ * Each message is then printed as the writer prints it, with the writer's own pieces:
+ * `writeStringBytes` (the layout of every string, on its unescaped bytes, with no string made),
+ * `writeComment`, `writeReferences` and `flagLine`, after reading its comment lines with the
+ * reader's own rules (`Pending`), so the two cannot disagree on a layout; an obsolete message
+ * without translation is dropped as msgcat drops it. The file is LAID_OUT when those bytes are its
+ * own. Otherwise they are msgcat's output, unless an obsolete message came before an active one
+ * (msgcat moves it last; this reading does not): then only the verdict is known. The tests hold
+ * every definite answer, and every output, to the full reader and writer's, on every fixture and
+ * corpus file and on thousands of mutations of laid-out files.
  *
  * Linear in the file: one pass over its lines, each string unescaped once and laid out once, and
  * duplicates found through a hash of each (msgctxt, msgid) with chains of at most {@link MAX_CHAIN} (a
- * file crafted to make longer ones answers `false`, and the full reader's linear check takes over).
+ * file crafted to make longer ones is UNKNOWN, and the full reader's linear check takes over).
  *
  * @module
  */
@@ -170,11 +178,15 @@ function keywordAt(bytes: Uint8Array, at: number): { slot: number; after: number
   if (startsWith(bytes, at, "msgctxt ")) return { slot: F_CTXT, after: at + 8 };
   if (startsWith(bytes, at, "msgid_plural ")) return { slot: F_PLURAL, after: at + 13 };
   if (startsWith(bytes, at, "msgstr[")) {
-    // The form's number is checked against its place when the message is compared.
+    // msgstr[N], N spelled as msgcat spells it; the caller checks N is the form's place (gettext
+    // refuses a form out of its place).
     let p = at + 7;
-    while (bytes[p]! >= 48 && bytes[p]! <= 57) p++;
-    if (p === at + 7 || bytes[p] !== 93 || bytes[p + 1] !== 32) return null;
-    return { slot: F_STR + 1, after: p + 2 };
+    let index = 0;
+    while (bytes[p]! >= 48 && bytes[p]! <= 57 && p < at + 12) index = index * 10 + bytes[p++]! - 48;
+    if (p === at + 7 || (bytes[at + 7] === 48 && p > at + 8) || bytes[p] !== 93 || bytes[p + 1] !== 32) {
+      return null;
+    }
+    return { slot: F_STR + 1 + index, after: p + 2 };
   }
   return null;
 }
@@ -254,9 +266,24 @@ function keyHash(b: Uint8Array, from: number, to: number): number {
   return (h ^ (h >>> 13)) | 0;
 }
 
+/** {@link laidOutVerdict}: msgcat prints exactly these bytes. */
+export const LAID_OUT = 0;
 /**
- * Whether `msgcat FILE` (with `--no-wrap` when `noWrap`) prints exactly `bytes`. `false` says
- * nothing more: lay the file out to know (see the module's text).
+ * {@link laidOutVerdict}: msgcat reads the file without an error and prints other bytes (every line
+ * has a shape the reader takes, the header names UTF-8, no message comes twice, and some message is
+ * laid out differently, in another order, or dropped).
+ */
+export const NOT_LAID_OUT = 1;
+/** {@link laidOutVerdict}: not told here; lay the file out to know. */
+export const UNKNOWN = 2;
+/** {@link layoutMatches}: an obsolete message msgcat drops (its bytes are to be taken back). */
+const DROPPED = 3 as const;
+/** What {@link laidOutVerdict} answers. */
+export type LaidOutVerdict = typeof LAID_OUT | typeof NOT_LAID_OUT | typeof UNKNOWN;
+
+/**
+ * Whether `msgcat FILE` (with `--no-wrap` when `noWrap`) prints exactly `bytes` ({@link laidOutVerdict}
+ * is LAID_OUT). `false` says nothing more: lay the file out to know (see the module's text).
  *
  * @example
  * ```ts
@@ -267,10 +294,28 @@ function keyHash(b: Uint8Array, from: number, to: number): number {
  * ```
  */
 export function isLaidOut(bytes: Uint8Array, noWrap = false): boolean {
+  return laidOutVerdict(bytes, noWrap) === LAID_OUT;
+}
+
+/**
+ * {@link LAID_OUT} when `msgcat FILE` (with `--no-wrap` when `noWrap`) prints exactly `bytes`,
+ * {@link NOT_LAID_OUT} when it reads the file without an error and prints other bytes (what
+ * `wrap --check` reports as "Would rewrap"), {@link UNKNOWN} when this reading cannot tell (lay the
+ * file out: that decides, and reports what msgcat refuses).
+ */
+export function laidOutVerdict(bytes: Uint8Array, noWrap = false): LaidOutVerdict {
   const n = bytes.length;
-  if (n === 0 || bytes[n - 1] !== 10 || bytes[0] === 10) return false;
-  if (bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf) return false;
-  if (!isUtf8Bytes(bytes)) return false;
+  if (n === 0 || bytes[n - 1] !== 10 || bytes[0] === 10) return UNKNOWN;
+  if (bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf) return UNKNOWN;
+  if (!isUtf8Bytes(bytes)) return UNKNOWN;
+  // Set at the first thing msgcat would print otherwise; reading goes on, to tell a file msgcat
+  // takes from one it refuses (UNKNOWN).
+  let differs = false;
+  // Obsolete messages before active ones: msgcat moves them, and `expected` is not its output.
+  let reordered = false;
+  // Messages written to `expected` (msgcat drops some).
+  let written = 0;
+  known = false;
   expected.pos = 0;
   const shape = new MessageShape();
   for (let f = 0; f < fieldStart.length; f++) fieldStart[f] = -1;
@@ -296,25 +341,31 @@ export function isLaidOut(bytes: Uint8Array, noWrap = false): boolean {
       let at = i;
       if (c === 35 && d !== 126 && d !== 124) {
         // A comment line: `#`, `#.`, `#:`, `#,`.
-        if (section === S_STRINGS) return false;
+        // (Comments after the strings belong to the next message: left to the full reader.)
+        if (section === S_STRINGS) return UNKNOWN;
         let eol = i + 1;
         while (bytes[eol] !== 10) eol++; // the file ends with a newline
+        // gettext's reader drops a backslash-newline anywhere, so this line and the next are one
+        // (a string line ends with its quote: only a comment can end with a backslash).
+        if (bytes[eol - 1] === 92) return UNKNOWN;
+        // msgcat prints each kind in its place (so one out of it is printed elsewhere), one `#,`
+        // line (the last one read), and a `#!` line as a `#,` one.
         if (d === 58) {
-          if (section > S_REFERENCES) return false;
-          section = S_REFERENCES;
+          if (section > S_REFERENCES) differs = true;
+          else section = S_REFERENCES;
           const text = lineText(bytes, i + 2, eol);
-          if (text === null) return false;
+          if (text === null) return UNKNOWN;
           parseReferences(text, comments.references);
         } else {
-          const kind = d === 46 ? S_EXTRACTED : d === 44 ? S_FLAGS : d === 33 ? -1 : S_TRANSLATOR;
-          if (kind < 0 || kind < section || (kind === S_FLAGS && ++flagLines > 1)) return false;
-          section = kind;
+          const kind = d === 46 ? S_EXTRACTED : d === 44 || d === 33 ? S_FLAGS : S_TRANSLATOR;
+          if (d === 33 || kind < section || (kind === S_FLAGS && ++flagLines > 1)) differs = true;
+          else section = kind;
           const text = lineText(bytes, i + 1, eol);
-          if (text === null) return false;
+          if (text === null) return UNKNOWN;
           const references = comments.references.length;
           comments.comment(text);
           // A Solaris `# File: …` line is a reference, printed on a `#:` line.
-          if (comments.references.length !== references) return false;
+          if (comments.references.length !== references) differs = true;
         }
         i = eol + 1;
         continue;
@@ -327,7 +378,7 @@ export function isLaidOut(bytes: Uint8Array, noWrap = false): boolean {
           previous = true;
           at++;
         } else previous = !obsolete;
-        if (bytes[at] !== 32) return false;
+        if (bytes[at] !== 32) return UNKNOWN;
         at++;
       }
       section = S_STRINGS;
@@ -335,23 +386,26 @@ export function isLaidOut(bytes: Uint8Array, noWrap = false): boolean {
       let textFrom: number;
       if (bytes[at] === 34) {
         // A continuation line of the current field, with the same prefix.
-        if (current < 0 || at - i !== currentPrefix || previous !== currentPrevious) return false;
-        if (shape.obsolete !== obsolete) return false;
+        if (current < 0 || at - i !== currentPrefix || previous !== currentPrevious) return UNKNOWN;
+        if (shape.obsolete !== obsolete) return UNKNOWN;
         slot = current;
         textFrom = at + 1;
       } else {
         const k = keywordAt(bytes, at);
-        if (k === null || bytes[k.after] !== 34) return false;
+        if (k === null || bytes[k.after] !== 34) return UNKNOWN;
         slot = k.slot;
         if (previous) {
           // Only msgctxt, msgid and msgid_plural have previous strings (`#| msgid "…"`).
-          if (slot !== F_CTXT && slot !== F_ID && slot !== F_PLURAL) return false;
+          if (slot !== F_CTXT && slot !== F_ID && slot !== F_PLURAL) return UNKNOWN;
           slot = slot - F_CTXT + F_PREV_CTXT;
         }
-        if (slot === F_STR + 1) slot = F_STR + 1 + shape.forms++;
-        if (slot <= shape.last || slot >= fieldStart.length) return false;
+        if (slot > F_STR) {
+          if (slot !== F_STR + 1 + shape.forms) return UNKNOWN;
+          shape.forms++;
+        }
+        if (slot <= shape.last || slot >= fieldStart.length) return UNKNOWN;
         if (shape.obsolete === null) shape.obsolete = obsolete;
-        else if (shape.obsolete !== obsolete) return false;
+        else if (shape.obsolete !== obsolete) return UNKNOWN;
         for (let f = shape.last + 1; f < slot; f++) fieldStart[f] = -1;
         shape.last = slot;
         fieldStart[slot] = shape.used;
@@ -363,18 +417,35 @@ export function isLaidOut(bytes: Uint8Array, noWrap = false): boolean {
       }
       // The text between the quotes; the line ends with the closing one.
       const close = unescapeLine(bytes, textFrom, fieldEnd[slot]!);
-      if (close < 0 || bytes[close + 1] !== 10) return false;
+      if (close < 0 || bytes[close + 1] !== 10) return UNKNOWN;
       fieldEnd[slot] = unescapedEnd;
       shape.used = unescapedEnd + 1; // a spare byte: the writer's sentinel
       i = close + 2;
     }
-    if (!shape.has(F_ID) || shape.obsolete === null) return false;
+    if (!shape.has(F_ID) || shape.obsolete === null) return UNKNOWN;
     const obsolete = shape.obsolete;
-    if (obsoleteSeen && !obsolete) return false; // msgcat moves obsolete messages last
+    if (obsoleteSeen && !obsolete) {
+      differs = true; // msgcat moves obsolete messages last (this reading does not)
+      reordered = true;
+    }
     obsoleteSeen ||= obsolete;
-    if (!layoutMatches(start, i, shape, comments, noWrap, messages === 0)) return false;
+    // msgcat's bytes for this message go after the others', one blank line apart.
+    const separatorAt = expected.pos;
+    if (written > 0) expected.byte(10);
+    const at = expected.pos;
+    if (at !== start) differs = true;
+    const layout = layoutMatches(at, i - start, shape, comments, noWrap, messages === 0);
+    if (layout === UNKNOWN) return UNKNOWN;
+    if (layout === DROPPED) {
+      // An obsolete message without translation: msgcat prints neither it nor its blank line.
+      expected.pos = separatorAt;
+      differs = true;
+    } else {
+      written++;
+      if (layout === NOT_LAID_OUT) differs = true;
+    }
     if (!identities.add(fieldStart[F_CTXT]!, fieldEnd[F_CTXT]!, fieldStart[F_ID]!, fieldEnd[F_ID]!)) {
-      return false;
+      return UNKNOWN; // msgcat refuses a message that comes twice
     }
     messages++;
     comments.reset();
@@ -382,46 +453,70 @@ export function isLaidOut(bytes: Uint8Array, noWrap = false): boolean {
     // Exactly one blank line between two messages, none after the last.
     if (i < n) {
       i++;
-      if (i >= n || bytes[i] === 10) return false;
-      expected.byte(10);
+      if (i >= n || bytes[i] === 10) return UNKNOWN;
     }
   }
   // A file of its header alone is printed as nothing.
-  return messages >= 2 && expected.pos === n && equalBytes(expected.buf.subarray(0, n), bytes);
+  if (messages < 2) return UNKNOWN;
+  known = !reordered;
+  if (!differs && expected.pos === n && equalBytes(expected.buf.subarray(0, n), bytes)) return LAID_OUT;
+  return NOT_LAID_OUT;
 }
 
 /**
- * Writes msgcat's bytes for the message read into `shape` and `comments` after the ones before it,
- * and tells whether they take the file's `[start, end)` (the bytes are compared once, for the whole
- * file); the first message must be the header, naming UTF-8.
+ * msgcat's bytes for `bytes` (with `--no-wrap` when `noWrap`) when this reading knows them: `bytes`
+ * itself for a laid-out file, a new array for one it lays out differently (every line in a shape it
+ * reads, obsolete messages already last), else null (lay the file out with `parsePo` + `encodePo`:
+ * that decides, and reports what msgcat refuses).
+ *
+ * @example
+ * ```ts
+ * const header = 'msgid ""\nmsgstr "Content-Type: text/plain; charset=UTF-8\\n"\n';
+ * const bytes = new TextEncoder().encode(header + '\n# \nmsgid "a"\nmsgstr "b"\n'); // "# " prints as "#"
+ * new TextDecoder().decode(knownLayout(bytes)!); // header + '\n#\nmsgid "a"\nmsgstr "b"\n'
+ * ```
+ */
+export function knownLayout(bytes: Uint8Array, noWrap = false): Uint8Array | null {
+  const verdict = laidOutVerdict(bytes, noWrap);
+  if (verdict === LAID_OUT) return bytes;
+  return verdict === NOT_LAID_OUT && known ? expected.buf.slice(0, expected.pos) : null;
+}
+
+/** Whether the last {@link laidOutVerdict} that answered NOT_LAID_OUT left msgcat's bytes in `expected`. */
+let known = false;
+
+/**
+ * Writes msgcat's bytes for the message read into `shape` and `comments` at `expected`'s end (`at`)
+ * and tells whether they are as long as the file's `length` bytes of it (the bytes themselves are
+ * compared once, for the whole file), or that msgcat drops it ({@link DROPPED}); the first message
+ * must be the header, naming UTF-8.
  */
 function layoutMatches(
-  start: number,
-  end: number,
+  at: number,
+  length: number,
   shape: MessageShape,
   comments: Pending,
   noWrapAll: boolean,
   first: boolean,
-): boolean {
+): LaidOutVerdict | typeof DROPPED {
   const plural = shape.has(F_PLURAL);
-  if (plural !== shape.forms > 0 || plural === shape.has(F_STR)) return false;
+  if (plural !== shape.forms > 0 || plural === shape.has(F_STR)) return UNKNOWN;
   // gettext's grammar: a previous msgctxt or msgid_plural comes with a previous msgid.
-  if ((shape.has(F_PREV_CTXT) || shape.has(F_PREV_PLURAL)) && !shape.has(F_PREV_ID)) return false;
+  if ((shape.has(F_PREV_CTXT) || shape.has(F_PREV_PLURAL)) && !shape.has(F_PREV_ID)) return UNKNOWN;
   const msgstr0 = plural ? F_STR + 1 : F_STR;
   const msgstr0Empty = fieldEnd[msgstr0] === fieldStart[msgstr0];
   const obsolete = shape.obsolete!;
-  if (obsolete && msgstr0Empty) return false; // msgcat drops it
+  const dropped = obsolete && msgstr0Empty; // msgcat drops it (still reading its strings)
   if (first) {
     const isHeader = !obsolete && !plural && !shape.has(F_CTXT) && fieldEnd[F_ID] === fieldStart[F_ID];
-    if (!isHeader) return false;
+    if (!isHeader) return UNKNOWN;
     const header = utf8Decoder.decode(arena.subarray(fieldStart[F_STR]!, fieldEnd[F_STR]!));
     const charset = headerCharset(header);
-    if (charset === null || canonicalCharset(charset) !== "UTF-8") return false;
+    if (charset === null || canonicalCharset(charset) !== "UTF-8") return UNKNOWN;
   }
   // As `writeMessage` (`_message_layout.ts`) prints a message of a UTF-8 catalogue, after the
   // messages before it and the blank line between (`start` is where that line ends).
   const w = expected;
-  if (w.pos !== start) return false;
   w.seen = 0;
   const flags = comments.flags.length === 0 ? NO_FLAGS : interpretFlags(comments.flags);
   const noWrap = noWrapAll || flags.wrap === false;
@@ -449,6 +544,9 @@ function layoutMatches(
       language,
     );
   }
-  // The bytes themselves are compared once, for the whole file (`isLaidOut`); lengths here.
-  return (w.seen & SEEN_UNHOLDABLE) === 0 && w.pos === end;
+  // A NUL or U+0004 is refused (UNKNOWN: the writer says why). The bytes themselves are compared
+  // once, for the whole file (`laidOutVerdict`); lengths here.
+  if ((w.seen & SEEN_UNHOLDABLE) !== 0) return UNKNOWN;
+  if (dropped) return DROPPED;
+  return w.pos - at === length ? LAID_OUT : NOT_LAID_OUT;
 }

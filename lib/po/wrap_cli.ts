@@ -28,7 +28,7 @@ import { DomainError, PoSyntaxError } from "../errors.ts";
 import { NotRegularFileError } from "../store/regular_read.ts";
 import { parsePo } from "./parse.ts";
 import { encodePo, formatPo } from "./write.ts";
-import { isLaidOut } from "./laid_out.ts";
+import { knownLayout, LAID_OUT, laidOutVerdict, NOT_LAID_OUT } from "./laid_out.ts";
 import { VERSION } from "../version.ts";
 import { type Progress, SILENT_PROGRESS } from "../cli/progress.ts";
 import type { LayoutPool } from "./wrap_pool.ts";
@@ -170,9 +170,12 @@ function errorText(path: string, e: unknown): string {
 /** Files read ahead of the one being laid out, on one thread. */
 const READ_AHEAD = 4;
 
-/** One file read and laid out, or what stopped it. */
+/**
+ * One file read and laid out, or what stopped it. `after` is null when `--check` alone learnt the
+ * file would change without laying it out (`laidOutVerdict`: NOT_LAID_OUT).
+ */
 type Outcome =
-  | { path: string; before: Uint8Array; after: Uint8Array; text: string | null }
+  | { path: string; before: Uint8Array; after: Uint8Array | null; text: string | null }
   | { path: string; error: unknown };
 
 /** The files of this run, or an exit status when there is nothing to run. */
@@ -258,6 +261,7 @@ export async function runWrap(args: string[], io: WrapIo): Promise<number> {
     : await io.layoutPool?.(run.files.length, options.jobs);
   let bytesRead = 0;
   const textOut = options.stdout && !io.stdoutBytes;
+  const checkOnly = options.check && !options.diff && !options.stdout;
   /** Reads one file and lays it out (on a worker when there is a pool). */
   const layOut = async (path: string): Promise<Outcome> => {
     try {
@@ -267,10 +271,19 @@ export async function runWrap(args: string[], io: WrapIo): Promise<number> {
       bytesRead += before.length;
       if (bytesRead >= NATIVE_BYTES_WORTHWHILE) await loadNativeBytes();
       if (pool) return { path, before, after: await pool.layOut(path, before, noWrap), text: null };
-      // Most files of a kept tree are laid out already: reading their lines tells so without
-      // parsing and laying them out again (laid_out.ts); the others take the usual way, which
-      // decides, reports errors and rewrites. (`--stdout` without a byte writer wants the text.)
-      if (!textOut && isLaidOut(before, noWrap)) return { path, before, after: before, text: null };
+      // Reading a file's own lines (laid_out.ts) tells whether it is laid out already, as most
+      // files of a kept tree are, and for most others what msgcat prints, without parsing the file
+      // into a catalogue and laying that out (`--check` alone needs only to know it would change);
+      // the rest take the usual way, which decides, reports errors and rewrites. (`--stdout`
+      // without a byte writer wants the text.)
+      if (checkOnly) {
+        const verdict = laidOutVerdict(before, noWrap);
+        if (verdict === LAID_OUT) return { path, before, after: before, text: null };
+        if (verdict === NOT_LAID_OUT) return { path, before, after: null, text: null };
+      } else if (!textOut) {
+        const known = knownLayout(before, noWrap);
+        if (known !== null) return { path, before, after: known, text: null };
+      }
       const catalog = parsePo(before, { fileName: path });
       const after = encodePo(catalog, { noWrap, once: true });
       const text = textOut ? formatPo(catalog, { noWrap }) : null;
@@ -308,24 +321,24 @@ export async function runWrap(args: string[], io: WrapIo): Promise<number> {
       }
       const { before, after } = r;
       if (options.stdout) {
-        if (io.stdoutBytes) io.stdoutBytes(after);
+        if (io.stdoutBytes) io.stdoutBytes(after!); // laid out: only `--check` leaves it null
         else io.stdout(r.text!);
         io.forget?.(path);
         continue;
       }
-      if (sameBytes(before, after)) {
+      if (after !== null && sameBytes(before, after)) {
         io.forget?.(path);
         continue;
       }
       changed++;
       if (options.check || options.diff) {
         report(`Would rewrap: ${path}\n`);
-        if (options.diff) io.stdout(unifiedDiff(decoder.decode(before), decoder.decode(after), path));
+        if (options.diff) io.stdout(unifiedDiff(decoder.decode(before), decoder.decode(after!), path));
         io.forget?.(path);
         continue;
       }
       try {
-        await io.writeFile(path, after);
+        await io.writeFile(path, after!);
       } catch (e) {
         report(errorText(path, e).replace(": cannot read: ", ": cannot write: "));
         io.forget?.(path);

@@ -10,7 +10,7 @@
 import { DomainError, PoSyntaxError } from "../errors.ts";
 import { parsePo } from "./parse.ts";
 import { encodePo } from "./write.ts";
-import { isLaidOut } from "./laid_out.ts";
+import { knownLayout } from "./laid_out.ts";
 import { loadNativeBytes, NATIVE_BYTES_WORTHWHILE } from "../native_bytes.ts";
 
 /** A job for the worker. */
@@ -37,9 +37,11 @@ self.onmessage = async (event: MessageEvent<LayoutJob>) => {
   if (bytesSeen >= NATIVE_BYTES_WORTHWHILE) await loadNativeBytes();
   let answer: LayoutAnswer;
   try {
-    answer = isLaidOut(bytes, noWrap)
+    // The file's own lines often tell msgcat's bytes (laid_out.ts): the file itself, or a layout.
+    const known = knownLayout(bytes, noWrap);
+    answer = known === bytes
       ? { id, same: true }
-      : { id, after: encodePo(parsePo(bytes, { fileName: path }), { noWrap, once: true }) };
+      : { id, after: known ?? encodePo(parsePo(bytes, { fileName: path }), { noWrap, once: true }) };
   } catch (e) {
     if (e instanceof PoSyntaxError) {
       answer = { id, error: { kind: "syntax", reason: e.reason, line: e.line, column: e.column } };

@@ -13019,10 +13019,13 @@ function keywordAt2(bytes, at) {
   };
   if (startsWith(bytes, at, "msgstr[")) {
     let p = at + 7;
-    while (bytes[p] >= 48 && bytes[p] <= 57) p++;
-    if (p === at + 7 || bytes[p] !== 93 || bytes[p + 1] !== 32) return null;
+    let index = 0;
+    while (bytes[p] >= 48 && bytes[p] <= 57 && p < at + 12) index = index * 10 + bytes[p++] - 48;
+    if (p === at + 7 || bytes[at + 7] === 48 && p > at + 8 || bytes[p] !== 93 || bytes[p + 1] !== 32) {
+      return null;
+    }
     return {
-      slot: F_STR + 1,
+      slot: F_STR + 1 + index,
       after: p + 2
     };
   }
@@ -13093,11 +13096,19 @@ function keyHash(b, from, to) {
   h = Math.imul(h ^ h >>> 16, 2246822507);
   return h ^ h >>> 13 | 0;
 }
-function isLaidOut(bytes, noWrap = false) {
+var LAID_OUT = 0;
+var NOT_LAID_OUT = 1;
+var UNKNOWN = 2;
+var DROPPED = 3;
+function laidOutVerdict(bytes, noWrap = false) {
   const n = bytes.length;
-  if (n === 0 || bytes[n - 1] !== 10 || bytes[0] === 10) return false;
-  if (bytes[0] === 239 && bytes[1] === 187 && bytes[2] === 191) return false;
-  if (!isUtf8Bytes(bytes)) return false;
+  if (n === 0 || bytes[n - 1] !== 10 || bytes[0] === 10) return UNKNOWN;
+  if (bytes[0] === 239 && bytes[1] === 187 && bytes[2] === 191) return UNKNOWN;
+  if (!isUtf8Bytes(bytes)) return UNKNOWN;
+  let differs = false;
+  let reordered = false;
+  let written = 0;
+  known = false;
   expected.pos = 0;
   const shape = new MessageShape();
   for (let f = 0; f < fieldStart.length; f++) fieldStart[f] = -1;
@@ -13119,111 +13130,137 @@ function isLaidOut(bytes, noWrap = false) {
       const d = bytes[i + 1];
       let obsolete2 = false;
       let previous = false;
-      let at = i;
+      let at2 = i;
       if (c === 35 && d !== 126 && d !== 124) {
-        if (section === S_STRINGS) return false;
+        if (section === S_STRINGS) return UNKNOWN;
         let eol = i + 1;
         while (bytes[eol] !== 10) eol++;
+        if (bytes[eol - 1] === 92) return UNKNOWN;
         if (d === 58) {
-          if (section > S_REFERENCES) return false;
-          section = S_REFERENCES;
+          if (section > S_REFERENCES) differs = true;
+          else section = S_REFERENCES;
           const text = lineText(bytes, i + 2, eol);
-          if (text === null) return false;
+          if (text === null) return UNKNOWN;
           parseReferences(text, comments.references);
         } else {
-          const kind = d === 46 ? S_EXTRACTED : d === 44 ? S_FLAGS : d === 33 ? -1 : S_TRANSLATOR;
-          if (kind < 0 || kind < section || kind === S_FLAGS && ++flagLines > 1) return false;
-          section = kind;
+          const kind = d === 46 ? S_EXTRACTED : d === 44 || d === 33 ? S_FLAGS : S_TRANSLATOR;
+          if (d === 33 || kind < section || kind === S_FLAGS && ++flagLines > 1) differs = true;
+          else section = kind;
           const text = lineText(bytes, i + 1, eol);
-          if (text === null) return false;
+          if (text === null) return UNKNOWN;
           const references = comments.references.length;
           comments.comment(text);
-          if (comments.references.length !== references) return false;
+          if (comments.references.length !== references) differs = true;
         }
         i = eol + 1;
         continue;
       }
       if (c === 35) {
         obsolete2 = d === 126;
-        at = i + 2;
-        if (obsolete2 && bytes[at] === 124) {
+        at2 = i + 2;
+        if (obsolete2 && bytes[at2] === 124) {
           previous = true;
-          at++;
+          at2++;
         } else previous = !obsolete2;
-        if (bytes[at] !== 32) return false;
-        at++;
+        if (bytes[at2] !== 32) return UNKNOWN;
+        at2++;
       }
       section = S_STRINGS;
       let slot;
       let textFrom;
-      if (bytes[at] === 34) {
-        if (current < 0 || at - i !== currentPrefix || previous !== currentPrevious) return false;
-        if (shape.obsolete !== obsolete2) return false;
+      if (bytes[at2] === 34) {
+        if (current < 0 || at2 - i !== currentPrefix || previous !== currentPrevious) return UNKNOWN;
+        if (shape.obsolete !== obsolete2) return UNKNOWN;
         slot = current;
-        textFrom = at + 1;
+        textFrom = at2 + 1;
       } else {
-        const k = keywordAt2(bytes, at);
-        if (k === null || bytes[k.after] !== 34) return false;
+        const k = keywordAt2(bytes, at2);
+        if (k === null || bytes[k.after] !== 34) return UNKNOWN;
         slot = k.slot;
         if (previous) {
-          if (slot !== F_CTXT && slot !== F_ID && slot !== F_PLURAL) return false;
+          if (slot !== F_CTXT && slot !== F_ID && slot !== F_PLURAL) return UNKNOWN;
           slot = slot - F_CTXT + F_PREV_CTXT;
         }
-        if (slot === F_STR + 1) slot = F_STR + 1 + shape.forms++;
-        if (slot <= shape.last || slot >= fieldStart.length) return false;
+        if (slot > F_STR) {
+          if (slot !== F_STR + 1 + shape.forms) return UNKNOWN;
+          shape.forms++;
+        }
+        if (slot <= shape.last || slot >= fieldStart.length) return UNKNOWN;
         if (shape.obsolete === null) shape.obsolete = obsolete2;
-        else if (shape.obsolete !== obsolete2) return false;
+        else if (shape.obsolete !== obsolete2) return UNKNOWN;
         for (let f = shape.last + 1; f < slot; f++) fieldStart[f] = -1;
         shape.last = slot;
         fieldStart[slot] = shape.used;
         fieldEnd2[slot] = shape.used;
         current = slot;
-        currentPrefix = at - i;
+        currentPrefix = at2 - i;
         currentPrevious = previous;
         textFrom = k.after + 1;
       }
       const close = unescapeLine(bytes, textFrom, fieldEnd2[slot]);
-      if (close < 0 || bytes[close + 1] !== 10) return false;
+      if (close < 0 || bytes[close + 1] !== 10) return UNKNOWN;
       fieldEnd2[slot] = unescapedEnd;
       shape.used = unescapedEnd + 1;
       i = close + 2;
     }
-    if (!shape.has(F_ID) || shape.obsolete === null) return false;
+    if (!shape.has(F_ID) || shape.obsolete === null) return UNKNOWN;
     const obsolete = shape.obsolete;
-    if (obsoleteSeen && !obsolete) return false;
+    if (obsoleteSeen && !obsolete) {
+      differs = true;
+      reordered = true;
+    }
     obsoleteSeen ||= obsolete;
-    if (!layoutMatches(start, i, shape, comments, noWrap, messages === 0)) return false;
+    const separatorAt = expected.pos;
+    if (written > 0) expected.byte(10);
+    const at = expected.pos;
+    if (at !== start) differs = true;
+    const layout = layoutMatches(at, i - start, shape, comments, noWrap, messages === 0);
+    if (layout === UNKNOWN) return UNKNOWN;
+    if (layout === DROPPED) {
+      expected.pos = separatorAt;
+      differs = true;
+    } else {
+      written++;
+      if (layout === NOT_LAID_OUT) differs = true;
+    }
     if (!identities.add(fieldStart[F_CTXT], fieldEnd2[F_CTXT], fieldStart[F_ID], fieldEnd2[F_ID])) {
-      return false;
+      return UNKNOWN;
     }
     messages++;
     comments.reset();
     shape.reset();
     if (i < n) {
       i++;
-      if (i >= n || bytes[i] === 10) return false;
-      expected.byte(10);
+      if (i >= n || bytes[i] === 10) return UNKNOWN;
     }
   }
-  return messages >= 2 && expected.pos === n && equalBytes(expected.buf.subarray(0, n), bytes);
+  if (messages < 2) return UNKNOWN;
+  known = !reordered;
+  if (!differs && expected.pos === n && equalBytes(expected.buf.subarray(0, n), bytes)) return LAID_OUT;
+  return NOT_LAID_OUT;
 }
-function layoutMatches(start, end, shape, comments, noWrapAll, first) {
+function knownLayout(bytes, noWrap = false) {
+  const verdict = laidOutVerdict(bytes, noWrap);
+  if (verdict === LAID_OUT) return bytes;
+  return verdict === NOT_LAID_OUT && known ? expected.buf.slice(0, expected.pos) : null;
+}
+var known = false;
+function layoutMatches(at, length, shape, comments, noWrapAll, first) {
   const plural = shape.has(F_PLURAL);
-  if (plural !== shape.forms > 0 || plural === shape.has(F_STR)) return false;
-  if ((shape.has(F_PREV_CTXT) || shape.has(F_PREV_PLURAL)) && !shape.has(F_PREV_ID)) return false;
+  if (plural !== shape.forms > 0 || plural === shape.has(F_STR)) return UNKNOWN;
+  if ((shape.has(F_PREV_CTXT) || shape.has(F_PREV_PLURAL)) && !shape.has(F_PREV_ID)) return UNKNOWN;
   const msgstr0 = plural ? F_STR + 1 : F_STR;
   const msgstr0Empty = fieldEnd2[msgstr0] === fieldStart[msgstr0];
   const obsolete = shape.obsolete;
-  if (obsolete && msgstr0Empty) return false;
+  const dropped = obsolete && msgstr0Empty;
   if (first) {
     const isHeader2 = !obsolete && !plural && !shape.has(F_CTXT) && fieldEnd2[F_ID] === fieldStart[F_ID];
-    if (!isHeader2) return false;
+    if (!isHeader2) return UNKNOWN;
     const header = utf8Decoder4.decode(arena.subarray(fieldStart[F_STR], fieldEnd2[F_STR]));
     const charset = headerCharset(header);
-    if (charset === null || canonicalCharset(charset) !== "UTF-8") return false;
+    if (charset === null || canonicalCharset(charset) !== "UTF-8") return UNKNOWN;
   }
   const w = expected;
-  if (w.pos !== start) return false;
   w.seen = 0;
   const flags = comments.flags.length === 0 ? NO_FLAGS : interpretFlags(comments.flags);
   const noWrap = noWrapAll || flags.wrap === false;
@@ -13241,7 +13278,9 @@ function layoutMatches(start, end, shape, comments, noWrapAll, first) {
     const keyword = f <= F_STR ? FIELD_KEYWORDS[f] : pluralKeyword(f - F_STR - 1);
     writeStringBytes(w, arena.subarray(from, to + 1), to - from, null, to - from, f <= F_PREV_PLURAL ? previous : prefix, keyword, noWrap, language);
   }
-  return (w.seen & SEEN_UNHOLDABLE) === 0 && w.pos === end;
+  if ((w.seen & SEEN_UNHOLDABLE) !== 0) return UNKNOWN;
+  if (dropped) return DROPPED;
+  return w.pos - at === length ? LAID_OUT : NOT_LAID_OUT;
 }
 
 // lib/version.ts
@@ -13947,6 +13986,7 @@ ${WRAP_USAGE}`);
   const pool = options.stdout && !io.stdoutBytes ? null : await io.layoutPool?.(run.files.length, options.jobs);
   let bytesRead = 0;
   const textOut = options.stdout && !io.stdoutBytes;
+  const checkOnly = options.check && !options.diff && !options.stdout;
   const layOut = async (path) => {
     try {
       const before = await io.readFile(path);
@@ -13958,12 +13998,29 @@ ${WRAP_USAGE}`);
         after: await pool.layOut(path, before, noWrap),
         text: null
       };
-      if (!textOut && isLaidOut(before, noWrap)) return {
-        path,
-        before,
-        after: before,
-        text: null
-      };
+      if (checkOnly) {
+        const verdict = laidOutVerdict(before, noWrap);
+        if (verdict === LAID_OUT) return {
+          path,
+          before,
+          after: before,
+          text: null
+        };
+        if (verdict === NOT_LAID_OUT) return {
+          path,
+          before,
+          after: null,
+          text: null
+        };
+      } else if (!textOut) {
+        const known2 = knownLayout(before, noWrap);
+        if (known2 !== null) return {
+          path,
+          before,
+          after: known2,
+          text: null
+        };
+      }
       const catalog = parsePo(before, {
         fileName: path
       });
@@ -14015,7 +14072,7 @@ ${WRAP_USAGE}`);
         io.forget?.(path);
         continue;
       }
-      if (sameBytes(before, after)) {
+      if (after !== null && sameBytes(before, after)) {
         io.forget?.(path);
         continue;
       }
