@@ -240,7 +240,7 @@ Deno.test("laidOutVerdict: what msgcat prints otherwise is NOT_LAID_OUT, what it
 
 Deno.test("isLaidOut: 20,000 same-length msgids that differ in a few bytes are all told apart", () => {
   // The case that put a catalogue's messages in one chain when the hash sampled a few bytes
-  // (python-docs-fr's token.po): chains stay short, and the file is recognised in one pass.
+  // (python-docs-fr's token.po): their hashes differ, and the file is recognised in one pass.
   const parts = [HEADER];
   for (let i = 0; i < 20000; i++) {
     parts.push(`msgid "Token value for \`\`${i.toString(36).padStart(4, "0")}\`\`."\nmsgstr "v"\n`);

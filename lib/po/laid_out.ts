@@ -17,7 +17,8 @@
  *   backslash, which joins it to the next line), `#|` previous strings, then the strings, each line
  *   `P"…"` with msgcat's own escapes only, in gettext's grammar (a `#| msgctxt` comes with a
  *   `#| msgid`, plural forms in order); messages one blank line apart;
- * - no two messages with the same msgctxt and msgid (msgcat refuses the file).
+ * - no two messages with the same msgctxt and msgid (msgcat refuses the file), nor the same hash of
+ *   them.
  *
  * Each message is then printed as the writer prints it, with the writer's own pieces:
  * `writeStringBytes` (the layout of every string, on its unescaped bytes, with no string made),
@@ -30,8 +31,8 @@
  * corpus file and on thousands of mutations of laid-out files.
  *
  * Linear in the file: one pass over its lines, each string unescaped once and laid out once, and
- * duplicates found through a hash of each (msgctxt, msgid) with chains of at most {@link MAX_CHAIN} (a
- * file crafted to make longer ones is UNKNOWN, and the full reader's linear check takes over).
+ * duplicates found through a hash of each (msgctxt, msgid): two messages with one hash, equal or
+ * crafted to collide, make the file UNKNOWN, and the full reader's linear check takes over.
  *
  * @module
  */
@@ -60,9 +61,6 @@ const S_EXTRACTED = 1;
 const S_REFERENCES = 2;
 const S_FLAGS = 3;
 const S_STRINGS = 4;
-
-/** Longest chain of messages sharing a hash before the check gives up (see the module). */
-const MAX_CHAIN = 16;
 
 /** A value for {@link flagLine}'s msgstr, which it only tests for being empty. */
 const SOME_TEXT = "\u0001";
@@ -129,30 +127,31 @@ UNESCAPE[34] = 34;
  */
 function unescapeLine(bytes: Uint8Array, from: number, at: number): number {
   const n = bytes.length;
-  reserveArena(at, Math.min(n - from, 1 << 20));
-  let out = arena;
   let k = at;
-  for (let p = from; p < n; p++) {
-    const c = bytes[p]!;
-    if (k >= out.length) {
-      reserveArena(k, 1 << 20);
-      out = arena;
+  let p = from;
+  for (;;) {
+    // A run of plain bytes, copied at once (natively), then what ends it.
+    let q = p;
+    let c = 0;
+    while (q < n && (c = bytes[q]!) !== 34 && c !== 92 && c !== 10) q++;
+    if (q >= n || c === 10) return -1;
+    if (q > p) {
+      reserveArena(k, q - p + 2);
+      arena.set(bytes.subarray(p, q), k);
+      k += q - p;
     }
     if (c === 34) {
+      reserveArena(k, 1); // the writer's sentinel goes after the text
       unescapedEnd = k;
-      return p;
+      return q;
     }
-    if (c === 10) return -1;
-    if (c !== 92) {
-      out[k++] = c;
-      continue;
-    }
-    const e = bytes[++p]!;
+    const e = bytes[q + 1]!;
     const b = e < 128 ? UNESCAPE[e]! : 0;
     if (b === 0) return -1;
-    out[k++] = b;
+    reserveArena(k, 2);
+    arena[k++] = b;
+    p = q + 2;
   }
-  return -1;
 }
 
 /** The arena's end after {@link unescapeLine}. */
@@ -191,80 +190,29 @@ function keywordAt(bytes: Uint8Array, at: number): { slot: number; after: number
   return null;
 }
 
-/** Duplicate detection over the messages' (msgctxt, msgid), as unescaped bytes kept per file. */
-class Identities {
-  keys = new Uint8Array(1 << 16);
-  used = 0;
-  starts: number[] = [];
-  chains = new Map<number, number[]>();
-
-  /** Adds one message's identity; false when an equal one was added before, or a chain is too long. */
-  add(ctxtFrom: number, ctxtTo: number, idFrom: number, idTo: number): boolean {
-    const need = (ctxtFrom < 0 ? 1 : ctxtTo - ctxtFrom + 2) + (idTo - idFrom);
-    if (this.used + need > this.keys.length) {
-      let size = this.keys.length * 2;
-      while (size < this.used + need) size *= 2;
-      const next = new Uint8Array(size);
-      next.set(this.keys.subarray(0, this.used));
-      this.keys = next;
-    }
-    const keys = this.keys;
-    const start = this.used;
-    let k = start;
-    if (ctxtFrom < 0) keys[k++] = 2;
-    else {
-      keys[k++] = 1;
-      keys.set(arena.subarray(ctxtFrom, ctxtTo), k);
-      k += ctxtTo - ctxtFrom;
-      keys[k++] = 0; // no string holds a NUL (the writer refuses one)
-    }
-    keys.set(arena.subarray(idFrom, idTo), k);
-    k += idTo - idFrom;
-    this.used = k;
-    const index = this.starts.length;
-    this.starts.push(start);
-    const h = keyHash(keys, start, k);
-    const chain = this.chains.get(h);
-    if (chain === undefined) {
-      this.chains.set(h, [index]);
-      return true;
-    }
-    if (chain.length >= MAX_CHAIN) return false;
-    for (const other of chain) {
-      const from = this.starts[other]!;
-      const to = other + 1 < this.starts.length ? this.starts[other + 1]! : start;
-      if (to - from === k - start && sameRange(keys, from, start, k - start)) return false;
-    }
-    chain.push(index);
-    return true;
-  }
-
-  /** Forgets every key (the buffer is kept for the next file). */
-  clear(): void {
-    this.used = 0;
-    this.starts.length = 0;
-    this.chains.clear();
-  }
-}
-
-const IDENTITIES = new Identities();
-
-function sameRange(b: Uint8Array, x: number, y: number, n: number): boolean {
-  for (let i = 0; i < n; i++) if (b[x + i] !== b[y + i]) return false;
-  return true;
-}
-
 /**
- * A hash of every byte of `b[from, to)` (FNV-1a with a final mix): sampled bytes alone put a
- * catalogue's many same-length msgids that differ in one character (`Token value for "("`) in
- * one chain.
+ * A hash of a message's (msgctxt, msgid) as unescaped bytes in the arena (FNV-1a over every byte,
+ * the two fields told apart, with a final mix); `ctxtFrom` < 0 when it has no msgctxt.
  */
-function keyHash(b: Uint8Array, from: number, to: number): number {
-  let h = 0x811c9dc5 ^ (to - from);
-  for (let i = from; i < to; i++) h = Math.imul(h ^ b[i]!, 0x01000193);
+function identityHash(ctxtFrom: number, ctxtTo: number, idFrom: number, idTo: number): number {
+  const b = arena;
+  let h = 0x811c9dc5;
+  if (ctxtFrom >= 0) {
+    h = Math.imul(h ^ (ctxtTo - ctxtFrom + 1), 0x01000193);
+    for (let i = ctxtFrom; i < ctxtTo; i++) h = Math.imul(h ^ b[i]!, 0x01000193);
+  }
+  h = Math.imul(h ^ (idTo - idFrom), 0x01000193);
+  for (let i = idFrom; i < idTo; i++) h = Math.imul(h ^ b[i]!, 0x01000193);
   h = Math.imul(h ^ (h >>> 16), 0x85ebca6b);
   return (h ^ (h >>> 13)) | 0;
 }
+
+/**
+ * The identity hashes of the file's messages so far. Two messages with the same hash make the file
+ * UNKNOWN: a duplicate (msgcat refuses the file) or, rarely, two that only share a hash; either way
+ * the full reader decides, in linear time, however the file was crafted.
+ */
+const identities = new Set<number>();
 
 /** {@link laidOutVerdict}: msgcat prints exactly these bytes. */
 export const LAID_OUT = 0;
@@ -320,7 +268,6 @@ export function laidOutVerdict(bytes: Uint8Array, noWrap = false): LaidOutVerdic
   const shape = new MessageShape();
   for (let f = 0; f < fieldStart.length; f++) fieldStart[f] = -1;
   const comments = new Pending();
-  const identities = IDENTITIES;
   identities.clear();
   let messages = 0;
   let obsoleteSeen = false;
@@ -444,9 +391,9 @@ export function laidOutVerdict(bytes: Uint8Array, noWrap = false): LaidOutVerdic
       written++;
       if (layout === NOT_LAID_OUT) differs = true;
     }
-    if (!identities.add(fieldStart[F_CTXT]!, fieldEnd[F_CTXT]!, fieldStart[F_ID]!, fieldEnd[F_ID]!)) {
-      return UNKNOWN; // msgcat refuses a message that comes twice
-    }
+    const identity = identityHash(fieldStart[F_CTXT]!, fieldEnd[F_CTXT]!, fieldStart[F_ID]!, fieldEnd[F_ID]!);
+    if (identities.has(identity)) return UNKNOWN; // a message that comes twice: msgcat refuses the file
+    identities.add(identity);
     messages++;
     comments.reset();
     shape.reset();

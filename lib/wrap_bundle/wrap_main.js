@@ -12893,7 +12893,6 @@ var S_EXTRACTED = 1;
 var S_REFERENCES = 2;
 var S_FLAGS = 3;
 var S_STRINGS = 4;
-var MAX_CHAIN2 = 16;
 var SOME_TEXT = "";
 var utf8Decoder4 = new TextDecoder();
 var arena = new Uint8Array(1 << 16);
@@ -12965,30 +12964,30 @@ UNESCAPE[92] = 92;
 UNESCAPE[34] = 34;
 function unescapeLine(bytes, from, at) {
   const n = bytes.length;
-  reserveArena(at, Math.min(n - from, 1 << 20));
-  let out = arena;
   let k = at;
-  for (let p = from; p < n; p++) {
-    const c = bytes[p];
-    if (k >= out.length) {
-      reserveArena(k, 1 << 20);
-      out = arena;
+  let p = from;
+  for (; ; ) {
+    let q = p;
+    let c = 0;
+    while (q < n && (c = bytes[q]) !== 34 && c !== 92 && c !== 10) q++;
+    if (q >= n || c === 10) return -1;
+    if (q > p) {
+      reserveArena(k, q - p + 2);
+      arena.set(bytes.subarray(p, q), k);
+      k += q - p;
     }
     if (c === 34) {
+      reserveArena(k, 1);
       unescapedEnd = k;
-      return p;
+      return q;
     }
-    if (c === 10) return -1;
-    if (c !== 92) {
-      out[k++] = c;
-      continue;
-    }
-    const e = bytes[++p];
+    const e = bytes[q + 1];
     const b = e < 128 ? UNESCAPE[e] : 0;
     if (b === 0) return -1;
-    out[k++] = b;
+    reserveArena(k, 2);
+    arena[k++] = b;
+    p = q + 2;
   }
-  return -1;
 }
 var unescapedEnd = 0;
 function lineText(bytes, from, to) {
@@ -13031,71 +13030,19 @@ function keywordAt2(bytes, at) {
   }
   return null;
 }
-var Identities = class {
-  keys = new Uint8Array(1 << 16);
-  used = 0;
-  starts = [];
-  chains = /* @__PURE__ */ new Map();
-  /** Adds one message's identity; false when an equal one was added before, or a chain is too long. */
-  add(ctxtFrom, ctxtTo, idFrom, idTo) {
-    const need = (ctxtFrom < 0 ? 1 : ctxtTo - ctxtFrom + 2) + (idTo - idFrom);
-    if (this.used + need > this.keys.length) {
-      let size = this.keys.length * 2;
-      while (size < this.used + need) size *= 2;
-      const next = new Uint8Array(size);
-      next.set(this.keys.subarray(0, this.used));
-      this.keys = next;
-    }
-    const keys = this.keys;
-    const start = this.used;
-    let k = start;
-    if (ctxtFrom < 0) keys[k++] = 2;
-    else {
-      keys[k++] = 1;
-      keys.set(arena.subarray(ctxtFrom, ctxtTo), k);
-      k += ctxtTo - ctxtFrom;
-      keys[k++] = 0;
-    }
-    keys.set(arena.subarray(idFrom, idTo), k);
-    k += idTo - idFrom;
-    this.used = k;
-    const index = this.starts.length;
-    this.starts.push(start);
-    const h = keyHash(keys, start, k);
-    const chain = this.chains.get(h);
-    if (chain === void 0) {
-      this.chains.set(h, [
-        index
-      ]);
-      return true;
-    }
-    if (chain.length >= MAX_CHAIN2) return false;
-    for (const other of chain) {
-      const from = this.starts[other];
-      const to = other + 1 < this.starts.length ? this.starts[other + 1] : start;
-      if (to - from === k - start && sameRange(keys, from, start, k - start)) return false;
-    }
-    chain.push(index);
-    return true;
+function identityHash(ctxtFrom, ctxtTo, idFrom, idTo) {
+  const b = arena;
+  let h = 2166136261;
+  if (ctxtFrom >= 0) {
+    h = Math.imul(h ^ ctxtTo - ctxtFrom + 1, 16777619);
+    for (let i = ctxtFrom; i < ctxtTo; i++) h = Math.imul(h ^ b[i], 16777619);
   }
-  /** Forgets every key (the buffer is kept for the next file). */
-  clear() {
-    this.used = 0;
-    this.starts.length = 0;
-    this.chains.clear();
-  }
-};
-var IDENTITIES = new Identities();
-function sameRange(b, x, y, n) {
-  for (let i = 0; i < n; i++) if (b[x + i] !== b[y + i]) return false;
-  return true;
-}
-function keyHash(b, from, to) {
-  let h = 2166136261 ^ to - from;
-  for (let i = from; i < to; i++) h = Math.imul(h ^ b[i], 16777619);
+  h = Math.imul(h ^ idTo - idFrom, 16777619);
+  for (let i = idFrom; i < idTo; i++) h = Math.imul(h ^ b[i], 16777619);
   h = Math.imul(h ^ h >>> 16, 2246822507);
   return h ^ h >>> 13 | 0;
 }
+var identities = /* @__PURE__ */ new Set();
 var LAID_OUT = 0;
 var NOT_LAID_OUT = 1;
 var UNKNOWN = 2;
@@ -13113,7 +13060,6 @@ function laidOutVerdict(bytes, noWrap = false) {
   const shape = new MessageShape();
   for (let f = 0; f < fieldStart.length; f++) fieldStart[f] = -1;
   const comments = new Pending();
-  const identities = IDENTITIES;
   identities.clear();
   let messages = 0;
   let obsoleteSeen = false;
@@ -13223,9 +13169,9 @@ function laidOutVerdict(bytes, noWrap = false) {
       written++;
       if (layout === NOT_LAID_OUT) differs = true;
     }
-    if (!identities.add(fieldStart[F_CTXT], fieldEnd2[F_CTXT], fieldStart[F_ID], fieldEnd2[F_ID])) {
-      return UNKNOWN;
-    }
+    const identity = identityHash(fieldStart[F_CTXT], fieldEnd2[F_CTXT], fieldStart[F_ID], fieldEnd2[F_ID]);
+    if (identities.has(identity)) return UNKNOWN;
+    identities.add(identity);
     messages++;
     comments.reset();
     shape.reset();
