@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # `wrap --check` over a python-docs-sized tree in one process (with one worker thread per CPU, and
-# with --jobs=1, the default: none), against msgcat once per file (what powrap does), with the verdict of every file
+# with --jobs=1, the default: none; through `deno task` and through bin/wrap, what the pre-commit hook
+# runs), against msgcat once per file (what powrap does), with the verdict of every file
 # compared. Usage: bench/wrap_tree_bench.sh [RUNS] [TREE]
 #
 # TREE: any directory of catalogues, used as it is: e.g. a checkout of python-docs-fr (496 catalogues,
@@ -54,20 +55,24 @@ fi
 
 median() { sort -n | awk '{a[NR]=$1} END{print (NR%2)?a[(NR+1)/2]:(a[NR/2]+a[NR/2+1])/2}'; }
 now() { date +%s.%N; }
-ours_t=() one_t=() msgcat_t=()
+ours_t=() one_t=() bin_t=() msgcat_t=()
 for r in $(seq 1 "$RUNS"); do
   t0=$(now); deno task -q wrap --check --jobs="$(nproc)" "$TREE" 2>/dev/null || true; t1=$(now)
   ours_t+=("$(echo "$t1 - $t0" | bc)")
   t0=$(now); deno task -q wrap --check --jobs=1 "$TREE" 2>/dev/null || true; t1=$(now)
   one_t+=("$(echo "$t1 - $t0" | bc)")
+  # What the pre-commit hook and an installed command run: one Deno process (the task runs two).
+  t0=$(now); bin/wrap --check "$TREE" 2>/dev/null || true; t1=$(now)
+  bin_t+=("$(echo "$t1 - $t0" | bc)")
   t0=$(now)
   find "$TREE" -name '*.po' -print0 | while IFS= read -r -d '' f; do msgcat "$f" | cmp -s - "$f" || true; done
   t1=$(now)
   msgcat_t+=("$(echo "$t1 - $t0" | bc)")
-  echo "run $r: wrap --check --jobs=$(nproc) ${ours_t[-1]} s, --jobs=1 ${one_t[-1]} s, msgcat per file ${msgcat_t[-1]} s"
+  echo "run $r: wrap --check --jobs=$(nproc) ${ours_t[-1]} s, --jobs=1 ${one_t[-1]} s, bin/wrap --check ${bin_t[-1]} s, msgcat per file ${msgcat_t[-1]} s"
 done
 o=$(printf '%s\n' "${ours_t[@]}" | median) m=$(printf '%s\n' "${msgcat_t[@]}" | median)
-j=$(printf '%s\n' "${one_t[@]}" | median)
+j=$(printf '%s\n' "${one_t[@]}" | median) b=$(printf '%s\n' "${bin_t[@]}" | median)
 echo "median of $RUNS: deno task wrap --check --jobs=$(nproc) $o s; --jobs=1 (the default) $j s; msgcat once per file $m s"
-echo "ratios: msgcat / wrap $(echo "scale=1; $m / $o" | bc)x; msgcat / wrap --jobs=1 $(echo "scale=1; $m / $j" | bc)x"
+echo "bin/wrap --check $b s"
+echo "ratios: msgcat / wrap $(echo "scale=1; $m / $o" | bc)x; msgcat / wrap --jobs=1 $(echo "scale=1; $m / $j" | bc)x; msgcat / bin/wrap $(echo "scale=1; $m / $b" | bc)x"
 echo "load after: $(uptime | sed 's/.*load average: //')"

@@ -266,10 +266,7 @@ export async function runWrap(args: string[], io: WrapIo): Promise<number> {
   const layOut = async (path: string): Promise<Outcome> => {
     try {
       const before = await io.readFile(path);
-      // A few small files are read faster without node:buffer than with its start-up; past a few
-      // hundred KB in all, its native decoding pays (native_bytes.ts).
       bytesRead += before.length;
-      if (bytesRead >= NATIVE_BYTES_WORTHWHILE) await loadNativeBytes();
       if (pool) return { path, before, after: await pool.layOut(path, before, noWrap), text: null };
       // Reading a file's own lines (laid_out.ts) tells whether it is laid out already, as most
       // files of a kept tree are, and for most others what msgcat prints, without parsing the file
@@ -284,6 +281,9 @@ export async function runWrap(args: string[], io: WrapIo): Promise<number> {
         const known = knownLayout(before, noWrap);
         if (known !== null) return { path, before, after: known, text: null };
       }
+      // The full reader: past a few hundred KB read in all, node:buffer's native decoding pays for
+      // the start of Deno's Node layer (native_bytes.ts); the reading above does not need it.
+      if (bytesRead >= NATIVE_BYTES_WORTHWHILE) await loadNativeBytes();
       const catalog = parsePo(before, { fileName: path });
       const after = encodePo(catalog, { noWrap, once: true });
       const text = textOut ? formatPo(catalog, { noWrap }) : null;

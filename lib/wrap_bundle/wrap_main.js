@@ -12973,8 +12973,13 @@ function unescapeLine(bytes, from, at) {
     if (q >= n || c === 10) return -1;
     if (q > p) {
       reserveArena(k, q - p + 2);
-      arena.set(bytes.subarray(p, q), k);
-      k += q - p;
+      if (q - p < 256) {
+        const out = arena;
+        for (let j = p; j < q; j++) out[k++] = bytes[j];
+      } else {
+        arena.set(bytes.subarray(p, q), k);
+        k += q - p;
+      }
     }
     if (c === 34) {
       reserveArena(k, 1);
@@ -13937,7 +13942,6 @@ ${WRAP_USAGE}`);
     try {
       const before = await io.readFile(path);
       bytesRead += before.length;
-      if (bytesRead >= NATIVE_BYTES_WORTHWHILE) await loadNativeBytes();
       if (pool) return {
         path,
         before,
@@ -13967,6 +13971,7 @@ ${WRAP_USAGE}`);
           text: null
         };
       }
+      if (bytesRead >= NATIVE_BYTES_WORTHWHILE) await loadNativeBytes();
       const catalog = parsePo(before, {
         fileName: path
       });
