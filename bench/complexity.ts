@@ -24,6 +24,7 @@
  */
 import { applyWrite, encodePo, listEntries, parsePo, readContext, type WriteEntry } from "../lib/po/mod.ts";
 import { loadNativeBytes } from "../lib/native_bytes.ts";
+import { knownLayout } from "../lib/po/laid_out.ts";
 
 // As the servers run the engine: node:buffer's native Latin-1 decoding and memcmp.
 await loadNativeBytes();
@@ -250,6 +251,10 @@ function manySolarisReferences(n: number): Uint8Array {
 const parse = (bytes: Uint8Array) => parsePo(bytes);
 /** Parse then lay out from scratch: what a cold read and a write of a new file cost. */
 const parseAndEncode = (bytes: Uint8Array) => encodePo(parsePo(bytes));
+
+/** A generator's file as msgcat lays it out, for `wrap`'s reading of a file's own lines to walk whole. */
+const laidOut = (make: (n: number) => Uint8Array) => (n: number) => encodePo(parsePo(make(n)));
+const readOwnLines = (bytes: Uint8Array) => knownLayout(bytes);
 /** What a cold `/po/read` costs in the engine: parse, then every entry in the JSON shape. */
 const parseAndList = (bytes: Uint8Array) => listEntries(parsePo(bytes, { strict: false }));
 
@@ -343,6 +348,29 @@ async function main(): Promise<void> {
     section("parse + layout, N domains of one message each", [1e4, 4e4, 16e4], manyDomains, parseAndEncode),
     section("parse + layout, N plural forms", [1e4, 4e4, 16e4], manyPluralForms, parseAndEncode),
     section("parse + layout, a msgstr of N string lines", [25e3, 1e5, 4e5], manyStringPieces, parseAndEncode),
+    // wrap's reading of a file's own lines (lib/po/laid_out.ts), on the same shapes laid out.
+    section("laid_out, N tiny entries", [1e4, 4e4, 16e4], laidOut(tinyEntries), readOwnLines),
+    section("laid_out, N references on one entry", [25e3, 1e5, 4e5], laidOut(manyReferences), readOwnLines),
+    section(
+      "laid_out, N distinct msgids alike where sampled",
+      [1e4, 4e4, 16e4],
+      laidOut(alikeMsgids),
+      readOwnLines,
+    ),
+    section("laid_out, a string of N characters", [25e4, 1e6, 4e6], laidOut(longString), readOwnLines),
+    section(
+      "laid_out, 2N comment lines on one entry",
+      [25e3, 1e5, 4e5],
+      laidOut(manyCommentLines),
+      readOwnLines,
+    ),
+    section("laid_out, N plural forms", [1e4, 4e4, 16e4], laidOut(manyPluralForms), readOwnLines),
+    section(
+      "laid_out, a msgstr of N string lines (as read)",
+      [25e3, 1e5, 4e5],
+      manyStringPieces,
+      readOwnLines,
+    ),
   ];
   const started = performance.now();
   printHeader();

@@ -258,6 +258,26 @@ export function isLaidOut(bytes: Uint8Array, noWrap = false): boolean {
  * file out: that decides, and reports what msgcat refuses).
  */
 export function laidOutVerdict(bytes: Uint8Array, noWrap = false): LaidOutVerdict {
+  const verdict = readVerdict(bytes, noWrap);
+  releaseLarge();
+  return verdict;
+}
+
+/** Buffers kept from file to file: up to this size (a huge file's would otherwise stay for the run). */
+const KEPT_BYTES = 32 * 1024 * 1024;
+
+/** Drops the arena and the expected bytes when a large file made them grow past {@link KEPT_BYTES}. */
+function releaseLarge(): void {
+  if (arena.length > KEPT_BYTES) arena = new Uint8Array(1 << 16);
+  if (expected.buf.length > KEPT_BYTES) {
+    expected.buf = new Uint8Array(1 << 16);
+    expected.pos = 0;
+    known = false;
+  }
+}
+
+/** The reading itself ({@link laidOutVerdict}); leaves msgcat's bytes in `expected` when `known`. */
+function readVerdict(bytes: Uint8Array, noWrap: boolean): LaidOutVerdict {
   const n = bytes.length;
   if (n === 0 || bytes[n - 1] !== 10 || bytes[0] === 10) return UNKNOWN;
   if (bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf) return UNKNOWN;
@@ -430,9 +450,14 @@ export function laidOutVerdict(bytes: Uint8Array, noWrap = false): LaidOutVerdic
  * ```
  */
 export function knownLayout(bytes: Uint8Array, noWrap = false): Uint8Array | null {
-  const verdict = laidOutVerdict(bytes, noWrap);
-  if (verdict === LAID_OUT) return bytes;
-  return verdict === NOT_LAID_OUT && known ? expected.buf.slice(0, expected.pos) : null;
+  const verdict = readVerdict(bytes, noWrap);
+  const out = verdict === LAID_OUT
+    ? bytes
+    : verdict === NOT_LAID_OUT && known
+    ? expected.buf.slice(0, expected.pos)
+    : null;
+  releaseLarge();
+  return out;
 }
 
 /** Whether the last {@link laidOutVerdict} that answered NOT_LAID_OUT left msgcat's bytes in `expected`. */

@@ -13053,6 +13053,20 @@ var NOT_LAID_OUT = 1;
 var UNKNOWN = 2;
 var DROPPED = 3;
 function laidOutVerdict(bytes, noWrap = false) {
+  const verdict = readVerdict(bytes, noWrap);
+  releaseLarge();
+  return verdict;
+}
+var KEPT_BYTES = 32 * 1024 * 1024;
+function releaseLarge() {
+  if (arena.length > KEPT_BYTES) arena = new Uint8Array(1 << 16);
+  if (expected.buf.length > KEPT_BYTES) {
+    expected.buf = new Uint8Array(1 << 16);
+    expected.pos = 0;
+    known = false;
+  }
+}
+function readVerdict(bytes, noWrap) {
   const n = bytes.length;
   if (n === 0 || bytes[n - 1] !== 10 || bytes[0] === 10) return UNKNOWN;
   if (bytes[0] === 239 && bytes[1] === 187 && bytes[2] === 191) return UNKNOWN;
@@ -13191,9 +13205,10 @@ function laidOutVerdict(bytes, noWrap = false) {
   return NOT_LAID_OUT;
 }
 function knownLayout(bytes, noWrap = false) {
-  const verdict = laidOutVerdict(bytes, noWrap);
-  if (verdict === LAID_OUT) return bytes;
-  return verdict === NOT_LAID_OUT && known ? expected.buf.slice(0, expected.pos) : null;
+  const verdict = readVerdict(bytes, noWrap);
+  const out = verdict === LAID_OUT ? bytes : verdict === NOT_LAID_OUT && known ? expected.buf.slice(0, expected.pos) : null;
+  releaseLarge();
+  return out;
 }
 var known = false;
 function layoutMatches(at, length, shape, comments, noWrapAll, first) {
