@@ -371,12 +371,6 @@ export function writeString(
   language: string | null,
   cjk = false,
 ): void {
-  if (value.length === 0) {
-    w.ascii(prefix);
-    w.ascii(keyword);
-    w.ascii(' ""\n');
-    return;
-  }
   if (source.length < value.length * 3 + 1) source = new Uint8Array(value.length * 3 + 1024);
   const n = utf8Encoder.encodeInto(value, source).written;
   writeStringBytes(w, source, n, value, value.length, prefix, keyword, noWrap, language, cjk);

@@ -12418,12 +12418,6 @@ var utf8Encoder2 = new TextEncoder();
 var scratch = new ByteWriter(4096);
 var source = new Uint8Array(4096);
 function writeString(w, value, prefix, keyword, noWrap, language, cjk = false) {
-  if (value.length === 0) {
-    w.ascii(prefix);
-    w.ascii(keyword);
-    w.ascii(' ""\n');
-    return;
-  }
   if (source.length < value.length * 3 + 1) source = new Uint8Array(value.length * 3 + 1024);
   const n = utf8Encoder2.encodeInto(value, source).written;
   writeStringBytes(w, source, n, value, value.length, prefix, keyword, noWrap, language, cjk);
