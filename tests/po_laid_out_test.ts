@@ -1,19 +1,12 @@
 /**
- * `isLaidOut` (lib/po/laid_out.ts): `true` only when the full reader and writer give the same bytes
- * back. Checked against them on every fixture and corpus file, on thousands of mutations of
+ * `laidOutVerdict` and `knownLayout` (lib/po/laid_out.ts): a definite answer only when the full reader
+ * and writer give it too, and their bytes. Checked against them on every fixture and corpus file, on thousands of mutations of
  * laid-out files, and for each shape it must leave to them.
  */
 import assert from "node:assert/strict";
 import { lacks } from "./_prerequisites.ts";
 import { encodePo, parsePo } from "../lib/po/mod.ts";
-import {
-  isLaidOut,
-  knownLayout,
-  LAID_OUT,
-  laidOutVerdict,
-  NOT_LAID_OUT,
-  UNKNOWN,
-} from "../lib/po/laid_out.ts";
+import { knownLayout, LAID_OUT, laidOutVerdict, NOT_LAID_OUT, UNKNOWN } from "../lib/po/laid_out.ts";
 import { loadNativeBytes } from "../lib/native_bytes.ts";
 
 const FIXTURES = new URL("./fixtures/", import.meta.url);
@@ -90,7 +83,7 @@ function checkFiles(files: URL[]): { clean: number; recognised: number } {
 const HEADER =
   'msgid ""\nmsgstr ""\n"Project-Id-Version: x\\n"\n"Content-Type: text/plain; charset=UTF-8\\n"\n';
 
-Deno.test("isLaidOut: never true where the writer changes the file (the repository's fixtures)", async () => {
+Deno.test("laid_out: never true where the writer changes the file (the repository's fixtures)", async () => {
   for (const native of [false, true]) {
     if (native) await loadNativeBytes(); // native UTF-8 check and comparison, and their plain versions
     const { clean, recognised } = checkFiles(poFiles(FIXTURES));
@@ -100,7 +93,7 @@ Deno.test("isLaidOut: never true where the writer changes the file (the reposito
 });
 
 Deno.test(
-  "isLaidOut: never true where the writer changes the file, and every UTF-8 corpus file that is laid out is recognised",
+  "laid_out: never true where the writer changes the file, and every UTF-8 corpus file that is laid out is recognised",
   {
     ignore: lacks(import.meta.url, "shared"),
   },
@@ -127,7 +120,7 @@ function random(seed: number): () => number {
   };
 }
 
-Deno.test("isLaidOut: thousands of small mutations of laid-out files: every definite answer is the full path's", () => {
+Deno.test("laid_out: thousands of small mutations of laid-out files: every definite answer is the full path's", () => {
   // Laid-out fixtures (comments_flags.out.po is not one: msgcat drops a duplicate reference from it).
   const names = [
     "po/escapes.out.po",
@@ -136,7 +129,9 @@ Deno.test("isLaidOut: thousands of small mutations of laid-out files: every defi
     "po_wrap/random_printf.out.po",
   ];
   const sources = names.map((name) => Deno.readFileSync(new URL(name, FIXTURES)));
-  for (const [i, b] of sources.entries()) assert.ok(isLaidOut(b), `${names[i]} is recognised as laid out`);
+  for (const [i, b] of sources.entries()) {
+    assert.ok(laidOutVerdict(b) === LAID_OUT, `${names[i]} is recognised as laid out`);
+  }
   // Bytes that change meaning in a PO file, and plain ones.
   const alphabet = utf8(' "\\\n#~|:.,!ntx0[]mé\t');
   const next = random(16);
@@ -176,7 +171,7 @@ Deno.test("isLaidOut: thousands of small mutations of laid-out files: every defi
   assert.ok(told[LAID_OUT]! > 0 && told[NOT_LAID_OUT]! > 0 && told[UNKNOWN]! > 0, `answers: ${told}`);
 });
 
-Deno.test("isLaidOut: a laid-out catalogue with every kind of line is recognised", () => {
+Deno.test("laid_out: a laid-out catalogue with every kind of line is recognised", () => {
   const file = HEADER + "\n" +
     "# translator\n#\n#. extracted\n#: a.c:1 b.c:2\n#, fuzzy, c-format\n" +
     '#| msgid "old"\nmsgid "%d file"\nmsgid_plural "%d files"\nmsgstr[0] "%d fichier"\nmsgstr[1] "%d fichiers"\n\n' +
@@ -186,7 +181,7 @@ Deno.test("isLaidOut: a laid-out catalogue with every kind of line is recognised
     '#~ msgid "gone"\n#~ msgstr "parti"\n';
   const bytes = utf8(file);
   assert.ok(unchanged(bytes), "the sample is what the writer prints");
-  assert.equal(isLaidOut(bytes), true);
+  assert.equal(laidOutVerdict(bytes), LAID_OUT);
 });
 
 Deno.test("laidOutVerdict: what msgcat prints otherwise is NOT_LAID_OUT, what it may refuse is UNKNOWN", () => {
@@ -238,7 +233,7 @@ Deno.test("laidOutVerdict: what msgcat prints otherwise is NOT_LAID_OUT, what it
   assert.equal(agrees(utf8(`${HEADER}\n${body}`), false, "the same file without the fault"), LAID_OUT);
 });
 
-Deno.test("isLaidOut: 20,000 same-length msgids that differ in a few bytes are all told apart", () => {
+Deno.test("laid_out: 20,000 same-length msgids that differ in a few bytes are all told apart", () => {
   // The case that put a catalogue's messages in one chain when the hash sampled a few bytes
   // (python-docs-fr's token.po): their hashes differ, and the file is recognised in one pass.
   const parts = [HEADER];
@@ -246,7 +241,7 @@ Deno.test("isLaidOut: 20,000 same-length msgids that differ in a few bytes are a
     parts.push(`msgid "Token value for \`\`${i.toString(36).padStart(4, "0")}\`\`."\nmsgstr "v"\n`);
   }
   const bytes = utf8(parts.join("\n"));
-  assert.equal(isLaidOut(bytes), true);
+  assert.equal(laidOutVerdict(bytes), LAID_OUT);
   // And one duplicate among them is found.
-  assert.equal(isLaidOut(utf8(parts.join("\n") + "\n" + parts[1])), false);
+  assert.equal(laidOutVerdict(utf8(parts.join("\n") + "\n" + parts[1])), UNKNOWN);
 });

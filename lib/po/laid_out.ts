@@ -232,24 +232,13 @@ export const NOT_LAID_OUT = 1;
 export const UNKNOWN = 2;
 /** {@link layoutMatches}: an obsolete message msgcat drops (its bytes are to be taken back). */
 const DROPPED = 3 as const;
+/**
+ * {@link readVerdict}: NOT_LAID_OUT, and `expected` is not msgcat's output (an obsolete message came
+ * before an active one: msgcat moves it last, this reading does not).
+ */
+const REORDERED = 4 as const;
 /** What {@link laidOutVerdict} answers. */
 export type LaidOutVerdict = typeof LAID_OUT | typeof NOT_LAID_OUT | typeof UNKNOWN;
-
-/**
- * Whether `msgcat FILE` (with `--no-wrap` when `noWrap`) prints exactly `bytes` ({@link laidOutVerdict}
- * is LAID_OUT). `false` says nothing more: lay the file out to know (see the module's text).
- *
- * @example
- * ```ts
- * const bytes = new TextEncoder().encode(
- *   'msgid ""\nmsgstr "Content-Type: text/plain; charset=UTF-8\\n"\n\nmsgid "a"\nmsgstr "b"\n',
- * );
- * isLaidOut(bytes); // true
- * ```
- */
-export function isLaidOut(bytes: Uint8Array, noWrap = false): boolean {
-  return laidOutVerdict(bytes, noWrap) === LAID_OUT;
-}
 
 /**
  * {@link LAID_OUT} when `msgcat FILE` (with `--no-wrap` when `noWrap`) prints exactly `bytes`,
@@ -260,7 +249,7 @@ export function isLaidOut(bytes: Uint8Array, noWrap = false): boolean {
 export function laidOutVerdict(bytes: Uint8Array, noWrap = false): LaidOutVerdict {
   const verdict = readVerdict(bytes, noWrap);
   releaseLarge();
-  return verdict;
+  return verdict === REORDERED ? NOT_LAID_OUT : verdict;
 }
 
 /** Buffers kept from file to file: up to this size (a huge file's would otherwise stay for the run). */
@@ -272,12 +261,14 @@ function releaseLarge(): void {
   if (expected.buf.length > KEPT_BYTES) {
     expected.buf = new Uint8Array(1 << 16);
     expected.pos = 0;
-    known = false;
   }
 }
 
-/** The reading itself ({@link laidOutVerdict}); leaves msgcat's bytes in `expected` when `known`. */
-function readVerdict(bytes: Uint8Array, noWrap: boolean): LaidOutVerdict {
+/**
+ * The reading itself ({@link laidOutVerdict}); after NOT_LAID_OUT, `expected` holds msgcat's bytes
+ * (not after REORDERED).
+ */
+function readVerdict(bytes: Uint8Array, noWrap: boolean): LaidOutVerdict | typeof REORDERED {
   const n = bytes.length;
   if (n === 0 || bytes[n - 1] !== 10 || bytes[0] === 10) return UNKNOWN;
   if (bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf) return UNKNOWN;
@@ -289,7 +280,6 @@ function readVerdict(bytes: Uint8Array, noWrap: boolean): LaidOutVerdict {
   let reordered = false;
   // Messages written to `expected` (msgcat drops some).
   let written = 0;
-  known = false;
   expected.pos = 0;
   const shape = new MessageShape();
   for (let f = 0; f < fieldStart.length; f++) fieldStart[f] = -1;
@@ -379,7 +369,6 @@ function readVerdict(bytes: Uint8Array, noWrap: boolean): LaidOutVerdict {
         if (slot <= shape.last || slot >= fieldStart.length) return UNKNOWN;
         if (shape.obsolete === null) shape.obsolete = obsolete;
         else if (shape.obsolete !== obsolete) return UNKNOWN;
-        for (let f = shape.last + 1; f < slot; f++) fieldStart[f] = -1;
         shape.last = slot;
         fieldStart[slot] = shape.used;
         fieldEnd[slot] = shape.used;
@@ -431,7 +420,7 @@ function readVerdict(bytes: Uint8Array, noWrap: boolean): LaidOutVerdict {
   }
   // A file of its header alone is printed as nothing.
   if (messages < 2) return UNKNOWN;
-  known = !reordered;
+  if (reordered) return REORDERED;
   if (!differs && expected.pos === n && equalBytes(expected.buf.subarray(0, n), bytes)) return LAID_OUT;
   return NOT_LAID_OUT;
 }
@@ -453,15 +442,12 @@ export function knownLayout(bytes: Uint8Array, noWrap = false): Uint8Array | nul
   const verdict = readVerdict(bytes, noWrap);
   const out = verdict === LAID_OUT
     ? bytes
-    : verdict === NOT_LAID_OUT && known
+    : verdict === NOT_LAID_OUT
     ? expected.buf.slice(0, expected.pos)
     : null;
   releaseLarge();
   return out;
 }
-
-/** Whether the last {@link laidOutVerdict} that answered NOT_LAID_OUT left msgcat's bytes in `expected`. */
-let known = false;
 
 /**
  * Writes msgcat's bytes for the message read into `shape` and `comments` at `expected`'s end (`at`)

@@ -13046,10 +13046,11 @@ var LAID_OUT = 0;
 var NOT_LAID_OUT = 1;
 var UNKNOWN = 2;
 var DROPPED = 3;
+var REORDERED = 4;
 function laidOutVerdict(bytes, noWrap = false) {
   const verdict = readVerdict(bytes, noWrap);
   releaseLarge();
-  return verdict;
+  return verdict === REORDERED ? NOT_LAID_OUT : verdict;
 }
 var KEPT_BYTES = 32 * 1024 * 1024;
 function releaseLarge() {
@@ -13057,7 +13058,6 @@ function releaseLarge() {
   if (expected.buf.length > KEPT_BYTES) {
     expected.buf = new Uint8Array(1 << 16);
     expected.pos = 0;
-    known = false;
   }
 }
 function readVerdict(bytes, noWrap) {
@@ -13068,7 +13068,6 @@ function readVerdict(bytes, noWrap) {
   let differs = false;
   let reordered = false;
   let written = 0;
-  known = false;
   expected.pos = 0;
   const shape = new MessageShape();
   for (let f = 0; f < fieldStart.length; f++) fieldStart[f] = -1;
@@ -13147,7 +13146,6 @@ function readVerdict(bytes, noWrap) {
         if (slot <= shape.last || slot >= fieldStart.length) return UNKNOWN;
         if (shape.obsolete === null) shape.obsolete = obsolete2;
         else if (shape.obsolete !== obsolete2) return UNKNOWN;
-        for (let f = shape.last + 1; f < slot; f++) fieldStart[f] = -1;
         shape.last = slot;
         fieldStart[slot] = shape.used;
         fieldEnd2[slot] = shape.used;
@@ -13194,17 +13192,16 @@ function readVerdict(bytes, noWrap) {
     }
   }
   if (messages < 2) return UNKNOWN;
-  known = !reordered;
+  if (reordered) return REORDERED;
   if (!differs && expected.pos === n && equalBytes(expected.buf.subarray(0, n), bytes)) return LAID_OUT;
   return NOT_LAID_OUT;
 }
 function knownLayout(bytes, noWrap = false) {
   const verdict = readVerdict(bytes, noWrap);
-  const out = verdict === LAID_OUT ? bytes : verdict === NOT_LAID_OUT && known ? expected.buf.slice(0, expected.pos) : null;
+  const out = verdict === LAID_OUT ? bytes : verdict === NOT_LAID_OUT ? expected.buf.slice(0, expected.pos) : null;
   releaseLarge();
   return out;
 }
-var known = false;
 function layoutMatches(at, length, shape, comments, noWrapAll, first) {
   const plural = shape.has(F_PLURAL);
   if (plural !== shape.forms > 0 || plural === shape.has(F_STR)) return UNKNOWN;
@@ -13972,11 +13969,11 @@ ${WRAP_USAGE}`);
           text: null
         };
       } else if (!textOut) {
-        const known2 = knownLayout(before, noWrap);
-        if (known2 !== null) return {
+        const known = knownLayout(before, noWrap);
+        if (known !== null) return {
           path,
           before,
-          after: known2,
+          after: known,
           text: null
         };
       }
