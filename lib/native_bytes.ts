@@ -12,7 +12,6 @@
 import type { Buffer as NodeBuffer } from "node:buffer";
 
 let native: typeof NodeBuffer | null = null;
-let nativeIsUtf8: ((bytes: Uint8Array) => boolean) | null = null;
 
 /** From this many bytes on, a file is worth loading `node:buffer` for (see the module's text). */
 export const NATIVE_BYTES_WORTHWHILE = 256 * 1024;
@@ -21,31 +20,7 @@ export const NATIVE_BYTES_WORTHWHILE = 256 * 1024;
 export async function loadNativeBytes(): Promise<void> {
   if (native !== null) return;
   const buffer = await import("node:buffer");
-  nativeIsUtf8 = buffer.isUtf8;
   native = buffer.Buffer;
-}
-
-const strictUtf8 = new TextDecoder("utf-8", { fatal: true });
-
-/**
- * Whether `bytes` is well-formed UTF-8 (no overlong form, surrogate or code point past U+10FFFF),
- * without making a string once `node:buffer` is loaded (`isUtf8`, native: ~8 ms for python-docs-fr's
- * 16.5 MB where a strict decode takes ~35).
- *
- * @example
- * ```ts
- * isUtf8Bytes(new Uint8Array([0x63, 0xc3, 0xa9])); // true
- * isUtf8Bytes(new Uint8Array([0xc3])); // false
- * ```
- */
-export function isUtf8Bytes(bytes: Uint8Array): boolean {
-  if (nativeIsUtf8 !== null) return nativeIsUtf8(bytes);
-  try {
-    strictUtf8.decode(bytes);
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 /**

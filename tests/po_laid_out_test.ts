@@ -233,6 +233,65 @@ Deno.test("laidOutVerdict: what msgcat prints otherwise is NOT_LAID_OUT, what it
   assert.equal(agrees(utf8(`${HEADER}\n${body}`), false, "the same file without the fault"), LAID_OUT);
 });
 
+Deno.test("laid_out: a byte sequence is read as UTF-8 exactly where a strict decoder takes it, in strings and comments", () => {
+  // Every lead byte outside ASCII, with second bytes at the edges of every range the UTF-8 table
+  // draws (overlong forms, surrogates, past U+10FFFF) and third and fourth bytes in or out of the
+  // continuation range, cut short by a quote or a line end too; in a msgstr, a continuation line,
+  // a translator comment, a reference and a flag line. (The reading checks each sequence where it
+  // meets it, with no decode of the whole file: this holds it to a strict decoder.)
+  const strict = new TextDecoder("utf-8", { fatal: true });
+  const places = [
+    (s: Uint8Array) => [utf8(`${HEADER}\nmsgid "a"\nmsgstr "x`), s, utf8('y"\n')],
+    (s: Uint8Array) => [utf8(`${HEADER}\nmsgid "a"\nmsgstr ""\n"x\\n"\n"`), s, utf8('"\n')],
+    (s: Uint8Array) => [utf8(`${HEADER}\n# x`), s, utf8('\nmsgid "a"\nmsgstr "b"\n')],
+    (s: Uint8Array) => [utf8(`${HEADER}\n#: a`), s, utf8('.c:1\nmsgid "a"\nmsgstr "b"\n')],
+    (s: Uint8Array) => [utf8(`${HEADER}\n#, fuzzy`), s, utf8('\nmsgid "a"\nmsgstr "b"\n')],
+  ];
+  const seconds = [0x61, 0x7f, 0x80, 0x8f, 0x90, 0x9f, 0xa0, 0xbf, 0xc0, 0x22, 0x0a];
+  const laterBytes = [0x80, 0xbf, 0x61, 0xc3];
+  let refused = 0;
+  let taken = 0;
+  for (let lead = 0x80; lead <= 0xff; lead++) {
+    for (const second of seconds) {
+      for (const third of laterBytes) {
+        for (const fourth of laterBytes) {
+          const sequence = new Uint8Array([lead, second, third, fourth]);
+          for (const [p, place] of places.entries()) {
+            const parts = place(sequence);
+            const bytes = new Uint8Array(parts.reduce((n, part) => n + part.length, 0));
+            parts.reduce((at, part) => (bytes.set(part, at), at + part.length), 0);
+            let wellFormed = true;
+            try {
+              strict.decode(bytes);
+            } catch {
+              wellFormed = false;
+            }
+            const what = `[${[...sequence].map((b) => b.toString(16))}] in place ${p}`;
+            if (!wellFormed) {
+              assert.equal(laidOutVerdict(bytes), UNKNOWN, `${what}: not UTF-8, but given an answer`);
+              refused++;
+            } else if (agrees(bytes, false, what) !== UNKNOWN) taken++;
+          }
+        }
+      }
+    }
+  }
+  assert.ok(refused > 10_000 && taken > 1_000, `refused ${refused}, taken ${taken}`);
+  // Well-formed at the edges: U+0080, U+07FF, U+0800, U+D7FF, U+E000, U+FFFD, U+10000, U+10FFFF.
+  for (const c of [0x80, 0x7ff, 0x800, 0xd7ff, 0xe000, 0xfffd, 0x10000, 0x10ffff]) {
+    const ch = String.fromCodePoint(c);
+    for (
+      const text of [`${HEADER}\n# ${ch}\nmsgid "a"\nmsgstr "b"\n`, `${HEADER}\nmsgid "a"\nmsgstr "${ch}"\n`]
+    ) {
+      assert.notEqual(
+        agrees(utf8(text), false, `U+${c.toString(16)}`),
+        UNKNOWN,
+        `U+${c.toString(16)} is taken`,
+      );
+    }
+  }
+});
+
 Deno.test("laid_out: 20,000 same-length msgids that differ in a few bytes are all told apart", () => {
   // The case that put a catalogue's messages in one chain when the hash sampled a few bytes
   // (python-docs-fr's token.po): their hashes differ, and the file is recognised in one pass.

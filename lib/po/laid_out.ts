@@ -43,7 +43,7 @@ import { Pending } from "./_grammar.ts";
 import { pluralKeyword, writeComment } from "./_message_layout.ts";
 import { parseReferences, writeReferences } from "./_references.ts";
 import { writeStringBytes } from "./wrap.ts";
-import { equalBytes, isUtf8Bytes } from "../native_bytes.ts";
+import { equalBytes } from "../native_bytes.ts";
 
 // String fields in msgcat's order; plural forms come after F_STR, one slot each.
 const F_PREV_CTXT = 0;
@@ -130,10 +130,17 @@ function unescapeLine(bytes: Uint8Array, from: number, at: number): number {
   let k = at;
   let p = from;
   for (;;) {
-    // A run of plain bytes, copied at once (natively), then what ends it.
+    // A run of plain bytes, copied at once (natively), then what ends it; the UTF-8 sequences in
+    // it are checked on the way (the file's only check: every other byte is ASCII matched).
     let q = p;
     let c = 0;
-    while (q < n && (c = bytes[q]!) !== 34 && c !== 92 && c !== 10) q++;
+    for (;;) {
+      while (q < n && STOPS_RUN[c = bytes[q]!] === 0) q++;
+      if (q >= n || c < 0x80) break;
+      const length = utf8SequenceLength(bytes, q, n);
+      if (length === 0) return -1;
+      q += length;
+    }
     if (q >= n || c === 10) return -1;
     if (q > p) {
       reserveArena(k, q - p + 2);
@@ -163,10 +170,50 @@ function unescapeLine(bytes: Uint8Array, from: number, at: number): number {
 /** The arena's end after {@link unescapeLine}. */
 let unescapedEnd = 0;
 
-/** `bytes[from, to)` as text (the file is well-formed UTF-8), or null when it holds a NUL. */
+/** What ends {@link unescapeLine}'s run of plain bytes: `"`, `\\`, a newline, a byte outside ASCII. */
+const STOPS_RUN = new Uint8Array(256);
+STOPS_RUN.fill(1, 0x80);
+STOPS_RUN[34] = STOPS_RUN[92] = STOPS_RUN[10] = 1;
+
+/**
+ * The length of the well-formed UTF-8 sequence at `bytes[at]` (a byte outside ASCII) that ends by
+ * `end`, or 0 when there is none: a stray continuation byte, an overlong form, a surrogate, a code
+ * point past U+10FFFF or a sequence cut short (what a strict `TextDecoder` refuses).
+ */
+function utf8SequenceLength(bytes: Uint8Array, at: number, end: number): number {
+  const c = bytes[at]!;
+  if (c < 0xc2 || c > 0xf4) return 0;
+  if (c < 0xe0) return at + 1 < end && (bytes[at + 1]! & 0xc0) === 0x80 ? 2 : 0;
+  const length = c < 0xf0 ? 3 : 4;
+  if (at + length > end) return 0;
+  // The second byte's range rules out overlong forms, surrogates and code points past U+10FFFF.
+  const second = bytes[at + 1]!;
+  const low = c === 0xe0 ? 0xa0 : c === 0xf0 ? 0x90 : 0x80;
+  const high = c === 0xed ? 0x9f : c === 0xf4 ? 0x8f : 0xbf;
+  if (second < low || second > high) return 0;
+  for (let k = 2; k < length; k++) if ((bytes[at + k]! & 0xc0) !== 0x80) return 0;
+  return length;
+}
+
+/** Whether `bytes[from, to)` is well-formed UTF-8. */
+function isUtf8Run(bytes: Uint8Array, from: number, to: number): boolean {
+  for (let i = from; i < to;) {
+    if (bytes[i]! < 0x80) i++;
+    else {
+      const length = utf8SequenceLength(bytes, i, to);
+      if (length === 0) return false;
+      i += length;
+    }
+  }
+  return true;
+}
+
+/** `bytes[from, to)` as text, or null when it holds a NUL or is not well-formed UTF-8. */
 function lineText(bytes: Uint8Array, from: number, to: number): string | null {
   const s = utf8Decoder.decode(bytes.subarray(from, to));
-  return s.indexOf("\0") >= 0 ? null : s;
+  if (s.indexOf("\0") >= 0) return null;
+  // The decoder puts U+FFFD for what is not UTF-8 (and the line may hold U+FFFD itself).
+  return s.indexOf("\uFFFD") < 0 || isUtf8Run(bytes, from, to) ? s : null;
 }
 
 /** Whether `bytes` holds the ASCII text `word` at `at`. */
@@ -272,7 +319,6 @@ function readVerdict(bytes: Uint8Array, noWrap: boolean): LaidOutVerdict | typeo
   const n = bytes.length;
   if (n === 0 || bytes[n - 1] !== 10 || bytes[0] === 10) return UNKNOWN;
   if (bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf) return UNKNOWN;
-  if (!isUtf8Bytes(bytes)) return UNKNOWN;
   // Set at the first thing msgcat would print otherwise; reading goes on, to tell a file msgcat
   // takes from one it refuses (UNKNOWN).
   let differs = false;

@@ -4,7 +4,6 @@ import {
   concatRuns,
   equalBytes,
   flatBytes,
-  isUtf8Bytes,
   joinRuns,
   latin1Bytes,
   latin1String,
@@ -12,7 +11,7 @@ import {
   readRegularFileBytesDeno,
   sameBytes,
   utf8Length
-} from "./chunk-DZOTPDHE.js";
+} from "./chunk-YI4PQYAT.js";
 import {
   DomainError,
   PoSyntaxError,
@@ -12963,7 +12962,13 @@ function unescapeLine(bytes, from, at) {
   for (; ; ) {
     let q = p;
     let c = 0;
-    while (q < n && (c = bytes[q]) !== 34 && c !== 92 && c !== 10) q++;
+    for (; ; ) {
+      while (q < n && STOPS_RUN[c = bytes[q]] === 0) q++;
+      if (q >= n || c < 128) break;
+      const length = utf8SequenceLength(bytes, q, n);
+      if (length === 0) return -1;
+      q += length;
+    }
     if (q >= n || c === 10) return -1;
     if (q > p) {
       reserveArena(k, q - p + 2);
@@ -12989,9 +12994,37 @@ function unescapeLine(bytes, from, at) {
   }
 }
 var unescapedEnd = 0;
+var STOPS_RUN = new Uint8Array(256);
+STOPS_RUN.fill(1, 128);
+STOPS_RUN[34] = STOPS_RUN[92] = STOPS_RUN[10] = 1;
+function utf8SequenceLength(bytes, at, end) {
+  const c = bytes[at];
+  if (c < 194 || c > 244) return 0;
+  if (c < 224) return at + 1 < end && (bytes[at + 1] & 192) === 128 ? 2 : 0;
+  const length = c < 240 ? 3 : 4;
+  if (at + length > end) return 0;
+  const second = bytes[at + 1];
+  const low = c === 224 ? 160 : c === 240 ? 144 : 128;
+  const high = c === 237 ? 159 : c === 244 ? 143 : 191;
+  if (second < low || second > high) return 0;
+  for (let k = 2; k < length; k++) if ((bytes[at + k] & 192) !== 128) return 0;
+  return length;
+}
+function isUtf8Run(bytes, from, to) {
+  for (let i = from; i < to; ) {
+    if (bytes[i] < 128) i++;
+    else {
+      const length = utf8SequenceLength(bytes, i, to);
+      if (length === 0) return false;
+      i += length;
+    }
+  }
+  return true;
+}
 function lineText(bytes, from, to) {
   const s = utf8Decoder4.decode(bytes.subarray(from, to));
-  return s.indexOf("\0") >= 0 ? null : s;
+  if (s.indexOf("\0") >= 0) return null;
+  return s.indexOf("\uFFFD") < 0 || isUtf8Run(bytes, from, to) ? s : null;
 }
 function startsWith(bytes, at, word) {
   for (let i = 0; i < word.length; i++) if (bytes[at + i] !== word.charCodeAt(i)) return false;
@@ -13064,7 +13097,6 @@ function readVerdict(bytes, noWrap) {
   const n = bytes.length;
   if (n === 0 || bytes[n - 1] !== 10 || bytes[0] === 10) return UNKNOWN;
   if (bytes[0] === 239 && bytes[1] === 187 && bytes[2] === 191) return UNKNOWN;
-  if (!isUtf8Bytes(bytes)) return UNKNOWN;
   let differs = false;
   let reordered = false;
   let written = 0;
@@ -14167,7 +14199,7 @@ function writeAll(file, bytes) {
 // lib/cli/wrap_io.ts
 function wrapIo(host) {
   let store;
-  const prepareLocks = () => store ??= import("./mod-LANKRGNS.js").then((mod) => {
+  const prepareLocks = () => store ??= import("./mod-BUC2YHKX.js").then((mod) => {
     try {
       mod.useLockDirectory(host.lockDir());
     } catch (error) {

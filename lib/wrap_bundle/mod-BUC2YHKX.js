@@ -7,7 +7,7 @@ import {
   fileKind,
   flatBytes,
   sameBytes
-} from "./chunk-DZOTPDHE.js";
+} from "./chunk-YI4PQYAT.js";
 import {
   InvalidInputError,
   NotFoundError,

@@ -128,25 +128,11 @@ async function readRegularFileBytesDeno(path, maxBytes = DEFAULT_MAX_FILE_BYTES,
 
 // lib/native_bytes.ts
 var native = null;
-var nativeIsUtf8 = null;
 var NATIVE_BYTES_WORTHWHILE = 256 * 1024;
 async function loadNativeBytes() {
   if (native !== null) return;
   const buffer = await import("node:buffer");
-  nativeIsUtf8 = buffer.isUtf8;
   native = buffer.Buffer;
-}
-var strictUtf8 = new TextDecoder("utf-8", {
-  fatal: true
-});
-function isUtf8Bytes(bytes) {
-  if (nativeIsUtf8 !== null) return nativeIsUtf8(bytes);
-  try {
-    strictUtf8.decode(bytes);
-    return true;
-  } catch {
-    return false;
-  }
 }
 function latin1String(bytes, from = 0, to = bytes.length) {
   if (native !== null) {
@@ -318,7 +304,6 @@ function sameArrays(a, b) {
 export {
   NATIVE_BYTES_WORTHWHILE,
   loadNativeBytes,
-  isUtf8Bytes,
   latin1String,
   latin1Bytes,
   equalBytes,
