@@ -127,13 +127,14 @@ Deno.test("laid_out: thousands of small mutations of laid-out files: every defin
     "po/wrapping.out.po",
     "po_wrap/random_text.out.po",
     "po_wrap/random_printf.out.po",
+    "po_wrap/references.out.po",
   ];
   const sources = names.map((name) => Deno.readFileSync(new URL(name, FIXTURES)));
   for (const [i, b] of sources.entries()) {
     assert.ok(laidOutVerdict(b) === LAID_OUT, `${names[i]} is recognised as laid out`);
   }
   // Bytes that change meaning in a PO file, and plain ones.
-  const alphabet = utf8(' "\\\n#~|:.,!ntx0[]mé\t');
+  const alphabet = utf8(' "\\\n#~|:.,!ntx0[]mé\t/1');
   const next = random(16);
   const told = [0, 0, 0];
   for (let round = 0; round < 3000; round++) {
@@ -231,6 +232,52 @@ Deno.test("laidOutVerdict: what msgcat prints otherwise is NOT_LAID_OUT, what it
   malformed[malformed.indexOf(0x3f)] = 0xff; // not UTF-8
   assert.equal(laidOutVerdict(malformed), UNKNOWN, "malformed UTF-8");
   assert.equal(agrees(utf8(`${HEADER}\n${body}`), false, "the same file without the fault"), LAID_OUT);
+});
+
+Deno.test("laid_out: `#:` lines are taken as they are only where msgcat prints them so", () => {
+  const ref = (lines: string) => utf8(`${HEADER}\n${lines}msgid "a"\nmsgstr "b"\n`);
+  const name = (n: number) => "d/" + "x".repeat(n - 4) + ".c"; // n bytes
+  const laidOut: Record<string, string> = {
+    "one reference": "#: a.c:1\n",
+    "a reference without a line": "#: Makefile\n",
+    "a line filled to exactly 79 columns": `#: ${name(30)}:1 ${name(43)}\n`,
+    "the next reference does not fit (80 columns)": `#: ${name(30)}:1\n#: ${name(42)}:1\n`,
+    "a name longer than the line": `#: ${name(100)}:7\n#: a.c:1\n`,
+    "a colon inside the name": "#: C:/w/a.c:10 a:b\n",
+    "line 0, and ten digits' worth in nine": "#: a.c:0 b.c:999999999\n",
+  };
+  const notLaidOut: Record<string, string> = {
+    "a line past 79 columns": `#: ${name(30)}:1 ${name(42)}:1\n`,
+    "a reference that fits on the line before": "#: a.c:1\n#: b.c:2\n",
+    "a duplicate on one line": "#: a.c:1 a.c:1\n",
+    "a duplicate on the next line": `#: ${name(70)}:1\n#: ${name(70)}:1\n`,
+    "./ removed": "#: ./a.c:1\n",
+    "a leading zero": "#: a.c:01\n",
+    "a tab": "#:\ta.c:1\n",
+    "two spaces": "#: a.c:1  b.c:2\n",
+    "a trailing space": "#: a.c:1 \n",
+    "no space": "#:a.c:1\n",
+    "NAME :N": "#: a.c :1\n",
+    "NAME: N": "#: a.c: 1\n",
+    "an empty #: line": "#:\n",
+    "a Solaris reference after them": "#: a.c:1\n# File: b.c, line:2\n",
+    "a duplicate of a Solaris reference": "# File: a.c, line:1\n#: a.c:1\n",
+    "split by an extracted comment": "#: a.c:1\n#. x\n#: b.c:2\n",
+    "after the flags": "#, fuzzy\n#: a.c:1\n",
+    "twenty references on short lines": Array.from({ length: 20 }, (_, k) => `#: f${k}.c:${k}\n`).join(""),
+  };
+  for (const [what, lines] of Object.entries(laidOut)) {
+    assert.equal(agrees(ref(lines), false, what), LAID_OUT, what);
+  }
+  for (const [what, lines] of Object.entries(notLaidOut)) {
+    assert.equal(agrees(ref(lines), false, what), NOT_LAID_OUT, what);
+  }
+  // Not ASCII, or ten digits (read by the full reader's rules): whatever the answer, it is the full path's.
+  for (
+    const lines of ["#: é.c:1\n", "#: a.c:1234567890\n", "#: a.c:99999999999999999999\n", "#: a\u0001.c:1\n"]
+  ) {
+    agrees(ref(lines), false, lines);
+  }
 });
 
 Deno.test("laid_out: a byte sequence is read as UTF-8 exactly where a strict decoder takes it, in strings and comments", () => {

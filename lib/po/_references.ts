@@ -250,3 +250,80 @@ export function writeReferences(
   }
   w.byte(10);
 }
+
+/**
+ * A message's `#:` lines that msgcat prints exactly as they are, told from their bytes: the
+ * laid-out-file check (`laid_out.ts`) copies them instead of reading them into references and
+ * writing those again. Lines are taken one after another ({@link take}); `from` to `to` are the
+ * lines taken (`to` after the last newline), `from` < 0 for none.
+ */
+export class ReferenceLinesAsRead {
+  from = -1;
+  to = -1;
+  /** References taken, with their byte offsets (for duplicates), and the last line's width. */
+  #count = 0;
+  readonly #starts = new Int32Array(16);
+  readonly #ends = new Int32Array(16);
+  #lastColumns = 0;
+
+  /** Forgets the lines taken. */
+  clear(): void {
+    this.from = this.to = -1;
+    this.#count = 0;
+  }
+
+  /**
+   * Takes the `#:` line `bytes[from, eol)` (from its `#`, the line after those taken, if any) when
+   * msgcat prints it as it is, and returns whether it did: one space before each reference, each
+   * `NAME` or `NAME:LINE` in printable ASCII that reads back as itself (no `./` to remove, no colon
+   * that joins a neighbour, the line number in `%ld`'s digits), none a duplicate of one taken, and
+   * the line filled as {@link writeReferences} fills (its first reference did not fit on the line
+   * before). At most 16 references are taken in all (duplicates are looked for among them).
+   */
+  take(bytes: Uint8Array, from: number, eol: number): boolean {
+    const starts = this.#starts;
+    const ends = this.#ends;
+    let count = this.#count;
+    let column = 2;
+    let p = from + 2;
+    if (p >= eol) return false;
+    while (p < eol) {
+      if (bytes[p] !== 32) return false;
+      const start = ++p;
+      while (p < eol && bytes[p]! > 32 && bytes[p]! < 127) p++;
+      const end = p;
+      const length = end - start;
+      if (length === 0 || (p < eol && bytes[p] !== 32)) return false;
+      // `:N` and `NAME:` join a neighbour (gettext's other spellings); `./` is removed.
+      if (bytes[start] === 58 || bytes[end - 1] === 58) return false;
+      if (bytes[start] === 46 && bytes[start + 1] === 47) return false;
+      let d = end;
+      while (bytes[d - 1]! >= 48 && bytes[d - 1]! <= 57) d--;
+      if (d < end && bytes[d - 1] === 58 && ((bytes[d] === 48 && end - d > 1) || end - d > 9)) return false;
+      // A reference goes on the line when it fits (writeReferences).
+      if (column > 2 && column + length + 1 > PAGE_WIDTH) return false;
+      if (column === 2 && count > 0 && this.#lastColumns + length + 1 <= PAGE_WIDTH) return false;
+      if (count === starts.length) return false;
+      for (let k = 0; k < count; k++) {
+        if (ends[k]! - starts[k]! === length && sameRange(bytes, starts[k]!, start, length)) {
+          return false; // a duplicate: gettext keeps the first
+        }
+      }
+      starts[count] = start;
+      ends[count] = end;
+      count++;
+      column += length + 1;
+    }
+    if (this.from < 0) this.from = from;
+    this.to = eol + 1;
+    this.#count = count;
+    this.#lastColumns = column;
+    return true;
+  }
+}
+
+/** Whether `bytes[a, a + length)` and `bytes[b, b + length)` are the same bytes. */
+function sameRange(bytes: Uint8Array, a: number, b: number, length: number): boolean {
+  for (let k = 0; k < length; k++) if (bytes[a + k] !== bytes[b + k]) return false;
+  return true;
+}

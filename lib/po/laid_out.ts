@@ -23,8 +23,10 @@
  * Each message is then printed as the writer prints it, with the writer's own pieces:
  * `writeStringBytes` (the layout of every string, on its unescaped bytes, with no string made),
  * `writeComment`, `writeReferences` and `flagLine`, after reading its comment lines with the
- * reader's own rules (`Pending`), so the two cannot disagree on a layout; an obsolete message
- * without translation is dropped as msgcat drops it. The file is LAID_OUT when those bytes are its
+ * reader's own rules (`Pending`), so the two cannot disagree on a layout (`#:` lines that msgcat
+ * prints as they are, told by `ReferenceLinesAsRead` next to `writeReferences`, are copied without
+ * being read into references); an obsolete message without translation is dropped as msgcat drops
+ * it. The file is LAID_OUT when those bytes are its
  * own. Otherwise they are msgcat's output, unless an obsolete message came before an active one
  * (msgcat moves it last; this reading does not): then only the verdict is known. The tests hold
  * every definite answer, and every output, to the full reader and writer's, on every fixture and
@@ -41,7 +43,7 @@ import { canonicalCharset, headerCharset } from "./_charset.ts";
 import { flagLine, formatLanguageOf, interpretFlags, NO_FLAGS } from "./_flags.ts";
 import { Pending } from "./_grammar.ts";
 import { pluralKeyword, writeComment } from "./_message_layout.ts";
-import { parseReferences, writeReferences } from "./_references.ts";
+import { parseReferences, ReferenceLinesAsRead, writeReferences } from "./_references.ts";
 import { writeStringBytes } from "./wrap.ts";
 import { equalBytes } from "../native_bytes.ts";
 
@@ -244,6 +246,28 @@ function keywordAt(bytes: Uint8Array, at: number): { slot: number; after: number
 }
 
 /**
+ * The message's `#:` lines that msgcat prints as they are, taken as bytes (no string made, nothing
+ * parsed into references: most files' `#:` lines, ~56,000 in python-docs-fr).
+ */
+const refLines = new ReferenceLinesAsRead();
+
+/**
+ * Reads the `#:` lines taken as bytes into `comments.references`, as the reader reads them, so
+ * that references read otherwise go after them; false when one holds a NUL (UNKNOWN).
+ */
+function takeReferencesAsRead(bytes: Uint8Array, comments: Pending): boolean {
+  for (let p = refLines.from; p < refLines.to;) {
+    const eol = bytes.indexOf(10, p);
+    const text = lineText(bytes, p + 2, eol);
+    if (text === null) return false;
+    parseReferences(text, comments.references);
+    p = eol + 1;
+  }
+  refLines.clear();
+  return true;
+}
+
+/**
  * A hash of a message's (msgctxt, msgid) as unescaped bytes in the arena (FNV-1a over every byte,
  * the two fields told apart, with a final mix); `ctxtFrom` < 0 when it has no msgctxt.
  */
@@ -330,6 +354,7 @@ function readVerdict(bytes: Uint8Array, noWrap: boolean): LaidOutVerdict | typeo
   const shape = new MessageShape();
   for (let f = 0; f < fieldStart.length; f++) fieldStart[f] = -1;
   const comments = new Pending();
+  refLines.clear();
   identities.clear();
   let messages = 0;
   let obsoleteSeen = false;
@@ -362,15 +387,25 @@ function readVerdict(bytes: Uint8Array, noWrap: boolean): LaidOutVerdict | typeo
         if (d === 58) {
           if (section > S_REFERENCES) differs = true;
           else section = S_REFERENCES;
-          const text = lineText(bytes, i + 2, eol);
-          if (text === null) return UNKNOWN;
-          parseReferences(text, comments.references);
+          // Lines msgcat prints as they are are taken as bytes while they follow one another and
+          // no reference was read otherwise.
+          const takes = refLines.from < 0 ? comments.references.length === 0 : refLines.to === i;
+          if (!takes || !refLines.take(bytes, i, eol)) {
+            if (refLines.from >= 0 && !takeReferencesAsRead(bytes, comments)) return UNKNOWN;
+            const text = lineText(bytes, i + 2, eol);
+            if (text === null) return UNKNOWN;
+            parseReferences(text, comments.references);
+          }
         } else {
           const kind = d === 46 ? S_EXTRACTED : d === 44 || d === 33 ? S_FLAGS : S_TRANSLATOR;
           if (d === 33 || kind < section || (kind === S_FLAGS && ++flagLines > 1)) differs = true;
           else section = kind;
           const text = lineText(bytes, i + 1, eol);
           if (text === null) return UNKNOWN;
+          // A Solaris `# File:` comment adds a reference: after those taken as bytes.
+          if (kind === S_TRANSLATOR && refLines.from >= 0 && !takeReferencesAsRead(bytes, comments)) {
+            return UNKNOWN;
+          }
           const references = comments.references.length;
           comments.comment(text);
           // A Solaris `# File: …` line is a reference, printed on a `#:` line.
@@ -442,7 +477,7 @@ function readVerdict(bytes: Uint8Array, noWrap: boolean): LaidOutVerdict | typeo
     if (written > 0) expected.byte(10);
     const at = expected.pos;
     if (at !== start) differs = true;
-    const layout = layoutMatches(at, i - start, shape, comments, noWrap, messages === 0);
+    const layout = layoutMatches(bytes, at, i - start, shape, comments, noWrap, messages === 0);
     if (layout === UNKNOWN) return UNKNOWN;
     if (layout === DROPPED) {
       // An obsolete message without translation: msgcat prints neither it nor its blank line.
@@ -457,6 +492,7 @@ function readVerdict(bytes: Uint8Array, noWrap: boolean): LaidOutVerdict | typeo
     identities.add(identity);
     messages++;
     comments.reset();
+    refLines.clear();
     shape.reset();
     // Exactly one blank line between two messages, none after the last.
     if (i < n) {
@@ -502,6 +538,7 @@ export function knownLayout(bytes: Uint8Array, noWrap = false): Uint8Array | nul
  * must be the header, naming UTF-8.
  */
 function layoutMatches(
+  bytes: Uint8Array,
   at: number,
   length: number,
   shape: MessageShape,
@@ -533,7 +570,8 @@ function layoutMatches(
   const language = flags.formats.length === 0 ? null : formatLanguageOf(flags);
   for (let k = 0; k < comments.translator.length; k++) writeComment(w, "#", comments.translator[k]!);
   for (let k = 0; k < comments.extracted.length; k++) writeComment(w, "#.", comments.extracted[k]!);
-  if (comments.references.length > 0) writeReferences(w, comments.references, false, null);
+  if (refLines.from >= 0) w.copy(bytes, refLines.from, refLines.to); // printed as they are read
+  else if (comments.references.length > 0) writeReferences(w, comments.references, false, null);
   if (flags !== NO_FLAGS) w.ascii(flagLine(flags, msgstr0Empty ? "" : SOME_TEXT, obsolete));
   const previous = obsolete ? "#~| " : "#| ";
   const prefix = obsolete ? "#~ " : "";

@@ -3910,6 +3910,70 @@ function writeReferences(w, refs, singleByte, legacy = null) {
   }
   w.byte(10);
 }
+var ReferenceLinesAsRead = class {
+  from = -1;
+  to = -1;
+  /** References taken, with their byte offsets (for duplicates), and the last line's width. */
+  #count = 0;
+  #starts = new Int32Array(16);
+  #ends = new Int32Array(16);
+  #lastColumns = 0;
+  /** Forgets the lines taken. */
+  clear() {
+    this.from = this.to = -1;
+    this.#count = 0;
+  }
+  /**
+   * Takes the `#:` line `bytes[from, eol)` (from its `#`, the line after those taken, if any) when
+   * msgcat prints it as it is, and returns whether it did: one space before each reference, each
+   * `NAME` or `NAME:LINE` in printable ASCII that reads back as itself (no `./` to remove, no colon
+   * that joins a neighbour, the line number in `%ld`'s digits), none a duplicate of one taken, and
+   * the line filled as {@link writeReferences} fills (its first reference did not fit on the line
+   * before). At most 16 references are taken in all (duplicates are looked for among them).
+   */
+  take(bytes, from, eol) {
+    const starts = this.#starts;
+    const ends = this.#ends;
+    let count = this.#count;
+    let column = 2;
+    let p = from + 2;
+    if (p >= eol) return false;
+    while (p < eol) {
+      if (bytes[p] !== 32) return false;
+      const start = ++p;
+      while (p < eol && bytes[p] > 32 && bytes[p] < 127) p++;
+      const end = p;
+      const length = end - start;
+      if (length === 0 || p < eol && bytes[p] !== 32) return false;
+      if (bytes[start] === 58 || bytes[end - 1] === 58) return false;
+      if (bytes[start] === 46 && bytes[start + 1] === 47) return false;
+      let d = end;
+      while (bytes[d - 1] >= 48 && bytes[d - 1] <= 57) d--;
+      if (d < end && bytes[d - 1] === 58 && (bytes[d] === 48 && end - d > 1 || end - d > 9)) return false;
+      if (column > 2 && column + length + 1 > PAGE_WIDTH) return false;
+      if (column === 2 && count > 0 && this.#lastColumns + length + 1 <= PAGE_WIDTH) return false;
+      if (count === starts.length) return false;
+      for (let k = 0; k < count; k++) {
+        if (ends[k] - starts[k] === length && sameRange(bytes, starts[k], start, length)) {
+          return false;
+        }
+      }
+      starts[count] = start;
+      ends[count] = end;
+      count++;
+      column += length + 1;
+    }
+    if (this.from < 0) this.from = from;
+    this.to = eol + 1;
+    this.#count = count;
+    this.#lastColumns = column;
+    return true;
+  }
+};
+function sameRange(bytes, a, b, length) {
+  for (let k = 0; k < length; k++) if (bytes[a + k] !== bytes[b + k]) return false;
+  return true;
+}
 
 // lib/po/_flags.ts
 function isFlagSeparator(c) {
@@ -13062,6 +13126,18 @@ function keywordAt2(bytes, at) {
   }
   return null;
 }
+var refLines = new ReferenceLinesAsRead();
+function takeReferencesAsRead(bytes, comments) {
+  for (let p = refLines.from; p < refLines.to; ) {
+    const eol = bytes.indexOf(10, p);
+    const text = lineText(bytes, p + 2, eol);
+    if (text === null) return false;
+    parseReferences(text, comments.references);
+    p = eol + 1;
+  }
+  refLines.clear();
+  return true;
+}
 function identityHash(ctxtFrom, ctxtTo, idFrom, idTo) {
   const b = arena;
   let h = 2166136261;
@@ -13104,6 +13180,7 @@ function readVerdict(bytes, noWrap) {
   const shape = new MessageShape();
   for (let f = 0; f < fieldStart.length; f++) fieldStart[f] = -1;
   const comments = new Pending();
+  refLines.clear();
   identities.clear();
   let messages = 0;
   let obsoleteSeen = false;
@@ -13129,15 +13206,22 @@ function readVerdict(bytes, noWrap) {
         if (d === 58) {
           if (section > S_REFERENCES) differs = true;
           else section = S_REFERENCES;
-          const text = lineText(bytes, i + 2, eol);
-          if (text === null) return UNKNOWN;
-          parseReferences(text, comments.references);
+          const takes = refLines.from < 0 ? comments.references.length === 0 : refLines.to === i;
+          if (!takes || !refLines.take(bytes, i, eol)) {
+            if (refLines.from >= 0 && !takeReferencesAsRead(bytes, comments)) return UNKNOWN;
+            const text = lineText(bytes, i + 2, eol);
+            if (text === null) return UNKNOWN;
+            parseReferences(text, comments.references);
+          }
         } else {
           const kind = d === 46 ? S_EXTRACTED : d === 44 || d === 33 ? S_FLAGS : S_TRANSLATOR;
           if (d === 33 || kind < section || kind === S_FLAGS && ++flagLines > 1) differs = true;
           else section = kind;
           const text = lineText(bytes, i + 1, eol);
           if (text === null) return UNKNOWN;
+          if (kind === S_TRANSLATOR && refLines.from >= 0 && !takeReferencesAsRead(bytes, comments)) {
+            return UNKNOWN;
+          }
           const references = comments.references.length;
           comments.comment(text);
           if (comments.references.length !== references) differs = true;
@@ -13203,7 +13287,7 @@ function readVerdict(bytes, noWrap) {
     if (written > 0) expected.byte(10);
     const at = expected.pos;
     if (at !== start) differs = true;
-    const layout = layoutMatches(at, i - start, shape, comments, noWrap, messages === 0);
+    const layout = layoutMatches(bytes, at, i - start, shape, comments, noWrap, messages === 0);
     if (layout === UNKNOWN) return UNKNOWN;
     if (layout === DROPPED) {
       expected.pos = separatorAt;
@@ -13217,6 +13301,7 @@ function readVerdict(bytes, noWrap) {
     identities.add(identity);
     messages++;
     comments.reset();
+    refLines.clear();
     shape.reset();
     if (i < n) {
       i++;
@@ -13234,7 +13319,7 @@ function knownLayout(bytes, noWrap = false) {
   releaseLarge();
   return out;
 }
-function layoutMatches(at, length, shape, comments, noWrapAll, first) {
+function layoutMatches(bytes, at, length, shape, comments, noWrapAll, first) {
   const plural = shape.has(F_PLURAL);
   if (plural !== shape.forms > 0 || plural === shape.has(F_STR)) return UNKNOWN;
   if ((shape.has(F_PREV_CTXT) || shape.has(F_PREV_PLURAL)) && !shape.has(F_PREV_ID)) return UNKNOWN;
@@ -13256,7 +13341,8 @@ function layoutMatches(at, length, shape, comments, noWrapAll, first) {
   const language = flags.formats.length === 0 ? null : formatLanguageOf(flags);
   for (let k = 0; k < comments.translator.length; k++) writeComment(w, "#", comments.translator[k]);
   for (let k = 0; k < comments.extracted.length; k++) writeComment(w, "#.", comments.extracted[k]);
-  if (comments.references.length > 0) writeReferences(w, comments.references, false, null);
+  if (refLines.from >= 0) w.copy(bytes, refLines.from, refLines.to);
+  else if (comments.references.length > 0) writeReferences(w, comments.references, false, null);
   if (flags !== NO_FLAGS) w.ascii(flagLine(flags, msgstr0Empty ? "" : SOME_TEXT, obsolete));
   const previous = obsolete ? "#~| " : "#| ";
   const prefix = obsolete ? "#~ " : "";
