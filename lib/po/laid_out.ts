@@ -124,58 +124,53 @@ UNESCAPE[34] = 34;
 /**
  * Appends the unescaped text of a quoted line, from `from` (after its opening quote) to its closing
  * quote, to the arena at `at`: sets {@link unescapedEnd} and returns the closing quote's offset, or
- * -1 for an escape msgcat does not print or a line that ends first. (In a laid-out line the first
- * quote not escaped is the closing one: msgcat escapes every other.)
+ * -1 for an escape msgcat does not print, bytes that are not UTF-8 or a line that ends first. (In a
+ * laid-out line the first quote not escaped is the closing one: msgcat escapes every other.)
  */
 function unescapeLine(bytes: Uint8Array, from: number, at: number): number {
-  const n = bytes.length;
+  // One pass, byte by byte: copied, unescaped, or checked as UTF-8 (the file's only check: every
+  // other byte is matched as ASCII). The file ends with a newline, so the line stops before its
+  // end; the arena grows ahead of a write of up to 4 bytes and the writer's sentinel.
+  let out = arena;
+  let room = out.length - 5;
   let k = at;
   let p = from;
   for (;;) {
-    // A run of plain bytes, copied at once (natively), then what ends it; the UTF-8 sequences in
-    // it are checked on the way (the file's only check: every other byte is ASCII matched).
-    let q = p;
-    let c = 0;
-    for (;;) {
-      while (q < n && STOPS_RUN[c = bytes[q]!] === 0) q++;
-      if (q >= n || c < 0x80) break;
-      const length = utf8SequenceLength(bytes, q, n);
-      if (length === 0) return -1;
-      q += length;
+    if (k >= room) {
+      reserveArena(k, 4096);
+      out = arena;
+      room = out.length - 5;
     }
-    if (q >= n || c === 10) return -1;
-    if (q > p) {
-      reserveArena(k, q - p + 2);
-      // A short run is copied here (a view and a native copy cost more on a line of ~70 bytes).
-      if (q - p < 256) {
-        const out = arena;
-        for (let j = p; j < q; j++) out[k++] = bytes[j]!;
-      } else {
-        arena.set(bytes.subarray(p, q), k);
-        k += q - p;
-      }
-    }
-    if (c === 34) {
-      reserveArena(k, 1); // the writer's sentinel goes after the text
+    const c = bytes[p]!;
+    if (NOT_PLAIN[c] === 0) {
+      out[k++] = c;
+      p++;
+    } else if (c === 34) {
       unescapedEnd = k;
-      return q;
+      return p;
+    } else if (c === 92) {
+      const e = bytes[p + 1]!;
+      const b = e < 128 ? UNESCAPE[e]! : 0;
+      if (b === 0) return -1;
+      out[k++] = b;
+      p += 2;
+    } else if (c === 10) {
+      return -1;
+    } else {
+      const length = utf8SequenceLength(bytes, p, bytes.length);
+      if (length === 0) return -1;
+      for (let j = 0; j < length; j++) out[k++] = bytes[p++]!;
     }
-    const e = bytes[q + 1]!;
-    const b = e < 128 ? UNESCAPE[e]! : 0;
-    if (b === 0) return -1;
-    reserveArena(k, 2);
-    arena[k++] = b;
-    p = q + 2;
   }
 }
 
 /** The arena's end after {@link unescapeLine}. */
 let unescapedEnd = 0;
 
-/** What ends {@link unescapeLine}'s run of plain bytes: `"`, `\\`, a newline, a byte outside ASCII. */
-const STOPS_RUN = new Uint8Array(256);
-STOPS_RUN.fill(1, 0x80);
-STOPS_RUN[34] = STOPS_RUN[92] = STOPS_RUN[10] = 1;
+/** What {@link unescapeLine} does not copy as it is: `"`, `\\`, a newline, a byte outside ASCII. */
+const NOT_PLAIN = new Uint8Array(256);
+NOT_PLAIN.fill(1, 0x80);
+NOT_PLAIN[34] = NOT_PLAIN[92] = NOT_PLAIN[10] = 1;
 
 /**
  * The length of the well-formed UTF-8 sequence at `bytes[at]` (a byte outside ASCII) that ends by

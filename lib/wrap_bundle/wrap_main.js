@@ -13020,47 +13020,42 @@ for (const [letter, byte] of [
 UNESCAPE[92] = 92;
 UNESCAPE[34] = 34;
 function unescapeLine(bytes, from, at) {
-  const n = bytes.length;
+  let out = arena;
+  let room = out.length - 5;
   let k = at;
   let p = from;
   for (; ; ) {
-    let q = p;
-    let c = 0;
-    for (; ; ) {
-      while (q < n && STOPS_RUN[c = bytes[q]] === 0) q++;
-      if (q >= n || c < 128) break;
-      const length = utf8SequenceLength(bytes, q, n);
-      if (length === 0) return -1;
-      q += length;
+    if (k >= room) {
+      reserveArena(k, 4096);
+      out = arena;
+      room = out.length - 5;
     }
-    if (q >= n || c === 10) return -1;
-    if (q > p) {
-      reserveArena(k, q - p + 2);
-      if (q - p < 256) {
-        const out = arena;
-        for (let j = p; j < q; j++) out[k++] = bytes[j];
-      } else {
-        arena.set(bytes.subarray(p, q), k);
-        k += q - p;
-      }
-    }
-    if (c === 34) {
-      reserveArena(k, 1);
+    const c = bytes[p];
+    if (NOT_PLAIN2[c] === 0) {
+      out[k++] = c;
+      p++;
+    } else if (c === 34) {
       unescapedEnd = k;
-      return q;
+      return p;
+    } else if (c === 92) {
+      const e = bytes[p + 1];
+      const b = e < 128 ? UNESCAPE[e] : 0;
+      if (b === 0) return -1;
+      out[k++] = b;
+      p += 2;
+    } else if (c === 10) {
+      return -1;
+    } else {
+      const length = utf8SequenceLength(bytes, p, bytes.length);
+      if (length === 0) return -1;
+      for (let j = 0; j < length; j++) out[k++] = bytes[p++];
     }
-    const e = bytes[q + 1];
-    const b = e < 128 ? UNESCAPE[e] : 0;
-    if (b === 0) return -1;
-    reserveArena(k, 2);
-    arena[k++] = b;
-    p = q + 2;
   }
 }
 var unescapedEnd = 0;
-var STOPS_RUN = new Uint8Array(256);
-STOPS_RUN.fill(1, 128);
-STOPS_RUN[34] = STOPS_RUN[92] = STOPS_RUN[10] = 1;
+var NOT_PLAIN2 = new Uint8Array(256);
+NOT_PLAIN2.fill(1, 128);
+NOT_PLAIN2[34] = NOT_PLAIN2[92] = NOT_PLAIN2[10] = 1;
 function utf8SequenceLength(bytes, at, end) {
   const c = bytes[at];
   if (c < 194 || c > 244) return 0;
