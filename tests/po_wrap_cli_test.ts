@@ -44,6 +44,30 @@ Deno.test("wrap rewrites the files that change, in place", async () => {
   assert.deepEqual([f.out, f.err], [[], []]);
 });
 
+Deno.test("wrap reads ahead up to 16 files, and never more bytes than its read-ahead budget", async () => {
+  /** Runs `--check` over `count` files said to be `size` bytes; the most reads in progress at once. */
+  async function mostReads(count: number, size: number): Promise<number> {
+    const names = Array.from({ length: count }, (_, k) => `f${k}.po`);
+    const f = fakeIo(Object.fromEntries(names.map((name) => [name, LAID_OUT])));
+    let reading = 0;
+    let most = 0;
+    const read = f.io.readFile;
+    f.io.readFile = async (path) => {
+      most = Math.max(most, ++reading);
+      await new Promise((resolve) => setTimeout(resolve, 1));
+      reading--;
+      return read(path);
+    };
+    f.io.fileSize = () => size;
+    assert.equal(await runWrap(["--check", ...names], f.io), 0);
+    assert.deepEqual(f.err, []);
+    return most;
+  }
+  assert.equal(await mostReads(40, 30_000), 16);
+  assert.equal(await mostReads(40, 5 * 1024 * 1024), 3); // 16 MiB at most
+  assert.equal(await mostReads(6, 100 * 1024 * 1024), 1); // one at a time, each alone
+});
+
 Deno.test("wrap --check lists the files that would change and writes nothing", async () => {
   const f = fakeIo({ "a.po": UNWRAPPED, "b.po": LAID_OUT });
   assert.equal(await runWrap(["--check", "a.po", "b.po"], f.io), 1);

@@ -75,6 +75,13 @@ export function wrapIo(host: WrapHost): WrapIo {
       });
       read.delete(path);
     },
+    fileSize: (path) => {
+      try {
+        return Deno.statSync(path).size;
+      } catch {
+        return 0; // the read reports it
+      }
+    },
     forget: (path) => read.delete(path),
     pathKind,
     readDir: readDirEntries,

@@ -13977,7 +13977,8 @@ function errorText(path, e) {
 `;
   throw e;
 }
-var READ_AHEAD = 4;
+var READ_AHEAD = 16;
+var READ_AHEAD_BYTES = 16 * 1024 * 1024;
 async function targets(options, io) {
   let paths = options.files;
   if (options.modified) {
@@ -14116,17 +14117,31 @@ ${WRAP_USAGE}`);
   };
   const window = pool?.window ?? READ_AHEAD;
   const inFlight = [];
+  const inFlightBytes = [];
+  let aheadBytes = 0;
   let next = 0;
+  let nextSize = -1;
+  const readAhead = () => {
+    while (next < run.files.length && inFlight.length < window) {
+      if (nextSize < 0) nextSize = io.fileSize?.(run.files[next]) ?? 0;
+      if (inFlight.length > 0 && aheadBytes + nextSize > READ_AHEAD_BYTES) return;
+      aheadBytes += nextSize;
+      inFlightBytes.push(nextSize);
+      inFlight.push(layOut(run.files[next++]));
+      nextSize = -1;
+    }
+  };
   const progress = options.quiet || options.stdout ? SILENT_PROGRESS : io.progress?.(run.files.length) ?? SILENT_PROGRESS;
   const report = (text) => {
     progress.clear();
     io.stderr(text);
   };
   try {
-    while (next < run.files.length && inFlight.length < window) inFlight.push(layOut(run.files[next++]));
+    readAhead();
     while (inFlight.length > 0) {
       const r = await inFlight.shift();
-      if (next < run.files.length) inFlight.push(layOut(run.files[next++]));
+      aheadBytes -= inFlightBytes.shift();
+      readAhead();
       progress.tick();
       const path = r.path;
       if ("error" in r) {
@@ -14311,6 +14326,13 @@ function wrapIo(host) {
         });
       });
       read.delete(path);
+    },
+    fileSize: (path) => {
+      try {
+        return Deno.statSync(path).size;
+      } catch {
+        return 0;
+      }
     },
     forget: (path) => read.delete(path),
     pathKind,
