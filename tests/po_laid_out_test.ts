@@ -280,6 +280,40 @@ Deno.test("laid_out: `#:` lines are taken as they are only where msgcat prints t
   }
 });
 
+Deno.test("laid_out: a one-line string is taken as it is only where msgcat prints it so", () => {
+  const file = (lines: string) => utf8(`${HEADER}\n${lines}`);
+  const words = (bytes: number) => ("abcd ".repeat(20)).slice(0, bytes); // text of `bytes` bytes
+  // `msgid "` + text + `"`: 8 bytes around the text, `msgstr "` 9, `#~ msgid "` 11.
+  const laidOut: Record<string, string> = {
+    "a msgid line of 79 bytes": `msgid "${words(71)}"\nmsgstr "b"\n`,
+    "a msgstr line of 79 bytes": `msgid "a"\nmsgstr "${words(70)}"\n`,
+    "an obsolete line of 79 bytes": `#~ msgid "${words(68)}"\n#~ msgstr "b"\n`,
+    "a previous msgid of 79 bytes": `#| msgid "${words(68)}"\nmsgid "a"\nmsgstr "b"\n`,
+    "escapes, a final \\n": `msgid "a\\tb\\"c\\\\d\\n"\nmsgstr "b\\n"\n`,
+    "an empty string": `msgid "a"\nmsgstr ""\n`,
+    "wide characters, 78 bytes": `msgid "${"漢字".repeat(11)}${"x".repeat(4)}"\nmsgstr "b"\n`,
+    "a long word that cannot break": `msgid "${"x".repeat(90)}"\nmsgstr "b"\n`,
+  };
+  const notLaidOut: Record<string, string> = {
+    "a msgid line of 80 bytes": `msgid "${words(72)}"\nmsgstr "b"\n`,
+    "an obsolete line of 80 bytes": `#~ msgid "${words(69)}"\n#~ msgstr "b"\n`,
+    "a \\n inside": `msgid "a\\nb"\nmsgstr "b"\n`,
+    "a \\n before an escaped quote": `msgid "a\\n\\""\nmsgstr "b"\n`,
+    "a raw tab": `msgid "a\tb"\nmsgstr "b"\n`,
+    "a raw carriage return": `msgid "a\rb"\nmsgstr "b"\n`,
+  };
+  for (const [what, lines] of Object.entries(laidOut)) {
+    assert.equal(agrees(file(lines), false, what), LAID_OUT, what);
+  }
+  for (const [what, lines] of Object.entries(notLaidOut)) {
+    assert.equal(agrees(file(lines), false, what), NOT_LAID_OUT, what);
+  }
+  // Controls msgcat prints as they are, or refuses: whatever the answer, it is the full path's.
+  for (const c of [1, 4, 0x1b, 0x7f]) {
+    agrees(file(`msgid "a${String.fromCharCode(c)}b"\nmsgstr "b"\n`), false, `${c}`);
+  }
+});
+
 Deno.test("laid_out: a byte sequence is read as UTF-8 exactly where a strict decoder takes it, in strings and comments", () => {
   // Every lead byte outside ASCII, with second bytes at the edges of every range the UTF-8 table
   // draws (overlong forms, surrogates, past U+10FFFF) and third and fourth bytes in or out of the

@@ -74,6 +74,12 @@ let arena = new Uint8Array(1 << 16);
 /** Start and end in {@link arena} of each field of the message being read, -1 when absent. */
 const fieldStart = new Int32Array(F_STR + 1 + 64);
 const fieldEnd = new Int32Array(F_STR + 1 + 64);
+/**
+ * Where in the file each field's one line starts and ends (after its newline) when msgcat prints
+ * that line as it is (see {@link printedAsIs}); -1 otherwise. Such a line is copied, not laid out.
+ */
+const lineStart = new Int32Array(F_STR + 1 + 64);
+const lineEnd = new Int32Array(F_STR + 1 + 64);
 /** msgcat's bytes for the file, message by message; kept from file to file (its pages stay mapped). */
 const expected = new ByteWriter(1 << 16);
 
@@ -135,6 +141,7 @@ function unescapeLine(bytes: Uint8Array, from: number, at: number): number {
   let room = out.length - 5;
   let k = at;
   let p = from;
+  unescapedPlain = true;
   for (;;) {
     if (k >= room) {
       reserveArena(k, 4096);
@@ -152,10 +159,15 @@ function unescapeLine(bytes: Uint8Array, from: number, at: number): number {
       const e = bytes[p + 1]!;
       const b = e < 128 ? UNESCAPE[e]! : 0;
       if (b === 0) return -1;
+      if (b === 10 && bytes[p + 2] !== 34) unescapedPlain = false; // a `\n` before the end
       out[k++] = b;
       p += 2;
     } else if (c === 10) {
       return -1;
+    } else if (c < 0x80) {
+      out[k++] = c; // a control character
+      p++;
+      unescapedPlain = false;
     } else {
       const length = utf8SequenceLength(bytes, p, bytes.length);
       if (length === 0) return -1;
@@ -166,9 +178,28 @@ function unescapeLine(bytes: Uint8Array, from: number, at: number): number {
 
 /** The arena's end after {@link unescapeLine}. */
 let unescapedEnd = 0;
+/**
+ * Whether the line {@link unescapeLine} read holds no control character (which msgcat may escape,
+ * or refuse) and no `\n` but at its end: a string of that one line is then printed as the same
+ * line when the line fits in 79 columns ({@link printedAsIs}).
+ */
+let unescapedPlain = true;
 
-/** What {@link unescapeLine} does not copy as it is: `"`, `\\`, a newline, a byte outside ASCII. */
+/**
+ * Whether the one-line string field at `bytes[from, to)` (its prefix to its closing quote) is
+ * printed by msgcat as that same line: `writeStringBytes` keeps a string on its keyword line when
+ * it has no `\n` but at its end and its escaped text fits in 79 columns with the prefix, keyword
+ * and quotes. A line of at most 79 bytes fits: no character takes more columns than its UTF-8 bytes
+ * (2 at most, for 2 bytes or more), an escape takes its 2. Escaping what {@link unescapeLine} read
+ * gives the line's own text back: it takes msgcat's escapes only, and no control character.
+ */
+function printedAsIs(from: number, to: number): boolean {
+  return unescapedPlain && to - from <= 79;
+}
+
+/** What {@link unescapeLine} does not just copy: `"`, `\\`, control characters, bytes outside ASCII. */
 const NOT_PLAIN = new Uint8Array(256);
+NOT_PLAIN.fill(1, 0, 0x20);
 NOT_PLAIN.fill(1, 0x80);
 NOT_PLAIN[34] = NOT_PLAIN[92] = NOT_PLAIN[10] = 1;
 
@@ -448,6 +479,7 @@ function readVerdict(bytes: Uint8Array, noWrap: boolean): LaidOutVerdict | typeo
         shape.last = slot;
         fieldStart[slot] = shape.used;
         fieldEnd[slot] = shape.used;
+        lineStart[slot] = i;
         current = slot;
         currentPrefix = at - i;
         currentPrevious = previous;
@@ -456,6 +488,9 @@ function readVerdict(bytes: Uint8Array, noWrap: boolean): LaidOutVerdict | typeo
       // The text between the quotes; the line ends with the closing one.
       const close = unescapeLine(bytes, textFrom, fieldEnd[slot]!);
       if (close < 0 || bytes[close + 1] !== 10) return UNKNOWN;
+      // A field's one line may be copied; one of several lines, or another line, may not.
+      if (lineStart[slot] === i && printedAsIs(i, close + 1)) lineEnd[slot] = close + 2;
+      else lineStart[slot] = -1;
       fieldEnd[slot] = unescapedEnd;
       shape.used = unescapedEnd + 1; // a spare byte: the writer's sentinel
       i = close + 2;
@@ -573,6 +608,10 @@ function layoutMatches(
   for (let f = 0; f <= shape.last; f++) {
     const from = fieldStart[f]!;
     if (from < 0) continue;
+    if (lineStart[f]! >= 0) {
+      w.copy(bytes, lineStart[f]!, lineEnd[f]!); // printed as it is
+      continue;
+    }
     const to = fieldEnd[f]!;
     const keyword = f <= F_STR ? FIELD_KEYWORDS[f]! : pluralKeyword(f - F_STR - 1);
     writeStringBytes(

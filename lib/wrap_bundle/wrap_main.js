@@ -3375,10 +3375,10 @@ var Lexer = class {
     }
     return line + lo;
   }
-  error(reason, offset, line, lineStart) {
+  error(reason, offset, line, lineStart2) {
     let column = 1;
     const t = this.text;
-    for (let k = lineStart; k < offset && k < t.length; k++) {
+    for (let k = lineStart2; k < offset && k < t.length; k++) {
       const c = t.charCodeAt(k);
       if (this.utf8 && c >= 56320 && c < 57344) continue;
       column++;
@@ -12955,6 +12955,8 @@ var utf8Decoder4 = new TextDecoder();
 var arena = new Uint8Array(1 << 16);
 var fieldStart = new Int32Array(F_STR + 1 + 64);
 var fieldEnd2 = new Int32Array(F_STR + 1 + 64);
+var lineStart = new Int32Array(F_STR + 1 + 64);
+var lineEnd = new Int32Array(F_STR + 1 + 64);
 var expected = new ByteWriter(1 << 16);
 var MessageShape = class {
   /** Highest field slot seen so far (slots must come in order). */
@@ -13024,6 +13026,7 @@ function unescapeLine(bytes, from, at) {
   let room = out.length - 5;
   let k = at;
   let p = from;
+  unescapedPlain = true;
   for (; ; ) {
     if (k >= room) {
       reserveArena(k, 4096);
@@ -13041,10 +13044,15 @@ function unescapeLine(bytes, from, at) {
       const e = bytes[p + 1];
       const b = e < 128 ? UNESCAPE[e] : 0;
       if (b === 0) return -1;
+      if (b === 10 && bytes[p + 2] !== 34) unescapedPlain = false;
       out[k++] = b;
       p += 2;
     } else if (c === 10) {
       return -1;
+    } else if (c < 128) {
+      out[k++] = c;
+      p++;
+      unescapedPlain = false;
     } else {
       const length = utf8SequenceLength(bytes, p, bytes.length);
       if (length === 0) return -1;
@@ -13053,7 +13061,12 @@ function unescapeLine(bytes, from, at) {
   }
 }
 var unescapedEnd = 0;
+var unescapedPlain = true;
+function printedAsIs(from, to) {
+  return unescapedPlain && to - from <= 79;
+}
 var NOT_PLAIN2 = new Uint8Array(256);
+NOT_PLAIN2.fill(1, 0, 32);
 NOT_PLAIN2.fill(1, 128);
 NOT_PLAIN2[34] = NOT_PLAIN2[92] = NOT_PLAIN2[10] = 1;
 function utf8SequenceLength(bytes, at, end) {
@@ -13260,6 +13273,7 @@ function readVerdict(bytes, noWrap) {
         shape.last = slot;
         fieldStart[slot] = shape.used;
         fieldEnd2[slot] = shape.used;
+        lineStart[slot] = i;
         current = slot;
         currentPrefix = at2 - i;
         currentPrevious = previous;
@@ -13267,6 +13281,8 @@ function readVerdict(bytes, noWrap) {
       }
       const close = unescapeLine(bytes, textFrom, fieldEnd2[slot]);
       if (close < 0 || bytes[close + 1] !== 10) return UNKNOWN;
+      if (lineStart[slot] === i && printedAsIs(i, close + 1)) lineEnd[slot] = close + 2;
+      else lineStart[slot] = -1;
       fieldEnd2[slot] = unescapedEnd;
       shape.used = unescapedEnd + 1;
       i = close + 2;
@@ -13344,6 +13360,10 @@ function layoutMatches(bytes, at, length, shape, comments, noWrapAll, first) {
   for (let f = 0; f <= shape.last; f++) {
     const from = fieldStart[f];
     if (from < 0) continue;
+    if (lineStart[f] >= 0) {
+      w.copy(bytes, lineStart[f], lineEnd[f]);
+      continue;
+    }
     const to = fieldEnd2[f];
     const keyword = f <= F_STR ? FIELD_KEYWORDS[f] : pluralKeyword(f - F_STR - 1);
     writeStringBytes(w, arena.subarray(from, to + 1), to - from, null, to - from, f <= F_PREV_PLURAL ? previous : prefix, keyword, noWrap, language);
