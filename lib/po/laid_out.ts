@@ -23,14 +23,15 @@
  * Each message is then printed as the writer prints it, with the writer's own pieces:
  * `writeStringBytes` (the layout of every string, on its unescaped bytes, with no string made),
  * `writeComment`, `writeReferences` and `flagLine`, after reading its comment lines with the
- * reader's own rules (`Pending`), so the two cannot disagree on a layout (`#:` lines that msgcat
- * prints as they are, told by `ReferenceLinesAsRead` next to `writeReferences`, are copied without
- * being read into references); an obsolete message without translation is dropped as msgcat drops
- * it. The file is LAID_OUT when those bytes are its
- * own. Otherwise they are msgcat's output, unless an obsolete message came before an active one
- * (msgcat moves it last; this reading does not): then only the verdict is known. The tests hold
- * every definite answer, and every output, to the full reader and writer's, on every fixture and
- * corpus file and on thousands of mutations of laid-out files.
+ * reader's own rules (`Pending`), so the two cannot disagree on a layout. Two kinds of lines are
+ * copied instead, where the writer's rules show it prints them as they are: a string of one line
+ * that fits in 79 bytes (`printedAsIs`), and `#:` lines in msgcat's spelling and filling
+ * (`ReferenceLinesAsRead`, next to `writeReferences`). An obsolete message without translation is
+ * dropped as msgcat drops it. The file is LAID_OUT when those bytes are its own. Otherwise they are
+ * msgcat's output, unless an obsolete message came before an active one (msgcat moves it last; this
+ * reading does not): then only the verdict is known. The tests hold every definite answer, and every
+ * output, to the full reader and writer's, on every fixture and corpus file and on thousands of
+ * mutations of laid-out files.
  *
  * Linear in the file: one pass over its lines, each string unescaped once and laid out once, and
  * duplicates found through a hash of each (msgctxt, msgid): two messages with one hash, equal or
