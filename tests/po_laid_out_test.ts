@@ -314,6 +314,33 @@ Deno.test("laid_out: a one-line string is taken as it is only where msgcat print
   }
 });
 
+Deno.test("laid_out: only gettext's keywords, spelled as msgcat spells them, are read as keywords", () => {
+  const file = (lines: string) => utf8(`${HEADER}\n${lines}`);
+  const read: Record<string, string> = {
+    "msgctxt, msgid, msgstr": 'msgctxt "c"\nmsgid "a"\nmsgstr "b"\n',
+    "msgid_plural and msgstr[N]": 'msgid "a"\nmsgid_plural "as"\nmsgstr[0] "b"\nmsgstr[1] "bs"\n',
+    "ten plural forms": 'msgid "a"\nmsgid_plural "as"\n' +
+      Array.from({ length: 11 }, (_, k) => `msgstr[${k}] "b${k}"\n`).join(""),
+  };
+  for (const [what, lines] of Object.entries(read)) {
+    assert.equal(agrees(file(lines), false, what), LAID_OUT, what);
+  }
+  const notKeywords = [
+    'msgi "a"\nmsgstr "b"\n',
+    'msgid  "a"\nmsgstr "b"\n',
+    'msgid"a"\nmsgstr "b"\n',
+    'msgid "a"\nmsgstrx "b"\n',
+    'msgid "a"\nmsgid_plurals "as"\nmsgstr[0] "b"\n',
+    'msgid "a"\nmsgid_plural "as"\nmsgstr[00] "b"\nmsgstr[1] "c"\n',
+    'msgid "a"\nmsgid_plural "as"\nmsgstr[0 ] "b"\nmsgstr[1] "c"\n',
+    'msgid "a"\nmsgid_plural "as"\nmsgstr[] "b"\n',
+    'msgctx "c"\nmsgid "a"\nmsgstr "b"\n',
+    'msgctxtx "c"\nmsgid "a"\nmsgstr "b"\n',
+    'MSGID "a"\nmsgstr "b"\n',
+  ];
+  for (const lines of notKeywords) assert.equal(laidOutVerdict(file(lines)), UNKNOWN, lines);
+});
+
 Deno.test("laid_out: a byte sequence is read as UTF-8 exactly where a strict decoder takes it, in strings and comments", () => {
   // Every lead byte outside ASCII, with second bytes at the edges of every range the UTF-8 table
   // draws (overlong forms, surrogates, past U+10FFFF) and third and fourth bytes in or out of the

@@ -251,25 +251,49 @@ function startsWith(bytes: Uint8Array, at: number, word: string): boolean {
   return true;
 }
 
-/** The field slot of the keyword at `at` (followed by a space), and the offset after the space; null if none. */
-function keywordAt(bytes: Uint8Array, at: number): { slot: number; after: number } | null {
-  if (bytes[at] !== 109) return null; // 'm'
-  if (startsWith(bytes, at, "msgid ")) return { slot: F_ID, after: at + 6 };
-  if (startsWith(bytes, at, "msgstr ")) return { slot: F_STR, after: at + 7 };
-  if (startsWith(bytes, at, "msgctxt ")) return { slot: F_CTXT, after: at + 8 };
-  if (startsWith(bytes, at, "msgid_plural ")) return { slot: F_PLURAL, after: at + 13 };
-  if (startsWith(bytes, at, "msgstr[")) {
+/** Where the text after the keyword {@link keywordAt} found starts (after its space). */
+let keywordEnd = 0;
+
+/**
+ * The field slot of the keyword at `at` (followed by a space; {@link keywordEnd} is set after
+ * it), or -1 if none. Told by its fourth letter first: `msgid`, `msgstr`, `msgctxt`.
+ */
+function keywordAt(bytes: Uint8Array, at: number): number {
+  if (bytes[at] !== 109 || bytes[at + 1] !== 115 || bytes[at + 2] !== 103) return -1; // "msg"
+  const d = bytes[at + 3];
+  if (d === 105 && bytes[at + 4] === 100) { // "msgid"
+    if (bytes[at + 5] === 32) {
+      keywordEnd = at + 6;
+      return F_ID;
+    }
+    if (startsWith(bytes, at + 5, "_plural ")) {
+      keywordEnd = at + 13;
+      return F_PLURAL;
+    }
+    return -1;
+  }
+  if (d === 115 && bytes[at + 4] === 116 && bytes[at + 5] === 114) { // "msgstr"
+    if (bytes[at + 6] === 32) {
+      keywordEnd = at + 7;
+      return F_STR;
+    }
+    if (bytes[at + 6] !== 91) return -1;
     // msgstr[N], N spelled as msgcat spells it; the caller checks N is the form's place (gettext
     // refuses a form out of its place).
     let p = at + 7;
     let index = 0;
     while (bytes[p]! >= 48 && bytes[p]! <= 57 && p < at + 12) index = index * 10 + bytes[p++]! - 48;
     if (p === at + 7 || (bytes[at + 7] === 48 && p > at + 8) || bytes[p] !== 93 || bytes[p + 1] !== 32) {
-      return null;
+      return -1;
     }
-    return { slot: F_STR + 1 + index, after: p + 2 };
+    keywordEnd = p + 2;
+    return F_STR + 1 + index;
   }
-  return null;
+  if (d === 99 && startsWith(bytes, at + 4, "txt ")) { // "msgctxt"
+    keywordEnd = at + 8;
+    return F_CTXT;
+  }
+  return -1;
 }
 
 /**
@@ -462,9 +486,8 @@ function readVerdict(bytes: Uint8Array, noWrap: boolean): LaidOutVerdict | typeo
         slot = current;
         textFrom = at + 1;
       } else {
-        const k = keywordAt(bytes, at);
-        if (k === null || bytes[k.after] !== 34) return UNKNOWN;
-        slot = k.slot;
+        slot = keywordAt(bytes, at);
+        if (slot < 0 || bytes[keywordEnd] !== 34) return UNKNOWN;
         if (previous) {
           // Only msgctxt, msgid and msgid_plural have previous strings (`#| msgid "…"`).
           if (slot !== F_CTXT && slot !== F_ID && slot !== F_PLURAL) return UNKNOWN;
@@ -484,7 +507,7 @@ function readVerdict(bytes: Uint8Array, noWrap: boolean): LaidOutVerdict | typeo
         current = slot;
         currentPrefix = at - i;
         currentPrevious = previous;
-        textFrom = k.after + 1;
+        textFrom = keywordEnd + 1;
       }
       // The text between the quotes; the line ends with the closing one.
       const close = unescapeLine(bytes, textFrom, fieldEnd[slot]!);

@@ -13102,37 +13102,41 @@ function startsWith(bytes, at, word) {
   for (let i = 0; i < word.length; i++) if (bytes[at + i] !== word.charCodeAt(i)) return false;
   return true;
 }
+var keywordEnd = 0;
 function keywordAt2(bytes, at) {
-  if (bytes[at] !== 109) return null;
-  if (startsWith(bytes, at, "msgid ")) return {
-    slot: F_ID,
-    after: at + 6
-  };
-  if (startsWith(bytes, at, "msgstr ")) return {
-    slot: F_STR,
-    after: at + 7
-  };
-  if (startsWith(bytes, at, "msgctxt ")) return {
-    slot: F_CTXT,
-    after: at + 8
-  };
-  if (startsWith(bytes, at, "msgid_plural ")) return {
-    slot: F_PLURAL,
-    after: at + 13
-  };
-  if (startsWith(bytes, at, "msgstr[")) {
+  if (bytes[at] !== 109 || bytes[at + 1] !== 115 || bytes[at + 2] !== 103) return -1;
+  const d = bytes[at + 3];
+  if (d === 105 && bytes[at + 4] === 100) {
+    if (bytes[at + 5] === 32) {
+      keywordEnd = at + 6;
+      return F_ID;
+    }
+    if (startsWith(bytes, at + 5, "_plural ")) {
+      keywordEnd = at + 13;
+      return F_PLURAL;
+    }
+    return -1;
+  }
+  if (d === 115 && bytes[at + 4] === 116 && bytes[at + 5] === 114) {
+    if (bytes[at + 6] === 32) {
+      keywordEnd = at + 7;
+      return F_STR;
+    }
+    if (bytes[at + 6] !== 91) return -1;
     let p = at + 7;
     let index = 0;
     while (bytes[p] >= 48 && bytes[p] <= 57 && p < at + 12) index = index * 10 + bytes[p++] - 48;
     if (p === at + 7 || bytes[at + 7] === 48 && p > at + 8 || bytes[p] !== 93 || bytes[p + 1] !== 32) {
-      return null;
+      return -1;
     }
-    return {
-      slot: F_STR + 1 + index,
-      after: p + 2
-    };
+    keywordEnd = p + 2;
+    return F_STR + 1 + index;
   }
-  return null;
+  if (d === 99 && startsWith(bytes, at + 4, "txt ")) {
+    keywordEnd = at + 8;
+    return F_CTXT;
+  }
+  return -1;
 }
 var refLines = new ReferenceLinesAsRead();
 function takeReferencesAsRead(bytes, comments) {
@@ -13256,9 +13260,8 @@ function readVerdict(bytes, noWrap) {
         slot = current;
         textFrom = at2 + 1;
       } else {
-        const k = keywordAt2(bytes, at2);
-        if (k === null || bytes[k.after] !== 34) return UNKNOWN;
-        slot = k.slot;
+        slot = keywordAt2(bytes, at2);
+        if (slot < 0 || bytes[keywordEnd] !== 34) return UNKNOWN;
         if (previous) {
           if (slot !== F_CTXT && slot !== F_ID && slot !== F_PLURAL) return UNKNOWN;
           slot = slot - F_CTXT + F_PREV_CTXT;
@@ -13277,7 +13280,7 @@ function readVerdict(bytes, noWrap) {
         current = slot;
         currentPrefix = at2 - i;
         currentPrevious = previous;
-        textFrom = k.after + 1;
+        textFrom = keywordEnd + 1;
       }
       const close = unescapeLine(bytes, textFrom, fieldEnd2[slot]);
       if (close < 0 || bytes[close + 1] !== 10) return UNKNOWN;
