@@ -316,3 +316,33 @@ Deno.test("a hostile nplurals cannot make a merge grow without bound: past a mil
     6,
   );
 });
+
+Deno.test("an obsolete entry msgmerge carries over keeps its #| lines, fuzzy or not, with or without --previous", async () => {
+  const header = 'msgid ""\nmsgstr "Content-Type: text/plain; charset=UTF-8\\n"\n\n';
+  const po = header + 'msgid "a"\nmsgstr "b"\n\n' +
+    '#~| msgid "old"\n#~ msgid "gone"\n#~ msgstr "parti"\n\n' +
+    '#| msgid "older"\nmsgid "live"\nmsgstr "vivant"\n\n' +
+    '#, fuzzy\n#~| msgid "old2"\n#~ msgid "gone2"\n#~ msgstr "parti2"\n';
+  const pot = header + 'msgid "a"\nmsgstr ""\n';
+  // msgmerge 0.21's output, in both modes (message_copy keeps prev_msgid of an entry made obsolete).
+  const expected = header + 'msgid "a"\nmsgstr "b"\n\n' +
+    '#~| msgid "old"\n#~ msgid "gone"\n#~ msgstr "parti"\n\n' +
+    '#~| msgid "older"\n#~ msgid "live"\n#~ msgstr "vivant"\n\n' +
+    '#, fuzzy\n#~| msgid "old2"\n#~ msgid "gone2"\n#~ msgstr "parti2"\n';
+  const def = parsePo(new TextEncoder().encode(po), "fr.po");
+  const ref = parsePo(new TextEncoder().encode(pot), "app.pot");
+  for (const options of [{}, { previous: true }, { fuzzyMatching: false }]) {
+    assert.equal(merged(def, ref, options), expected, JSON.stringify(options));
+  }
+  if (!HAS_MSGMERGE) return;
+  const dir = await Deno.makeTempDir();
+  try {
+    await Deno.writeTextFile(`${dir}/fr.po`, po);
+    await Deno.writeTextFile(`${dir}/app.pot`, pot);
+    for (const args of [[], ["--previous"]]) {
+      assert.equal(text.decode(await msgmerge(`${dir}/fr.po`, `${dir}/app.pot`, args)), expected);
+    }
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});

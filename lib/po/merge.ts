@@ -76,6 +76,8 @@ interface Draft {
   fuzzy: boolean;
   /** 1: needs plural forms made from a singular msgstr; 2: needs the first form only. */
   problem: 0 | 1 | 2;
+  /** A catalogue entry the template no longer has, copied as it is (its `#|` lines kept). */
+  carried?: true;
 }
 
 const NO_CONTEXT = "\u0000";
@@ -212,6 +214,7 @@ export function mergeCatalogs(def: PoCatalog, ref: PoCatalog, options: MergeOpti
         forms: formsOf(d),
         fuzzy: interpretFlags(d.flags).fuzzy,
         problem: 0,
+        carried: true,
       });
       stats.obsolete++;
     }
@@ -382,13 +385,18 @@ function fixPlurals(drafts: Draft[], growth: Growth): void {
   }
 }
 
-/** The output message of a draft: its forms and fuzzy flag set, `#|` lines dropped where msgmerge drops them. */
+/**
+ * The output message of a draft: its forms and fuzzy flag set, `#|` lines dropped where msgmerge
+ * drops them: from merged entries that are not fuzzy or are untranslated. An entry made obsolete
+ * is msgmerge's copy of the catalogue's (`message_copy`), `#|` lines included, fuzzy or not and with
+ * or without `--previous`.
+ */
 function finish(d: Draft): PoMessage {
   const m = d.message;
   const plural = m.msgidPlural !== null;
   const flags = m.flags.filter((f) => f !== "fuzzy");
   if (d.fuzzy) flags.unshift("fuzzy");
-  const keepPrevious = d.fuzzy && d.forms[0] !== "";
+  const keepPrevious = d.carried === true || (d.fuzzy && d.forms[0] !== "");
   return {
     ...m,
     msgstr: plural ? "" : d.forms[0] ?? "",
