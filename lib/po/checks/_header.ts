@@ -93,6 +93,18 @@ export function headerFindings(
       out.push({ check: "plural-forms", message: info.forms });
     }
   }
+  // msgfmt -c's "PO file header missing or invalid": no live header entry it keeps (one whose
+  // msgstr is not empty; its fuzziness does not matter).
+  if (enabled("header") && (header === null || header.msgstr === "")) {
+    out.push({
+      check: "header",
+      message: header === null
+        ? 'the catalogue has no header entry (msgid ""): msgfmt -c refuses it; add one with ' +
+          '"Content-Type: text/plain; charset=UTF-8\\n"'
+        : "the header entry's msgstr is empty: msgfmt -c refuses it; give it at least " +
+          '"Content-Type: text/plain; charset=UTF-8\\n"',
+    });
+  }
   if (enabled("charset") && header !== null) {
     const type = headerField(header, "Content-Type");
     const at = type === null ? -1 : type.toLowerCase().indexOf("charset=");

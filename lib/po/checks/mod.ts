@@ -75,11 +75,21 @@ const CATALOGUE_CHECKS: readonly CheckInfo[] = [
     description: "No two entries have the same msgctxt and msgid (msgfmt refuses the file).",
   },
   {
-    name: "charset",
+    name: "header",
     severity: "error",
     defaultOn: true,
     catalogue: true,
-    description: "The header declares the file's charset (Content-Type: text/plain; charset=UTF-8).",
+    description:
+      'The catalogue has a header entry (msgid "" with a non-empty msgstr, not obsolete): msgfmt -c ' +
+      "refuses a file without one.",
+  },
+  {
+    name: "charset",
+    severity: "warning",
+    defaultOn: true,
+    catalogue: true,
+    description: "The header declares the file's charset (Content-Type: text/plain; charset=UTF-8); " +
+      "msgfmt -c only warns, so this is a warning.",
   },
 ];
 
@@ -158,12 +168,15 @@ function select(options: CheckOptions): Selection {
   };
 }
 
-/** True for an entry the checks look at (see the module doc). */
+/**
+ * True for an entry the checks look at (see the module doc). A plural entry whose msgstr[0] is
+ * empty is untranslated, whatever its other forms say: msgfmt leaves it out (`msgstr[0] == '\0'`).
+ */
 export function isCheckable(m: PoMessage, includeFuzzy = false): boolean {
   if (m.obsolete || (m.msgid === "" && m.msgctxt === null)) return false;
   if (!includeFuzzy && m.flags.some((f) => f === "fuzzy")) return false;
   if (!includeFuzzy && interpretFlags(m.flags).fuzzy) return false;
-  return m.msgstrPlural === null ? m.msgstr !== "" : m.msgstrPlural.some((s) => s !== "");
+  return m.msgstrPlural === null ? m.msgstr !== "" : (m.msgstrPlural[0] ?? "") !== "";
 }
 
 function pairsOf(m: PoMessage): TranslationPair[] {
@@ -290,7 +303,8 @@ function* checkSteps(
   let firstPluralEntry: { m: PoMessage; line: number | null } | null = null;
   for (let i = 0; i < catalog.messages.length; i++) {
     const m = catalog.messages[i]!;
-    if (m.msgidPlural !== null && !m.obsolete) {
+    // msgfmt asks for Plural-Forms only when it keeps a plural entry: translated, not fuzzy.
+    if (m.msgidPlural !== null && isCheckable(m, options.includeFuzzy)) {
       const line = lineOf(m, i);
       // Named by its msgid, not its line: a write compares problems before and after by message,
       // and a catalogue just written has no line numbers.
@@ -326,10 +340,22 @@ function* checkSteps(
       });
     }
   }
+  if (catalog.bom === true && only === undefined) {
+    out.push({
+      path,
+      line: 1,
+      msgctxt: null,
+      msgid: "",
+      check: "syntax",
+      severity: "error",
+      message:
+        "the file starts with a byte order mark, which msgfmt and msgcat refuse: save it as UTF-8 without BOM",
+    });
+  }
   if (only === undefined && selection.enabled.has("duplicates")) {
     const seen = new Map<string, number | null>();
+    // Obsolete entries too: msgfmt and msgcat refuse a live and an obsolete entry with one msgid.
     catalog.messages.forEach((m, i) => {
-      if (m.obsolete) return;
       const key = JSON.stringify([m.domain ?? null, m.msgctxt, m.msgid]);
       if (!seen.has(key)) {
         seen.set(key, lineOf(m, i));
@@ -344,10 +370,12 @@ function* checkSteps(
         check: "duplicates",
         severity: "error",
         message:
-          `this entry repeats the msgctxt and msgid of the entry ${
+          `this ${m.obsolete ? "obsolete " : ""}entry repeats the msgctxt and msgid of the entry ${
             first === null ? "before" : `at line ${first}`
           }: ` +
-          `merge the two (msgfmt refuses the file)`,
+          `${
+            m.obsolete ? "delete the obsolete one or merge the two" : "merge the two"
+          } (msgfmt refuses the file)`,
       });
     });
   }

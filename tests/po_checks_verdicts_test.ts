@@ -1,0 +1,158 @@
+/**
+ * The checks ⊇ `msgfmt -c`: small catalogues with msgfmt 0.21's verdict written down (and checked
+ * against the installed msgfmt where there is one), then every file of ../shared/corpus/po and the
+ * msgcat vectors compared with msgfmt -c (bench/check_corpus.ts prints the figures).
+ *
+ * @module
+ */
+import assert from "node:assert/strict";
+import { parsePo } from "../lib/po/mod.ts";
+import { checkCatalog, type CheckProblem } from "../lib/po/checks/mod.ts";
+import { MSGFMT_CHECKS, poFilesUnder, verdicts } from "./_msgfmt_verdicts.ts";
+import { lacks } from "./_prerequisites.ts";
+
+const HAS_MSGFMT = (() => {
+  try {
+    return new Deno.Command("msgfmt", { args: ["--version"], stdout: "null", stderr: "null" }).outputSync()
+      .success;
+  } catch {
+    return false;
+  }
+})();
+
+const HEADER = 'msgid ""\nmsgstr ""\n"Content-Type: text/plain; charset=UTF-8\\n"\n';
+const PLURAL_HEADER = HEADER + '"Plural-Forms: nplurals=2; plural=(n != 1);\\n"\n';
+
+/** A case: its text, msgfmt -c's verdict, and the (line, check) of our errors of msgfmt's kind. */
+type Case = [string, string, boolean, [number | null, string][]];
+
+export const CASES: Case[] = [
+  [
+    "a live and an obsolete entry with one msgid",
+    HEADER + '\nmsgid "a"\nmsgstr "b"\n\n#~ msgid "a"\n#~ msgstr "c"\n',
+    false,
+    [[8, "duplicates"]],
+  ],
+  [
+    "two obsolete entries with one msgid",
+    HEADER + '\n#~ msgid "a"\n#~ msgstr "b"\n\n#~ msgid "a"\n#~ msgstr "c"\n',
+    false,
+    [[8, "duplicates"]],
+  ],
+  ["no header entry", 'msgid "a"\nmsgstr "b"\n', false, [[null, "header"]]],
+  ["a header entry with an empty msgstr", 'msgid ""\nmsgstr ""\n\nmsgid "a"\nmsgstr "b"\n', false, [[
+    1,
+    "header",
+  ]]],
+  ["a fuzzy header entry", "#, fuzzy\n" + HEADER + '\nmsgid "a"\nmsgstr "b"\n', true, []],
+  [
+    "plural entries all untranslated, no Plural-Forms",
+    HEADER + '\nmsgid "a"\nmsgid_plural "as"\nmsgstr[0] ""\nmsgstr[1] ""\n',
+    true,
+    [],
+  ],
+  [
+    "a fuzzy plural entry, no Plural-Forms",
+    HEADER + '\n#, fuzzy\nmsgid "a"\nmsgid_plural "as"\nmsgstr[0] "x"\nmsgstr[1] "y"\n',
+    true,
+    [],
+  ],
+  [
+    "a plural entry whose msgstr[0] is empty, no Plural-Forms",
+    HEADER + '\nmsgid "a"\nmsgid_plural "as"\nmsgstr[0] ""\nmsgstr[1] "y"\n',
+    true,
+    [],
+  ],
+  [
+    "a plural entry whose msgstr[0] is empty and msgstr[1] breaks its format",
+    PLURAL_HEADER + '\n#, c-format\nmsgid "%d a"\nmsgid_plural "%d as"\nmsgstr[0] ""\nmsgstr[1] "%s"\n',
+    true,
+    [],
+  ],
+  [
+    "a translated plural entry, no Plural-Forms",
+    HEADER + '\nmsgid "a"\nmsgid_plural "as"\nmsgstr[0] "x"\nmsgstr[1] "y"\n',
+    false,
+    [[1, "plural-forms"], [5, "plural-forms"]],
+  ],
+  [
+    "a header without a charset",
+    'msgid ""\nmsgstr "Project-Id-Version: x\\n"\n\nmsgid "a"\nmsgstr "b"\n',
+    true,
+    [],
+  ],
+];
+
+function ours(text: string): CheckProblem[] {
+  const catalog = parsePo(new TextEncoder().encode(text), {
+    fileName: "t.po",
+    strict: false,
+    allowBom: true,
+  });
+  return checkCatalog(catalog, { path: "t.po" });
+}
+
+async function msgfmtAccepts(text: string): Promise<boolean> {
+  const path = await Deno.makeTempFile({ suffix: ".po" });
+  try {
+    await Deno.writeTextFile(path, text);
+    const r = await new Deno.Command("msgfmt", { args: ["-c", "-o", "/dev/null", path], stderr: "null" })
+      .output();
+    return r.success;
+  } finally {
+    await Deno.remove(path);
+  }
+}
+
+Deno.test("the checks give msgfmt -c's verdict on the minimal cases, at the entries it names", async (t) => {
+  if (!HAS_MSGFMT) {
+    console.log("po_checks_verdicts_test.ts: msgfmt not found, its verdicts are not re-checked");
+  }
+  for (const [name, text, accepts, errors] of CASES) {
+    await t.step(name, async () => {
+      if (HAS_MSGFMT) assert.equal(await msgfmtAccepts(text), accepts, "msgfmt -c's verdict as written");
+      const found = ours(text).filter((p) => p.severity === "error" && MSGFMT_CHECKS.has(p.check));
+      assert.deepEqual(found.map((p) => [p.line, p.check]), errors, JSON.stringify(found));
+    });
+  }
+});
+
+Deno.test("a header without a charset is a warning, as msgfmt -c warns", () => {
+  const problems = ours('msgid ""\nmsgstr "Project-Id-Version: x\\n"\n\nmsgid "a"\nmsgstr "b"\n');
+  assert.deepEqual(problems.map((p) => [p.check, p.severity]), [["charset", "warning"]]);
+});
+
+Deno.test("a byte order mark is reported: msgfmt refuses the file", () => {
+  const problems = ours("\uFEFF" + HEADER + '\nmsgid "a"\nmsgstr "b"\n');
+  assert.deepEqual(problems.map((p) => [p.line, p.check, p.severity]), [[1, "syntax", "error"]]);
+});
+
+Deno.test(
+  "every file of the corpus and the msgcat vectors: msgfmt -c rejects it exactly when the checks do, at its entries",
+  { ignore: lacks(import.meta.url, "shared", "msgcat") },
+  async () => {
+    const shared = new URL("../../shared/corpus/", import.meta.url).pathname;
+    const files = [...poFilesUnder(`${shared}po`), ...poFilesUnder(`${shared}msgcat-vectors`)];
+    // Known and explained (docs/checks.md): msgfmt -o refuses a `domain` directive (not a check of the
+    // catalogue); syntax errors whose line differs by one are the parser's.
+    const known = new Set([
+      "domain-directive.in.po",
+      "domain-directive.out.po",
+      "reject-charset-placeholder.in.po",
+    ]);
+    const disagreeing: string[] = [];
+    let agreeing = 0;
+    for (const path of files) {
+      const name = path.slice(path.lastIndexOf("/") + 1);
+      const v = await verdicts(path);
+      const same = v.msgfmtRejects === v.oursRejects && (!v.msgfmtRejects || v.missedEntries.length === 0 ||
+        v.ourErrors.some((e) => /^\d+: syntax:/.test(e)));
+      if (same) agreeing++;
+      else if (!known.has(name)) {
+        disagreeing.push(`${name}: msgfmt ${v.msgfmtErrors[0] ?? ""} / ours ${v.ourErrors[0] ?? ""}`);
+      }
+    }
+    console.log(`check vs msgfmt -c: ${agreeing} of ${files.length} files agree`);
+    assert.deepEqual(disagreeing, []);
+  },
+);
