@@ -156,3 +156,26 @@ Deno.test(
     assert.deepEqual(disagreeing, []);
   },
 );
+
+Deno.test("a reST hyperlink whose URL now names another page of the site is reported; its localised copy is not", () => {
+  const entry = (msgid: string, msgstr: string) =>
+    HEADER + `\n#: ../../library/logging.rst:10\nmsgid "${msgid}"\nmsgstr "${msgstr}"\n`;
+  const link = (url: string) => `Voir \`le guide <${url}>\`_.`;
+  const original = "See `the guide <https://docs.python.org/3/howto/logging.html>`_.";
+  const changed = ours(entry(original, link("https://docs.python.org/3/howto/logging-cookbook.html")));
+  assert.deepEqual(changed.map((p) => [p.check, p.severity]), [["rest-links", "error"]]);
+  assert.match(
+    changed[0]!.message,
+    /lacks the hyperlink to https:\/\/docs\.python\.org\/3\/howto\/logging\.html/,
+  );
+  for (
+    const same of [
+      "https://docs.python.org/3/howto/logging.html",
+      "https://docs.python.org/fr/3/howto/logging.html",
+    ]
+  ) {
+    assert.deepEqual(ours(entry(original, link(same))), [], same);
+  }
+  const wiki = "A `list <https://en.wikipedia.org/wiki/List>`_.";
+  assert.deepEqual(ours(entry(wiki, "Une `liste <https://fr.wikipedia.org/wiki/Liste>`_.")), []);
+});

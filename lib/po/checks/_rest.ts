@@ -8,7 +8,7 @@
  */
 import { type RestIssueKind, type RestScan, scanRest } from "./_rest_scan.ts";
 import type { EntryCheck, EntryContext, TranslationPair } from "./_types.ts";
-import { siteOf } from "./_urls.ts";
+import { pageKey } from "./_same_page.ts";
 
 const ISSUE_TEXT: Record<RestIssueKind, string> = {
   "role-unclosed": "a role lacks its closing backtick",
@@ -119,7 +119,7 @@ export const REST_CHECKS: EntryCheck[] = [
     defaultOn: true,
     rest: true,
     description: "Sphinx roles in msgstr are well formed (:role:`target`: closing backtick, both colons, " +
-      "one backtick each side, not glued to a word), as sphinx-lint checks them.",
+      "one backtick each side, not glued to a word), as sphinx-lint checks them (beyond msgfmt -c: Sphinx's rule).",
     run: (c) => introduced(c, "rest-roles"),
   },
   {
@@ -162,7 +162,8 @@ export const REST_CHECKS: EntryCheck[] = [
     severity: "error",
     defaultOn: true,
     rest: true,
-    description: "Inline literals (``code``) in msgstr are closed and not glued to a word.",
+    description:
+      "Inline literals (``code``) in msgstr are closed and not glued to a word (beyond msgfmt -c: Sphinx's rule).",
     run: (c) => introduced(c, "rest-literals"),
   },
   {
@@ -171,15 +172,17 @@ export const REST_CHECKS: EntryCheck[] = [
     defaultOn: true,
     rest: true,
     description:
-      "Hyperlinks `text <URL>`_ keep their URL, the space before <URL> and the trailing underscore.",
+      "Hyperlinks `text <URL>`_ keep their URL (the same page, or its copy in the translation's language), " +
+      "the space before <URL> and the trailing underscore (beyond msgfmt -c: Sphinx's rule).",
     run: (context) => {
       const out = introduced(context, "rest-links");
       for (const p of context.pairs) {
         if (!p.original.includes("`_")) continue;
         const { original, translation } = scanned(p);
-        // A link to the same site counts (a localised page: en.wikipedia.org → fr.wikipedia.org).
-        const have = new Set([...translation.links, ...translation.links.map(siteOf)]);
-        const lost = original.links.find((url) => !have.has(url) && !have.has(siteOf(url)));
+        // The same page, or its copy in the translation's language (samePage): another page of
+        // the same site is a changed link (`logging.html` → `logging-cookbook.html`).
+        const have = new Set([...translation.links, ...translation.links.map(pageKey)]);
+        const lost = original.links.find((url) => !have.has(url) && !have.has(pageKey(url)));
         if (lost !== undefined) {
           out.push(
             `${p.translationName} lacks the hyperlink to ${lost} of ${p.originalName}: ` +
