@@ -346,3 +346,30 @@ Deno.test("an obsolete entry msgmerge carries over keeps its #| lines, fuzzy or 
     await Deno.remove(dir, { recursive: true });
   }
 });
+
+Deno.test("a format the template newly declares (kde, tcl, …) makes the entry fuzzy when its translation breaks it, as msgmerge does", async () => {
+  const header = 'msgid ""\nmsgstr ""\n"Content-Type: text/plain; charset=UTF-8\\n"\n' +
+    '"Plural-Forms: nplurals=2; plural=(n != 1);\\n"\n\n';
+  const po = header +
+    '#, c-format\nmsgid "One file"\nmsgid_plural "%1 files"\nmsgstr[0] "Un fichier"\nmsgstr[1] "%n fichiers"\n\n' +
+    'msgid "%s files"\nmsgstr "%d fichiers"\n\nmsgid "%s dirs"\nmsgstr "%s dossiers"\n';
+  const pot = header.replace('"Plural-Forms: nplurals=2; plural=(n != 1);\\n"\n', "") +
+    '#, kde-format\nmsgid "One file"\nmsgid_plural "%1 files"\nmsgstr[0] ""\nmsgstr[1] ""\n\n' +
+    '#, tcl-format\nmsgid "%s files"\nmsgstr ""\n\n#, tcl-format\nmsgid "%s dirs"\nmsgstr ""\n';
+  // msgmerge 0.21's output (the case of gettext's test msgmerge-21, and tcl-format the same way).
+  const expected = header +
+    '#, fuzzy, kde-format\nmsgid "One file"\nmsgid_plural "%1 files"\nmsgstr[0] "Un fichier"\nmsgstr[1] "%n fichiers"\n\n' +
+    '#, fuzzy, tcl-format\nmsgid "%s files"\nmsgstr "%d fichiers"\n\n#, tcl-format\nmsgid "%s dirs"\nmsgstr "%s dossiers"\n';
+  const def = parsePo(new TextEncoder().encode(po), "fr.po");
+  const ref = parsePo(new TextEncoder().encode(pot), "app.pot");
+  assert.equal(merged(def, ref, {}), expected);
+  if (!HAS_MSGMERGE) return;
+  const dir = await Deno.makeTempDir();
+  try {
+    await Deno.writeTextFile(`${dir}/fr.po`, po);
+    await Deno.writeTextFile(`${dir}/app.pot`, pot);
+    assert.equal(text.decode(await msgmerge(`${dir}/fr.po`, `${dir}/app.pot`, [])), expected);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});

@@ -14,8 +14,8 @@
  * plural entry gets as many empty forms as the catalogue's Plural-Forms says.
  *
  * msgmerge also marks fuzzy an entry whose template newly declares a format its translation does
- * not satisfy (`msgfmt -c`'s check): done here for C, Python and Python brace formats, with the
- * format checks of `checks/`; for the other languages such entries keep their fuzziness.
+ * not satisfy (`msgfmt -c`'s check): done here for the languages the format checks of `checks/`
+ * know; for the other languages such entries keep their fuzziness.
  *
  * @module
  */
@@ -28,7 +28,7 @@ import { LANGUAGE_CODES, LANGUAGE_VARIANT_CODES } from "./_language_codes.ts";
 import { type Draft as Writable, EMPTY_MESSAGE, type PoCatalog, type PoMessage } from "./types.ts";
 import { canonicalCatalog } from "./canonical.ts";
 import { type FlagState, FORMAT_LANGUAGES, interpretFlags } from "./_flags.ts";
-import { checkMessage } from "./checks/mod.ts";
+import { CHECK_NAMES, checkMessage } from "./checks/mod.ts";
 
 /** Options of {@link mergeCatalogs}. */
 export interface MergeOptions {
@@ -314,18 +314,17 @@ class Growth {
   }
 }
 
-/** The formats message_merge checks, as the checks name them (the languages `checks/` knows). */
-const CHECKED_FORMATS: [number, string][] = [
-  [FORMAT_LANGUAGES.indexOf("c"), "c-format"],
-  [FORMAT_LANGUAGES.indexOf("python"), "python-format"],
-  [FORMAT_LANGUAGES.indexOf("python-brace"), "python-brace-format"],
-];
+/** The formats message_merge checks, as the checks name them (every language `checks/` knows). */
+const CHECKED_FORMATS: [number, string][] = CHECK_NAMES
+  .filter((name) => name.endsWith("-format"))
+  .map((name) => [FORMAT_LANGUAGES.indexOf(name.slice(0, -7)), name]);
 
 /**
  * message_merge's format rule: when the template marks a format (`c-format`, …) that the
  * catalogue entry did not, the translation is checked as `msgfmt -c` checks it (plural forms by the
  * catalogue's Plural-Forms), and a failure makes the entry fuzzy, so that a catalogue that passed
- * `msgfmt -c` still passes it. Done for C, Python and Python brace formats (those `checks/` knows).
+ * `msgfmt -c` still passes it. Done for every language `checks/` knows (c, python, python-brace, tcl,
+ * javascript, php, lua, sh, kde, qt).
  */
 function newFormatFails(
   d: PoMessage,

@@ -1,6 +1,7 @@
 /**
  * The format checks, driven by the entry's flags as `msgfmt --check-format` is: an entry flagged
- * `python-format`, `python-brace-format` or `c-format` (or `possible-…`) has its msgid (its
+ * `python-format`, `python-brace-format`, `c-format` or one of `_format_languages.ts`'s (tcl,
+ * javascript, php, lua, sh, kde, qt), or `possible-…`, has its msgid (its
  * msgid_plural for a plural entry) compared with each msgstr form. A msgid that is not a valid
  * format string is not checked (msgfmt does the same); a msgstr that is not valid is a problem.
  *
@@ -21,6 +22,7 @@ import { compareCFormat, parseCFormat } from "./_format_c.ts";
 import { type FieldNames, type FormatSpec, InvalidFormat } from "./_format_common.ts";
 import { comparePythonFormat, parsePythonFormat } from "./_format_python.ts";
 import type { EntryCheck, EntryContext } from "./_types.ts";
+import { MORE_FORMAT_LANGUAGES } from "./_format_languages.ts";
 
 interface Language {
   check: string;
@@ -58,6 +60,7 @@ const LANGUAGES: Language[] = [
     compare: compareCFormat,
     hint: "write %% for a literal percent sign",
   },
+  ...MORE_FORMAT_LANGUAGES.map((l) => ({ ...l, check: `${l.flag}-format` })),
 ];
 
 /** The texts each parsed spec came from (for the gettext 0.21 comparison of python-brace strings). */

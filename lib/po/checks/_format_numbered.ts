@@ -1,0 +1,114 @@
+/**
+ * What gettext's format checks of numbered-argument languages share (format-tcl.c, format-php.c,
+ * format-javascript.c, format-kde.c, …): a format string's arguments by number, each with a type
+ * class; duplicates merged (two types for one number make the string invalid); and `format_check`,
+ * which compares msgid's arguments with a msgstr's in number order. Each message names the first
+ * difference, as msgfmt -c reports only the first.
+ *
+ * @module
+ */
+import { type FieldNames, type FormatSpec, InvalidFormat } from "./_format_common.ts";
+
+/** One argument: its number (1-based), gettext's type class ("" when it has none), its directive. */
+export interface NumberedArg {
+  number: number;
+  type: string;
+  text: string;
+}
+
+/** A valid format string of a numbered-argument language: its arguments sorted, one per number. */
+export interface NumberedSpec extends FormatSpec {
+  numbered: NumberedArg[];
+}
+
+/**
+ * One format language the checks know beyond C and Python: its flag (`tcl` for `tcl-format`), a
+ * name for messages, its parser (gettext's `format_parse`: the spec or why the string is invalid)
+ * and comparison (`format_check`: a message, or null when the msgstr fits).
+ */
+export interface FormatLanguage {
+  flag: string;
+  pretty: string;
+  parse: (s: string) => FormatSpec | InvalidFormat;
+  compare: (a: FormatSpec, b: FormatSpec, strict: boolean, names: FieldNames) => string | null;
+  hint: string;
+}
+
+/** The spec of `args` (in any order): sorted by number, duplicates merged as format_parse does. */
+export function numberedSpec(args: NumberedArg[]): NumberedSpec | InvalidFormat {
+  const sorted = [...args].sort((a, b) => a.number - b.number);
+  const out: NumberedArg[] = [];
+  for (const arg of sorted) {
+    const last = out[out.length - 1];
+    if (last !== undefined && last.number === arg.number) {
+      if (last.type !== arg.type) {
+        return new InvalidFormat(
+          `the directives ${last.text} and ${arg.text} use argument ${arg.number} with incompatible types`,
+        );
+      }
+      continue;
+    }
+    out.push(arg);
+  }
+  return { named: new Map(), positional: [], numbered: out };
+}
+
+/** A directive that names an argument msgid does not have. */
+export function extraArgument(arg: NumberedArg, names: FieldNames): string {
+  return `${names.translation} has ${arg.text} for argument ${arg.number}, which ${names.original} does not ` +
+    `have: remove it or use one of ${names.original}'s placeholders`;
+}
+
+/** An argument of msgid the msgstr leaves out. */
+export function missingArgument(arg: NumberedArg, names: FieldNames): string {
+  return `${names.translation} lacks argument ${arg.number} (${arg.text} in ${names.original}): keep every ` +
+    `placeholder`;
+}
+
+/** An argument whose type differs. */
+export function otherType(a: NumberedArg, b: NumberedArg, names: FieldNames): string {
+  return `argument ${a.number} is ${b.text} in ${names.translation} but ${a.text} in ${names.original}: ` +
+    `keep its conversion`;
+}
+
+/**
+ * gettext's `format_check` for numbered arguments: an argument of msgstr that msgid lacks is an
+ * error; one of msgid that msgstr lacks is an error when `equality` (strict); then the types of the
+ * arguments both have must be equal (`sameType` decides, default: equal type classes).
+ */
+export function compareNumbered(
+  original: FormatSpec,
+  translation: FormatSpec,
+  equality: boolean,
+  names: FieldNames,
+  sameType: (a: NumberedArg, b: NumberedArg, j: number) => boolean = (a, b) => a.type === b.type,
+): string | null {
+  const a = (original as NumberedSpec).numbered;
+  const b = (translation as NumberedSpec).numbered;
+  let i = 0;
+  let j = 0;
+  while (i < a.length || j < b.length) {
+    const cmp = i >= a.length ? 1 : j >= b.length ? -1 : Math.sign(a[i]!.number - b[j]!.number);
+    if (cmp > 0) return extraArgument(b[j]!, names);
+    if (cmp < 0) {
+      if (equality) return missingArgument(a[i]!, names);
+      i++;
+    } else {
+      i++;
+      j++;
+    }
+  }
+  for (i = 0, j = 0; j < b.length;) {
+    if (a[i]!.number === b[j]!.number) {
+      if (!sameType(a[i]!, b[j]!, i)) return otherType(a[i]!, b[j]!, names);
+      i++;
+      j++;
+    } else i++;
+  }
+  return null;
+}
+
+/** True for an ASCII digit. */
+export function isDigit(c: string | undefined): boolean {
+  return c !== undefined && c >= "0" && c <= "9";
+}

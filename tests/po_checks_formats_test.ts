@@ -1,0 +1,150 @@
+/**
+ * The format languages beyond C and Python (tcl, javascript, php, lua, sh, kde, qt), each on small
+ * catalogues with msgfmt -c 0.21's verdict written down: one entry, then a plural entry whose
+ * msgstr[0] is the case's msgstr and msgstr[1] its msgid (form 0 of `n != 1` serves one number, so
+ * there msgfmt lets an argument be left out, but not for lua and qt). Re-checked against the
+ * installed msgfmt where there is one.
+ *
+ * @module
+ */
+import assert from "node:assert/strict";
+import { parsePo } from "../lib/po/mod.ts";
+import { checkCatalog } from "../lib/po/checks/mod.ts";
+
+/** [language, msgid, msgstr, msgfmt -c accepts the entry, accepts the plural entry]. */
+const CASES: [string, string, string, boolean, boolean][] = [
+  ["tcl", "%s files", "%s fichiers", true, true],
+  ["tcl", "%s files", "%d fichiers", false, false],
+  ["tcl", "%s in %s", "%2$s dans %1$s", true, true],
+  ["tcl", "%s in %s", "%s dans", false, true],
+  ["tcl", "%d", "%d %s", false, false],
+  ["tcl", "%hd", "%d", false, false],
+  ["tcl", "%*d", "%d", false, true],
+  ["tcl", "100%", "100 %", true, true],
+  ["tcl", "%s", "%1$s %s", false, false],
+  ["tcl", "%x", "%u", true, true],
+  ["tcl", "%s", "%0$s", false, false],
+  ["tcl", "%s", "%q", false, false],
+  ["tcl", "%s", "%", false, false],
+  ["javascript", "%s files", "%s fichiers", true, true],
+  ["javascript", "%s files", "%d fichiers", false, false],
+  ["javascript", "%j", "%s", false, true],
+  ["javascript", "%d and %s", "%2$s et %1$d", true, true],
+  ["javascript", "%d and %s", "%d et", false, true],
+  ["javascript", "%1$s %s", "%s", true, true],
+  ["javascript", "%%", "%", false, false],
+  ["javascript", "%s", "%y", false, false],
+  ["javascript", "%5.2f", "%f", true, true],
+  ["javascript", "%b", "%x", true, true],
+  ["php", "%s files", "%s fichiers", true, true],
+  ["php", "%s files", "%d fichiers", false, false],
+  ["php", "%1$s %2$s", "%2$s %1$s", true, true],
+  ["php", "%s %s", "%s", false, true],
+  ["php", "%'*10s", "%s", true, true],
+  ["php", "%.f", "%f", true, true],
+  ["php", "%u", "%b", true, true],
+  ["php", "%s %1$s", "%s", true, true],
+  ["php", "%e", "%f", true, true],
+  ["php", "%s", "%s %s", false, false],
+  ["php", "%5.1f%%", "%.1f %%", true, true],
+  ["php", "%s", "%F", false, false],
+  ["lua", "%s files", "%s fichiers", true, true],
+  ["lua", "%s files", "%d fichiers", false, false],
+  ["lua", "%s %d", "%s", false, false],
+  ["lua", "%q", "%s", false, false],
+  ["lua", "%5.2f", "%f", true, true],
+  ["lua", "%i", "%d", true, true],
+  ["lua", "%s", "%s %s", false, false],
+  ["lua", "%s", "%z", false, false],
+  ["lua", "%a", "%g", true, true],
+  ["sh", "$name is here", "$name est là", true, true],
+  ["sh", "$name is here", "${name} est là", true, true],
+  ["sh", "$name", "$other", false, false],
+  ["sh", "$a $b", "$b", false, true],
+  ["sh", "$a", "$a $b", false, false],
+  ["sh", "$a", "${a:-x}", false, false],
+  ["sh", "$a", "$1", false, false],
+  ["sh", "$a", "cost $", false, false],
+  ["sh", "$a", "$a$", false, false],
+  ["sh", "${a}", "${}", false, false],
+  ["sh", "$a_b", "${a_b}", true, true],
+  ["sh", "$1", "$2", true, true],
+  ["sh", "$a", "${a", false, false],
+  ["kde", "%1 files", "%1 fichiers", true, true],
+  ["kde", "%1 files", "fichiers", false, true],
+  ["kde", "%1 of %2", "%2 sur %1", true, true],
+  ["kde", "%1 of %2", "%1 sur %3", false, false],
+  ["kde", "%1 %2 %3", "%1", false, false],
+  ["kde", "%1", "%1 %2", false, false],
+  ["kde", "%1 %3", "%1 %3", true, true],
+  ["kde", "%1 %4", "%1", true, true],
+  ["kde", "%1", "%10", false, false],
+  ["kde", "100%", "100 %", true, true],
+  ["kde", "%1", "%n", false, true],
+  ["qt", "%1 files", "%1 fichiers", true, true],
+  ["qt", "%1 files", "fichiers", false, false],
+  ["qt", "%1 of %2", "%2 sur %1", true, true],
+  ["qt", "%1", "%L1", false, false],
+  ["qt", "%L1", "%1", true, true],
+  ["qt", "%1", "%1 %2", false, false],
+  ["qt", "%1", "%10", false, false],
+  ["qt", "%0", "%0", true, true],
+  ["qt", "%10", "%1", false, false],
+];
+
+const HAS_MSGFMT = (() => {
+  try {
+    return new Deno.Command("msgfmt", { args: ["--version"], stdout: "null", stderr: "null" }).outputSync()
+      .success;
+  } catch {
+    return false;
+  }
+})();
+
+const HEADER = 'msgid ""\nmsgstr ""\n"Content-Type: text/plain; charset=UTF-8\\n"\n' +
+  '"Plural-Forms: nplurals=2; plural=(n != 1);\\n"\n\n';
+
+function quoted(s: string): string {
+  return `"${s.replace(/\\/g, "\\\\").replace(/"/g, '\\"')}"`;
+}
+
+function catalogue(language: string, msgid: string, msgstr: string, plural: boolean): string {
+  return HEADER + `#, ${language}-format\nmsgid ${quoted(msgid)}\n` +
+    (plural
+      ? `msgid_plural ${quoted(msgid)}\nmsgstr[0] ${quoted(msgstr)}\nmsgstr[1] ${quoted(msgid)}\n`
+      : `msgstr ${quoted(msgstr)}\n`);
+}
+
+async function msgfmtAccepts(text: string): Promise<boolean> {
+  const path = await Deno.makeTempFile({ suffix: ".po" });
+  try {
+    await Deno.writeTextFile(path, text);
+    const r = await new Deno.Command("msgfmt", { args: ["-c", "-o", "/dev/null", path], stderr: "null" })
+      .output();
+    return r.success;
+  } finally {
+    await Deno.remove(path);
+  }
+}
+
+Deno.test("every format language the checks know gives msgfmt -c's verdict on its small catalogues", async (t) => {
+  if (!HAS_MSGFMT) {
+    console.log("po_checks_formats_test.ts: msgfmt not found, its verdicts are not re-checked");
+  }
+  for (const [language, msgid, msgstr, single, plural] of CASES) {
+    await t.step(`${language}-format: ${JSON.stringify(msgid)} → ${JSON.stringify(msgstr)}`, async () => {
+      for (const [isPlural, accepts] of [[false, single], [true, plural]] as const) {
+        const text = catalogue(language, msgid, msgstr, isPlural);
+        if (HAS_MSGFMT) {
+          assert.equal(await msgfmtAccepts(text), accepts, `msgfmt's verdict as written (${text})`);
+        }
+        const errors = checkCatalog(parsePo(new TextEncoder().encode(text), "t.po"))
+          .filter((p) => p.severity === "error");
+        assert.equal(errors.length === 0, accepts, JSON.stringify(errors));
+        if (!accepts) assert.equal(errors[0]!.check, `${language}-format`);
+      }
+    });
+  }
+  const rejected = CASES.filter((c) => !c[3]).length;
+  assert.ok(rejected > 20 && rejected < CASES.length - 20, "both verdicts are well represented");
+});
