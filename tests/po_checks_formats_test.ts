@@ -1,5 +1,5 @@
 /**
- * The format languages beyond C and Python (tcl, javascript, php, lua, sh, kde, qt), each on small
+ * The format languages beyond C and Python (tcl, javascript, php, lua, sh, kde, qt, perl, boost), each on small
  * catalogues with msgfmt -c 0.21's verdict written down: one entry, then a plural entry whose
  * msgstr[0] is the case's msgstr and msgstr[1] its msgid (form 0 of `n != 1` serves one number, so
  * there msgfmt lets an argument be left out, but not for lua and qt). Re-checked against the
@@ -90,6 +90,35 @@ const CASES: [string, string, string, boolean, boolean][] = [
   ["qt", "%1", "%10", false, false],
   ["qt", "%0", "%0", true, true],
   ["qt", "%10", "%1", false, false],
+  ["perl", "%s files", "%s fichiers", true, true],
+  ["perl", "%s files", "%d fichiers", false, false],
+  ["perl", "%d", "%ld", false, false],
+  ["perl", "%s %s", "%2$s %1$s", true, true],
+  ["perl", "%s %s", "%s", false, true],
+  ["perl", "%s", "%s %s", false, false],
+  ["perl", "%vd", "%s", false, false],
+  ["perl", "%*d", "%d", false, true],
+  ["perl", "%hf", "%f", true, true],
+  ["perl", "%x", "%u", true, true],
+  ["perl", "%s %1$s", "%s", true, true],
+  ["perl", "%D", "%ld", false, false],
+  ["perl", "%5.2f%%", "%.2f %%", true, true],
+  ["perl", "%s", "%y", false, false],
+  ["boost", "%1% files", "%1% fichiers", true, true],
+  ["boost", "%1% files", "fichiers", false, true],
+  ["boost", "%1% of %2%", "%2% sur %1%", true, true],
+  ["boost", "%s files", "%d fichiers", false, false],
+  ["boost", "%d files", "%1$d fichiers", true, true],
+  ["boost", "%|1$d|", "%1$d", true, true],
+  ["boost", "%1%", "%1$d", false, false],
+  ["boost", "%s %s", "%s", false, true],
+  ["boost", "%d", "%d %d", false, false],
+  ["boost", "%|5d|", "%d", true, true],
+  ["boost", "%1$s", "%1$s %1$d", false, false],
+  ["boost", "%d", "%|d", false, false],
+  ["boost", "%d", "%Tx%d", true, true],
+  ["boost", "%d", "%q", false, false],
+  ["boost", "%1% %2%", "%2%", false, true],
 ];
 
 const HAS_MSGFMT = (() => {

@@ -1,6 +1,6 @@
 /**
  * The format languages checked beyond C and Python, each as gettext 0.21's format-*.c parses and
- * compares it: tcl, javascript, php, lua, sh, kde and qt (`_format.ts` registers them).
+ * compares it: tcl, javascript, php, lua, sh, kde, qt, perl and boost (`_format.ts` registers them).
  *
  * @module
  */
@@ -12,6 +12,8 @@ import { PHP_FORMAT } from "./_format_php.ts";
 import { QT_FORMAT } from "./_format_qt.ts";
 import { SH_FORMAT } from "./_format_sh.ts";
 import { TCL_FORMAT } from "./_format_tcl.ts";
+import { PERL_FORMAT } from "./_format_perl.ts";
+import { BOOST_FORMAT } from "./_format_boost.ts";
 
 /** In the order their checks are listed. */
 export const MORE_FORMAT_LANGUAGES: readonly FormatLanguage[] = [
@@ -22,4 +24,6 @@ export const MORE_FORMAT_LANGUAGES: readonly FormatLanguage[] = [
   SH_FORMAT,
   KDE_FORMAT,
   QT_FORMAT,
+  PERL_FORMAT,
+  BOOST_FORMAT,
 ];
