@@ -373,3 +373,41 @@ Deno.test("a format the template newly declares (kde, tcl, …) makes the entry 
     await Deno.remove(dir, { recursive: true });
   }
 });
+
+Deno.test(
+  "merging every msgcat vector msgcat accepts with templates made from it gives msgmerge's bytes, in three modes",
+  { ignore: lacksMsgmerge() },
+  async (t) => {
+    const vectors = new URL("../../shared/corpus/msgcat-vectors/", import.meta.url);
+    const dir = await Deno.makeTempDir();
+    let merges = 0;
+    try {
+      const names = [...Deno.readDirSync(vectors)].map((e) => e.name).filter((n) => n.endsWith(".po")).sort();
+      for (const name of names) {
+        const path = new URL(name, vectors).pathname;
+        const accepted = new Deno.Command("msgcat", { args: [path, "-o", "/dev/null"], stderr: "null" })
+          .outputSync().success;
+        if (!accepted) continue;
+        const def = parsePo(Deno.readFileSync(path), name);
+        for (const [label, variant] of [["its own template", SAME], ["msgids edited", EDITED]] as const) {
+          const pot = `${dir}/template.pot`;
+          await Deno.writeFile(pot, encodePo(makeTemplate(def, variant)));
+          const ref = parsePo(await Deno.readFile(pot), pot);
+          const modes: [string[], MergeOptions][] = [[[], {}], [["--previous"], { previous: true }], [
+            ["--no-fuzzy-matching"],
+            { fuzzyMatching: false },
+          ]];
+          for (const [args, options] of modes) {
+            await t.step(`${name}, ${label} ${args.join(" ")}`, async () => {
+              assert.equal(merged(def, ref, options), text.decode(await msgmerge(path, pot, args)));
+            });
+            merges++;
+          }
+        }
+      }
+    } finally {
+      await Deno.remove(dir, { recursive: true });
+    }
+    assert.ok(merges >= 300, `${merges} merges`);
+  },
+);
