@@ -99,10 +99,12 @@ for (const root of Deno.args) {
   for (const path of poFilesUnder(root)) {
     let catalog;
     try {
-      catalog = parsePo(Deno.readFileSync(path), { fileName: path });
+      catalog = parsePo(Deno.readFileSync(path), { fileName: path, strict: false });
     } catch {
       continue;
     }
+    // Obsolete entries left out: some real files repeat a live msgid in one (msgfmt refuses those).
+    catalog = { ...catalog, messages: catalog.messages.filter((m) => !m.obsolete) };
     let k = 0;
     const changedLanguage = new Map<PoMessage, string>();
     const messages = catalog.messages.map((m) => {

@@ -6,7 +6,8 @@
  *
  * Each DIR holds one `*.pot` and the `*.po` files made from it (the `po/` directory of a gettext
  * project: shadow, util-linux, …). Every pair is merged in three modes (--no-fuzzy-matching,
- * default, --previous; fuzzy matching unbounded). Pairs msgmerge refuses are counted apart. Prints
+ * default, --previous; fuzzy matching unbounded). Pairs msgmerge refuses are counted apart, with
+ * whether we refuse them too. Prints
  * one line per difference (the first differing line) and a summary (the figures in docs/merge.md).
  *
  * @module
@@ -28,6 +29,7 @@ const text = new TextDecoder();
 let pairs = 0;
 let identical = 0;
 let refused = 0;
+let bothRefuse = 0;
 for (const dir of Deno.args) {
   const names = [...Deno.readDirSync(dir)].map((e) => e.name).sort();
   const pot = names.find((n) => n.endsWith(".pot"));
@@ -45,17 +47,21 @@ for (const dir of Deno.args) {
         stdout: "piped",
         stderr: "null",
       }).outputSync();
-      if (!gnu.success) {
-        refused++;
-        console.log(`msgmerge refuses: ${path} ${mode}`);
-        continue;
-      }
-      let ours: string;
+      let ours: string | Error;
       try {
         const def = parsePo(Deno.readFileSync(path), name);
         ours = text.decode(encodePo(mergeCatalogs(def, ref, { ...options, fuzzyLimits: UNBOUNDED }).catalog));
       } catch (e) {
-        console.log(`DIFFERENT: ${path} ${mode}: we refuse it: ${(e as Error).message}`);
+        ours = e as Error;
+      }
+      if (!gnu.success) {
+        refused++;
+        if (ours instanceof Error) bothRefuse++;
+        else console.log(`DIFFERENT: ${path} ${mode}: msgmerge refuses it, we do not`);
+        continue;
+      }
+      if (ours instanceof Error) {
+        console.log(`DIFFERENT: ${path} ${mode}: we refuse it: ${ours.message}`);
         continue;
       }
       const theirs = text.decode(gnu.stdout);
@@ -76,5 +82,7 @@ for (const dir of Deno.args) {
   }
 }
 console.log(
-  `\n${identical} of ${pairs - refused} merges identical to msgmerge's (${refused} refused by msgmerge)`,
+  `\n${identical} of ${
+    pairs - refused
+  } merges identical to msgmerge's; ${refused} refused by msgmerge, ${bothRefuse} of them by us too`,
 );
