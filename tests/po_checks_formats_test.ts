@@ -10,6 +10,7 @@
 import assert from "node:assert/strict";
 import { parsePo } from "../lib/po/mod.ts";
 import { checkCatalog } from "../lib/po/checks/mod.ts";
+import { countReads } from "./_work.ts";
 
 /** [language, msgid, msgstr, msgfmt -c accepts the entry, accepts the plural entry]. */
 const CASES: [string, string, string, boolean, boolean][] = [
@@ -176,4 +177,42 @@ Deno.test("every format language the checks know gives msgfmt -c's verdict on it
   }
   const rejected = CASES.filter((c) => !c[3]).length;
   assert.ok(rejected > 20 && rejected < CASES.length - 20, "both verdicts are well represented");
+});
+
+Deno.test("the format languages stay linear on hostile strings of 256 KiB", async (t) => {
+  const flags = ["tcl", "javascript", "php", "lua", "sh", "kde", "qt", "perl", "boost"].map((l) =>
+    `${l}-format`
+  );
+  const hostile = (n: number) => [
+    "%" + "1".repeat(n - 2) + "$",
+    "%1".repeat(n / 2),
+    "%L1".repeat(n / 3),
+    "%*v".repeat(n / 3),
+    "%|".repeat(n / 2),
+    "%1$s%s".repeat(n / 6),
+    "${".repeat(n / 2),
+    "$a".repeat(n / 2),
+    "${" + "a".repeat(n - 2),
+    "%'".repeat(n / 2),
+  ];
+  const checkAll = (text: string) => {
+    for (const flag of flags) {
+      const po = (msgid: string, msgstr: string) =>
+        'msgid ""\nmsgstr "Content-Type: text/plain; charset=UTF-8\\n"\n\n' +
+        `#, ${flag}\nmsgid ${quoted(msgid)}\nmsgstr ${quoted(msgstr)}\n`;
+      for (const [a, b] of [[text, text + "x"], ["x", text]]) {
+        checkCatalog(parsePo(new TextEncoder().encode(po(a!, b!)), "t.po"), { checks: [...flags] });
+      }
+    }
+  };
+  const small = hostile(1 << 14);
+  const large = hostile(1 << 18);
+  for (const [i, text] of large.entries()) {
+    await t.step(JSON.stringify(text.slice(0, 12)), () => {
+      const a = countReads(() => checkAll(small[i]!)).reads;
+      const b = countReads(() => checkAll(text)).reads;
+      assert.ok(a > 0, "the checks read the text");
+      assert.ok(b <= 20 * a, `16× the text, ${(b / a).toFixed(1)}× the reads (${a} → ${b})`);
+    });
+  }
 });
