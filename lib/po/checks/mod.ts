@@ -8,9 +8,10 @@
  * chosen; the defaults leave out capitalisation and end punctuation (noise for CJK), and run the
  * reST checks only on entries that come from `.rst` files (Sphinx catalogues) unless asked.
  *
- * Entries checked: not obsolete, not the header, translated (msgstr, or msgstr[0] of a plural entry, non-empty), and not
- * fuzzy unless `includeFuzzy` (msgfmt leaves fuzzy entries out too). Every check is linear in its
- * entry: hand-written scans, no backtracking regular expression over the text.
+ * Entries checked: not obsolete, not the header, translated (msgstr, or msgstr[0] of a plural
+ * entry, non-empty), and not fuzzy unless `includeFuzzy` (msgfmt leaves fuzzy entries out too).
+ * Every check is linear in its entry: hand-written scans, no backtracking regular expression over
+ * the text.
  *
  * @example
  * ```ts
