@@ -169,3 +169,16 @@ Deno.test("records GPSS sent past its total are charged to the quota, though not
     await fake.close();
   }
 });
+
+Deno.test("a total learnt from GPSS's expSkip too much is remembered: the next offset past it sends nothing", async () => {
+  const fake = await startFakeGpss();
+  try {
+    const gpss = new GpssClient({ baseUrl: fake.url, userCode: FAKE_USER_CODE });
+    await assert.rejects(gpss.search({ keywords: "radar", offset: 40 }), /the search has 2 results/);
+    assert.equal(fake.calls, 2, "the page, then one record from offset 0 for the total");
+    await assert.rejects(gpss.search({ keywords: "radar", offset: 41 }), /the search has 2 results/);
+    assert.equal(fake.calls, 2, "nothing more was sent");
+  } finally {
+    await fake.close();
+  }
+});

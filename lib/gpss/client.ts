@@ -287,8 +287,8 @@ export class GpssClient {
     if (outcome.success) this.#knowTotal(searchKey, outcome.data.total);
     else if (offset > 0 && this.#skipped.has(outcome)) {
       const total = this.#skipped.get(outcome) ?? await this.#totalOf(params);
-      this.#knowTotal(searchKey, total);
-      throw new OffsetBeyondResultsError(offset, total);
+      if (total !== null) this.#knowTotal(searchKey, total);
+      throw new OffsetBeyondResultsError(offset, total ?? 0);
     }
     return outcome;
   }
@@ -302,11 +302,12 @@ export class GpssClient {
 
   /**
    * The total of a search GPSS said `expSkip too much` to: asked with one record from offset 0
-   * (GPSS sends no total with that message: §4.1). Unknown (the probe failed too) counts as 0.
+   * (GPSS sends no total with that message: §4.1). Null when the probe failed too (said as 0, not
+   * remembered).
    */
-  async #totalOf(params: RequestParams): Promise<number> {
+  async #totalOf(params: RequestParams): Promise<number | null> {
     const probe = await this.#searchParams({ ...params, expQty: 1, expSkip: 0 }, []);
-    return probe.success ? probe.data.total : 0;
+    return probe.success ? probe.data.total : null;
   }
 
   async #searchParams(params: RequestParams, sections: readonly OutputSection[]): Promise<SearchOutcome> {
