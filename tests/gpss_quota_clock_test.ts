@@ -7,7 +7,15 @@
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { DEFAULT_QUOTA_WINDOWS, LEDGER_FILE, QuotaLedger, type QuotaWindows } from "../lib/gpss/mod.ts";
+import {
+  DEFAULT_QUOTA_WINDOWS,
+  GpssClient,
+  LEDGER_FILE,
+  QuotaLedger,
+  type QuotaWindows,
+} from "../lib/gpss/mod.ts";
+import { FAKE_USER_CODE, startFakeGpss } from "./_fake_gpss.ts";
+import { testApp } from "./_helpers.ts";
 
 const T = (iso: string) => Date.parse(iso);
 const SMALL: QuotaWindows = { ...DEFAULT_QUOTA_WINDOWS, peakRecords: 100, offPeakRecords: 100 };
@@ -91,5 +99,42 @@ Deno.test("a clock that jumps forward starts the new window at 0, with no proble
     assert.deepEqual(Object.values(file.codes).map((e) => (e as { used: number }).used), [2]);
     const fresh = new QuotaLedger({ userCode: "code", windows: SMALL, stateDir: dir, now: () => AHEAD });
     assert.deepEqual([fresh.status().used, fresh.status().ledger_problem], [2, null]);
+  });
+});
+
+Deno.test("over HTTP: get_quota_status counts today's searches and reports the entry from the future", async () => {
+  await withDir(async (dir) => {
+    new QuotaLedger({ userCode: FAKE_USER_CODE, windows: SMALL, stateDir: dir, now: () => AHEAD }).reserve(
+      30,
+    )(20);
+    const fake = await startFakeGpss();
+    const quota = new QuotaLedger({
+      userCode: FAKE_USER_CODE,
+      windows: SMALL,
+      stateDir: dir,
+      now: () => TODAY,
+    });
+    const { app } = testApp({ gpss: new GpssClient({ baseUrl: fake.url, userCode: FAKE_USER_CODE, quota }) });
+    const server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen() {} }, app.fetch);
+    const post = async (path: string, body: unknown) =>
+      await (await fetch(`http://127.0.0.1:${server.addr.port}${path}`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify(body),
+      })).json();
+    try {
+      const first = await post("/tools/search_patents", { keywords: "radar", max_results: 5 });
+      assert.equal(first.success, true, first.error);
+      const second = await post("/tools/search_patents", { keywords: "charging", max_results: 5 });
+      assert.equal(second.success, true, second.error);
+      const got = first.data.returned_count + second.data.returned_count;
+      assert.ok(got > 0);
+      const status = (await post("/tools/get_quota_status", {})).quota;
+      assert.equal(status.used, got, "today's charges are counted");
+      assert.match(status.ledger_problem ?? "", /later than now \(20 records charged/);
+    } finally {
+      await server.shutdown();
+      await fake.close();
+    }
   });
 });
