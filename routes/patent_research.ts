@@ -85,7 +85,9 @@ export const patentResearchTools = defineToolGroup<ResearchDeps>({
       summary: "One patent by its number",
       description: "Fetches one patent from GPSS by publication or application number, with its claims " +
         "(numbered, independent/dependent marked), cited references, classifications, priority claims, " +
-        "agents and examiners, its abstract and claims cut to max_chars. A number GPSS does not have is a 404; " +
+        "agents and examiners, its abstract and claims cut to max_chars. Only a record with the number asked " +
+        "for (in any spelling of it) is answered: a number GPSS does not have is a 404 naming the numbers " +
+        "GPSS answered instead, if any; " +
         "upstream failures (USER_CODE, quota, upstream down) come back as success=false with an error.",
       input: GetPatentRequest,
       annotations: UPSTREAM,

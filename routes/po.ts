@@ -85,10 +85,11 @@ export const PoEntryInput = z.strictObject({
   obsolete: z.boolean().optional(),
   expected_msgstr: z.string().optional().meta({
     description: "Compare-and-swap: the msgstr you read. The whole write is refused (409, with the current " +
-      "msgstr) unless a non-obsolete entry with this msgctxt and msgid holds exactly this now.",
+      "msgstr) unless a non-obsolete entry with this msgctxt and msgid holds exactly this now. On a plural " +
+      "entry use expected_msgstr_plural (expected_msgstr alone is refused there: 422).",
   }),
   expected_msgstr_plural: z.record(z.string(), z.string()).optional().meta({
-    description: "As expected_msgstr, for the plural forms (msgstr_plural as read).",
+    description: "As expected_msgstr, for the plural forms (msgstr_plural as read): every form must match.",
   }),
 }).meta({ id: "POEntryInput" });
 

@@ -282,7 +282,8 @@ export const workbenchTools = defineToolGroup<WorkbenchDeps>({
         "catalogue's revision and counts. Pages: pass next_cursor back as cursor until it is null; a walk " +
         "misses and repeats nothing, and a cursor into a catalogue that changed since answers 409 (start " +
         'again). To translate: states ["untranslated"] (or ["fuzzy"] to review), then write_po each ' +
-        "translation with expected_msgstr set to the msgstr you were shown, so a concurrent edit is never " +
+        "translation with expected_msgstr set to the msgstr you were shown (expected_msgstr_plural, the " +
+        "forms, for a plural entry), so a concurrent edit is never " +
         "overwritten; list_catalogues shows the progress.",
       input: ListEntriesRequest,
       annotations: READS,

@@ -98,6 +98,13 @@ export interface FakeGpssOptions {
   maxConditionLength?: number;
   /** Shape of IPC/CPC items: `{keyValue}` objects (default) or plain text. */
   classificationShape?: "keyValue" | "text";
+  /**
+   * An upstream that ignores what it is asked: every query with a valid code and a condition is
+   * answered with records of the corpus whatever its conditions and databases, from `expSkip` on
+   * (cycling through the corpus, so even past `total` records come back), with `total` as
+   * `total-rec` (default the corpus's size).
+   */
+  unrelated?: { total?: number };
 }
 
 /** A running fake. */
@@ -520,6 +527,21 @@ export function startFakeGpss(options: FakeGpssOptions = {}): Promise<FakeGpss> 
     const fields = (one("expFld") ?? "PN,ID,AN,AD,TI").split(",").map((f) => f.trim()).filter((f) => f);
     if (fields.some((f) => !OUTPUT_CODES.has(f))) return msg("Unknow field");
 
+    if (options.unrelated) {
+      const qty = Math.min(corpus.length, Math.max(1, Number.parseInt(one("expQty") ?? "30", 10) || 30));
+      const skip = Math.max(0, Number.parseInt(one("expSkip") ?? "0", 10) || 0);
+      const page = Array.from({ length: qty }, (_, i) => corpus[(skip + i) % corpus.length]!);
+      served += page.length;
+      const outFields = new Set(fields);
+      let patents: Json = page.map((p) => recordJson(p, outFields, classShape));
+      if (options.collapseSingles !== false) patents = collapse(patents);
+      return render(format, {
+        status: "success",
+        "total-rec": String(options.unrelated.total ?? corpus.length),
+        "qty-rec": String(qty),
+        patent: { patentcontent: patents },
+      });
+    }
     const list = (k: string) => one(k)?.split(",").map((x) => x.trim()).filter((x) => x);
     const dbs = list("patDB");
     const ags = list("patAG");

@@ -7,6 +7,7 @@
 import { atomicUpdateFile, readRegularFileBytes, StoreSetupError, useLockDirectory } from "../store/mod.ts";
 import { pathKind, readDirEntries } from "../po/wrap_host.ts";
 import type { WrapTreeIo } from "../po/wrap_tree.ts";
+import { terminalText } from "../terminal_text.ts";
 import { writeAll } from "./log.ts";
 import { type Progress, terminalProgress } from "./progress.ts";
 
@@ -54,7 +55,8 @@ export function lockedFileIo(
       return atomicUpdateFile(path, fn);
     },
     stdout: (bytes) => writeAll(Deno.stdout, bytes),
-    err: (line) => writeAll(Deno.stderr, encoder.encode(`${line}\n`)),
+    // One line each, naming files and quoting their text: escaped, so nothing in them ends the line.
+    err: (line) => writeAll(Deno.stderr, encoder.encode(`${terminalText(line)}\n`)),
     pathKind,
     readDir: readDirEntries,
     progress: (files) => terminalProgress(files),

@@ -2,7 +2,9 @@
  * `main.ts check [OPTIONS] PATH…`: the quality checks of `lib/po/checks` as a linter. Each problem
  * is one line on stdout, `FILE:LINE: CHECK: MESSAGE` (LINE is the entry's; 0 when unknown), a
  * summary goes to stderr, and the exit status is 1 when a problem was found, 2 when a PATH could
- * not be checked, 0 otherwise. A directory is walked for `*.po` files as `wrap` walks it. Writes
+ * not be checked, 0 otherwise. With `--format=github` each problem is a GitHub Actions annotation
+ * instead. File names and catalogue text are printed escaped (`lib/terminal_text.ts`): nothing in
+ * them can start a line of its own or reach the terminal as a control character. A directory is walked for `*.po` files as `wrap` walks it. Writes
  * nothing; needs only read access (`deno task po-check`, `bin/check`, the pre-commit hook).
  *
  * Loads no zod, Hono or MCP SDK.
@@ -18,6 +20,7 @@ import { type Progress, SILENT_PROGRESS, terminalProgress } from "./progress.ts"
 import { CHECK_NAMES, CHECKS, DEFAULT_CHECKS } from "../po/checks/mod.ts";
 import type { CheckProblem } from "../po/checks/mod.ts";
 import { checkTree, type CheckTreeIo } from "../po/checks/tree.ts";
+import { githubAnnotation, terminalText } from "../terminal_text.ts";
 
 /** `main.ts check --help`. */
 export const CHECK_USAGE = `Usage: main.ts check [OPTIONS] PATH…
@@ -32,6 +35,7 @@ Options:
   --severity=error   report errors only (default: errors and warnings)
   --include-fuzzy    check fuzzy entries too (msgfmt leaves them out, and so do the checks)
   --quiet, -q        no summary on stderr
+  --format=github    print each problem as a GitHub Actions annotation (::error file=…,line=…::…)
   --list             list the checks and exit
 
 Checks: ${CHECK_NAMES.join(", ")}
@@ -65,6 +69,7 @@ export async function runCheck(args: readonly string[], io: CheckCliIo): Promise
   let errorsOnly = false;
   let includeFuzzy = false;
   let quiet = false;
+  let github = false;
   let options = true;
   for (const arg of args) {
     if (options && arg === "--") options = false;
@@ -81,7 +86,9 @@ export async function runCheck(args: readonly string[], io: CheckCliIo): Promise
       const unknown = checks.filter((c) => !CHECK_NAMES.includes(c));
       if (unknown.length > 0) {
         io.err(
-          `check: unknown check ${JSON.stringify(unknown[0])}; the checks are ${CHECK_NAMES.join(", ")}`,
+          `check: unknown check ${terminalText(JSON.stringify(unknown[0]))}; the checks are ${
+            CHECK_NAMES.join(", ")
+          }`,
         );
         return 2;
       }
@@ -89,8 +96,10 @@ export async function runCheck(args: readonly string[], io: CheckCliIo): Promise
     else if (options && arg === "--severity=warning") errorsOnly = false;
     else if (options && arg === "--include-fuzzy") includeFuzzy = true;
     else if (options && (arg === "--quiet" || arg === "-q")) quiet = true;
+    else if (options && arg === "--format=github") github = true;
+    else if (options && arg === "--format=text") github = false;
     else if (options && arg.startsWith("-") && arg !== "-") {
-      io.err(`check: unknown option ${JSON.stringify(arg)} (main.ts check --help)`);
+      io.err(`check: unknown option ${terminalText(JSON.stringify(arg))} (main.ts check --help)`);
       return 2;
     } else paths.push(arg);
   }
@@ -99,11 +108,13 @@ export async function runCheck(args: readonly string[], io: CheckCliIo): Promise
     return 2;
   }
   const progress = quiet || !io.progress ? SILENT_PROGRESS : await io.progress(paths);
-  // The bar's line is cleared before anything else is written to the terminal.
+  // The bar's line is cleared before anything else is written to the terminal. Every line holds
+  // names and text from the files: escaped, so none can end the line or reach the terminal raw.
   const out = (line: string) => (progress.clear(), io.out(line));
-  const err = (line: string) => (progress.clear(), io.err(line));
+  const err = (line: string) => (progress.clear(), io.err(terminalText(line)));
+  const settings = { checks, includeFuzzy, errorsOnly, quiet, github };
   try {
-    return await checkPaths(paths, io, { checks, includeFuzzy, errorsOnly, quiet }, progress, out, err);
+    return await checkPaths(paths, io, settings, progress, out, err);
   } finally {
     progress.done();
   }
@@ -112,11 +123,12 @@ export async function runCheck(args: readonly string[], io: CheckCliIo): Promise
 async function checkPaths(
   paths: readonly string[],
   io: CheckCliIo,
-  { checks, includeFuzzy, errorsOnly, quiet }: {
+  { checks, includeFuzzy, errorsOnly, quiet, github }: {
     checks: string[] | undefined;
     includeFuzzy: boolean;
     errorsOnly: boolean;
     quiet: boolean;
+    github: boolean;
   },
   progress: Progress,
   out: (line: string) => void,
@@ -147,7 +159,15 @@ async function checkPaths(
     }
     for (const p of found) {
       if (errorsOnly && p.severity !== "error") continue;
-      out(`${p.path}:${p.line ?? 0}: ${p.check}: ${oneLine(p.message)}`);
+      out(
+        github
+          ? githubAnnotation(p.severity === "error" ? "error" : "warning", {
+            file: p.path ?? undefined,
+            line: p.line ?? undefined,
+            title: p.check,
+          }, p.message)
+          : `${terminalText(String(p.path))}:${p.line ?? 0}: ${p.check}: ${terminalText(p.message)}`,
+      );
       byCheck[p.check] = (byCheck[p.check] ?? 0) + 1;
       reported++;
     }
@@ -163,11 +183,6 @@ async function checkPaths(
     );
   }
   return status !== 0 ? status : reported > 0 ? 1 : 0;
-}
-
-/** A message on one line: a linter's output is read line by line. */
-function oneLine(s: string): string {
-  return s.replace(/[\r\n]+/g, " ");
 }
 
 /** The command's {@link CheckCliIo} on the real file system, stdout and stderr. */

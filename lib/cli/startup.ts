@@ -4,6 +4,7 @@
  *
  * @module
  */
+import { terminalText } from "../terminal_text.ts";
 
 /** A start-up that cannot go on; its message is the one line the user sees. */
 export class StartupError extends Error {
@@ -13,7 +14,9 @@ export class StartupError extends Error {
 /** A missing permission, said in one line with what to do (Deno's message names what was refused). */
 export function missingPermissionLine(error: Error): string {
   const what = String(error.message).split("\n", 1)[0]!.replace(/, run again with.*$/, "");
-  return `missing permission: ${what}; run it through its task (deno task start | mcp | wrap), which grants what it needs`;
+  return `missing permission: ${
+    terminalText(what)
+  }; run it through its task (deno task start | mcp | wrap), which grants what it needs`;
 }
 
 /**

@@ -134,6 +134,10 @@ interface AttemptFailure {
   retry: boolean;
   /** Set when GPSS answered `expSkip too much`: the offset is past the last result. */
   skip?: true;
+  /** With `skip`: the search's total, when GPSS said it (its `total-rec` was at most the offset). */
+  total?: number;
+  /** Records GPSS sent anyway (charged to the quota though they are not answered). */
+  sent?: number;
   /** Set when GPSS answered that the download quota is used up. */
   quota?: true;
 }
@@ -213,8 +217,10 @@ export class GpssClient {
   readonly #inFlight = new Map<string, Promise<SearchOutcome>>();
   /** Totals of searches answered lately, by {@link searchKeyOf} (least recently set dropped first). */
   readonly #totals = new Map<string, number>();
-  /** Outcomes that were GPSS's `expSkip too much`. */
-  readonly #skipped = new WeakSet<SearchOutcome>();
+  /** Outcomes past the last result (GPSS's `expSkip too much`, or its total): the total, if known. */
+  readonly #skipped = new WeakMap<SearchOutcome, number | null>();
+  /** Records GPSS sent for an outcome that does not answer them all (all are charged to the quota). */
+  readonly #sent = new WeakMap<SearchOutcome, number>();
   /** Outcomes that were GPSS's `Over download quantity` (or `Over search quantity`). */
   readonly #quotaUsedUp = new WeakSet<SearchOutcome>();
   readonly #quota: QuotaLedger | null;
@@ -278,23 +284,30 @@ export class GpssClient {
       throw new OffsetBeyondResultsError(offset, known);
     }
     const outcome = await this.#searchParams(params, request.fields);
-    if (outcome.success) {
-      this.#totals.delete(searchKey);
-      this.#totals.set(searchKey, outcome.data.total);
-      if (this.#totals.size > MAX_KNOWN_TOTALS) this.#totals.delete(this.#totals.keys().next().value!);
-    } else if (offset > 0 && this.#skipped.has(outcome)) {
-      throw new OffsetBeyondResultsError(offset, await this.#totalOf(params));
+    if (outcome.success) this.#knowTotal(searchKey, outcome.data.total);
+    else if (offset > 0 && this.#skipped.has(outcome)) {
+      const total = this.#skipped.get(outcome) ?? await this.#totalOf(params);
+      if (total !== null) this.#knowTotal(searchKey, total);
+      throw new OffsetBeyondResultsError(offset, total ?? 0);
     }
     return outcome;
   }
 
+  /** Remembers a search's total (the latest answer's), so an offset past it is refused without a call. */
+  #knowTotal(searchKey: string, total: number): void {
+    this.#totals.delete(searchKey);
+    this.#totals.set(searchKey, total);
+    if (this.#totals.size > MAX_KNOWN_TOTALS) this.#totals.delete(this.#totals.keys().next().value!);
+  }
+
   /**
    * The total of a search GPSS said `expSkip too much` to: asked with one record from offset 0
-   * (GPSS sends no total with that message: §4.1). Unknown (the probe failed too) counts as 0.
+   * (GPSS sends no total with that message: §4.1). Null when the probe failed too (said as 0, not
+   * remembered).
    */
-  async #totalOf(params: RequestParams): Promise<number> {
+  async #totalOf(params: RequestParams): Promise<number | null> {
     const probe = await this.#searchParams({ ...params, expQty: 1, expSkip: 0 }, []);
-    return probe.success ? probe.data.total : 0;
+    return probe.success ? probe.data.total : null;
   }
 
   async #searchParams(params: RequestParams, sections: readonly OutputSection[]): Promise<SearchOutcome> {
@@ -314,7 +327,7 @@ export class GpssClient {
       // The quota is reserved for what may come back, before anything is sent (throws when short).
       const settle = this.#quota?.reserve(Number(params.expQty));
       pending = this.#fetchOutcome(params, sections).then((outcome) => {
-        settle?.(outcome.success ? outcome.data.returned_count : 0);
+        settle?.(this.#sent.get(outcome) ?? (outcome.success ? outcome.data.returned_count : 0));
         if (this.#quotaUsedUp.has(outcome)) this.#quota?.markExhausted();
         if (outcome.success) this.#remember(key, outcome);
         return outcome;
@@ -326,7 +339,7 @@ export class GpssClient {
     }
     const outcome = await pending;
     const copy = structuredClone(outcome);
-    if (this.#skipped.has(outcome)) this.#skipped.add(copy);
+    if (this.#skipped.has(outcome)) this.#skipped.set(copy, this.#skipped.get(outcome)!);
     return copy;
   }
 
@@ -411,7 +424,8 @@ export class GpssClient {
       request_params: params,
       error: result.error,
     };
-    if (result.skip) this.#skipped.add(outcome);
+    if (result.skip) this.#skipped.set(outcome, result.total ?? null);
+    if (result.sent !== undefined) this.#sent.set(outcome, result.sent);
     if (result.quota) this.#quotaUsedUp.add(outcome);
     return outcome;
   }
@@ -556,15 +570,32 @@ export class GpssClient {
       if (info.kind === "quota") return { error: info.error!, retry: false, quota: true };
       return { error: info.error!, retry: false };
     }
+    // One total per answer, in total_count and total alike: GPSS's `total-rec` when it sent one
+    // (records it sent past it are not results of the search: an offset at or past it is past the
+    // end, and a page is cut at it).
     const offset = Number(params.expSkip);
-    const total = Math.max(parsed.totalCount, offset + parsed.records.length);
-    const next = offset + parsed.records.length;
+    const declared = parsed.declaredTotal;
+    if (declared !== null && offset > 0 && offset >= declared) {
+      return {
+        error: `GPSS API says the search has ${declared} results, so offset ${offset} is past the end`,
+        retry: false,
+        skip: true,
+        total: declared,
+        sent: parsed.records.length,
+      };
+    }
+    const records = declared === null
+      ? parsed.records
+      : parsed.records.slice(0, Math.max(0, declared - offset));
+    // Without total-rec, the records GPSS sent (counted, if more than were read) from the offset on.
+    const total = declared ?? Math.max(parsed.totalCount, offset + records.length);
+    const next = offset + records.length;
     const data: SearchData = {
-      total_count: Math.max(parsed.totalCount, parsed.records.length),
-      returned_count: parsed.records.length,
-      records: parsed.records,
+      total_count: total,
+      returned_count: records.length,
+      records,
       total,
-      next_offset: parsed.records.length > 0 && next < total ? next : null,
+      next_offset: records.length > 0 && next < total ? next : null,
     };
     // The answer is normally far smaller than the body, but JSON escapes control characters
     // (one raw byte becomes "\u0001", six): it may not outgrow the body limit.
@@ -578,6 +609,7 @@ export class GpssClient {
     }
     const outcome: SearchSuccess = { success: true, data, request_params: params, error: null };
     this.#answerChars.set(outcome, chars);
+    if (records.length < parsed.records.length) this.#sent.set(outcome, parsed.records.length);
     return outcome;
   }
 }

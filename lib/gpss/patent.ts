@@ -155,7 +155,8 @@ export function capText(
  * Finds one patent by its number.
  *
  * @throws {InvalidInputError} for a number that cannot be read (see {@link parsePatentNumber}).
- * @throws {NotFoundError} when GPSS has no record under any spelling of it.
+ * @throws {NotFoundError} when GPSS has no record under any spelling of it (its message names the
+ * numbers GPSS answered instead, if any).
  * @example
  * ```ts
  * const found = await getPatent(gpss, { number: "TW I800001 B", fields: ["claims"], maxChars: 5000 });
@@ -173,13 +174,19 @@ export async function getPatent(
   }
   const { record, matchedAs } = pick(outcome, number);
   if (record === null) {
+    const others = outcome.data.records.map((r) => r.patent_number ?? "").filter((n) => n !== "");
     throw new NotFoundError(
       `No patent numbered ${JSON.stringify(number.input)} in GPSS: looked up ${
         number.variants.join(", ")
       } as a ` +
         `${number.kind === null ? "publication or application" : "publication"} number in ${
           number.databases.length === 0 ? "every database" : number.databases.join(", ")
-        }.`,
+        }` +
+        (others.length === 0
+          ? "."
+          : `; GPSS answered only other numbers (${others.length}): ${
+            others.join(", ")
+          } (look one of them up by its number if it is the one meant).`),
     );
   }
   const { patent, truncated } = capText(record, req.maxChars ?? DEFAULT_MAX_CHARS);
@@ -196,7 +203,11 @@ export async function getPatent(
   };
 }
 
-/** The record the number names: an exact publication match, then an application match, then the first. */
+/**
+ * The record the number names: a publication match (any of the number's spellings; without a kind
+ * code, any kind), then an application match; null when no record has the number asked for (GPSS
+ * may answer a look-up with other records: they are never taken for it).
+ */
 function pick(
   outcome: SearchSuccess,
   number: PatentNumber,
@@ -207,6 +218,5 @@ function pick(
   if (byPublication) return { record: byPublication, matchedAs: "publication" };
   const byApplication = records.find((r) => matches(r.application_number, number));
   if (byApplication) return { record: byApplication, matchedAs: "application" };
-  // GPSS answered the PN query with a record under another spelling (US9492454B2 → US09492454B2).
-  return { record: records[0] ?? null, matchedAs: "publication" };
+  return { record: null, matchedAs: "publication" };
 }

@@ -15,6 +15,10 @@
  * can undercount one search; the next read corrects it). The file is treated as hostile when
  * read: opened without following a symlink, a regular file of at most {@link MAX_LEDGER_BYTES},
  * every entry checked, and anything else ignored (and reported in the status) rather than trusted.
+ * An entry of a window later than now (written while the clock was ahead) is set aside, reported
+ * as the status's `ledger_problem` until the current window ends, and replaced by the current
+ * window's entry at the next charge: it never stands in for the current window, where it would hide
+ * every charge until its own window came.
  * The user code itself is never written: entries are keyed by a hash of it.
  *
  * Section numbers (§) refer to `docs/gpss-upstream.md`.
@@ -218,6 +222,8 @@ export class QuotaLedger {
   #entries = new Map<string, Entry>();
   #reserved = 0;
   #problem: string | null = null;
+  /** An entry of a window later than now, set aside (reported until the current window ends). */
+  #future: { problem: string; until: number } | null = null;
 
   constructor(options: QuotaLedgerOptions) {
     this.#key = codeKey(options.userCode);
@@ -232,7 +238,14 @@ export class QuotaLedger {
     if (this.#dir === null) return;
     const { entries, problem } = readLedgerFile(join(this.#dir, LEDGER_FILE));
     this.#problem = problem;
+    const current = quotaWindowAt(this.#now(), this.#windows);
     for (const [key, stored] of entries) {
+      if (key === this.#key && stored.window > current.start) {
+        // Written while the clock was ahead: set aside (the next save replaces it), never merged
+        // over the current window, where it would hide every charge until its window came.
+        this.#noteFuture(stored, current);
+        continue;
+      }
       const mine = this.#entries.get(key);
       if (mine === undefined || stored.window > mine.window) this.#entries.set(key, stored);
       else if (stored.window === mine.window) {
@@ -247,10 +260,28 @@ export class QuotaLedger {
     const window = quotaWindowAt(this.#now(), this.#windows);
     let entry = this.#entries.get(this.#key);
     if (entry === undefined || entry.window !== window.start) {
+      if (entry !== undefined && entry.window > window.start) this.#noteFuture(entry, window);
       entry = { window: window.start, end: window.end, used: 0, exhausted: false };
       this.#entries.set(this.#key, entry);
     }
     return { window, entry };
+  }
+
+  /** Remembers, for the rest of `current`, that an entry of a later window was set aside. */
+  #noteFuture(entry: Entry, current: QuotaWindow): void {
+    this.#future = {
+      until: current.end,
+      problem: `the ledger held an entry of a window later than now (${entry.used} records charged in the ` +
+        `window from ${iso(entry.window)}${entry.exhausted ? ", GPSS said Over download quantity" : ""}): ` +
+        `the clock was ahead when it was written; it is not counted in the current window and is replaced`,
+    };
+  }
+
+  /** What the status reports as the ledger's problem: the file's, and an entry set aside. */
+  #problemNow(): string | null {
+    if (this.#future !== null && this.#now() >= this.#future.until) this.#future = null;
+    const problems = [this.#problem, this.#future?.problem ?? null].filter((p) => p !== null);
+    return problems.length > 0 ? problems.join("; ") : null;
   }
 
   #save(): void {
@@ -280,7 +311,7 @@ export class QuotaLedger {
       resets_at: iso(window.end),
       exhausted_upstream: entry.exhausted,
       persisted: this.#dir !== null,
-      ledger_problem: this.#problem,
+      ledger_problem: this.#problemNow(),
     };
   }
 

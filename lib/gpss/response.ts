@@ -70,6 +70,8 @@ export interface GpssRecordsResponse {
   format: "json" | "xml";
   status: string | null;
   totalCount: number;
+  /** `total-rec` as sent, or null when the body had none (`totalCount` is then the record count). */
+  declaredTotal: number | null;
   /** `qty-rec` as sent (may echo `expQty` rather than count the records: §3.1); informational only. */
   qtyRec: number | null;
   records: PatentRecord[];
@@ -268,6 +270,7 @@ export function parseGpssResponse(
     format,
     status,
     totalCount: countOf(get(env, "total-rec")) ?? items,
+    declaredTotal: countOf(get(env, "total-rec")),
     qtyRec: countOf(get(env, "qty-rec")),
     records,
   };

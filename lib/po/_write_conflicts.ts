@@ -3,13 +3,15 @@
  * {@link ConflictError} that lists them: an entry `mode: "update"` must update but that is missing
  * (with the closest existing msgids, so a typo shows), one `mode: "create"` must add but that
  * exists, one whose `expected_msgstr` is not the current translation (with the current one).
+ * `expected_msgstr` without `expected_msgstr_plural` on a plural entry is a malformed request
+ * ({@link InvalidInputError}): it could not see a change of the forms.
  *
  * The answer is bounded: at most {@link MAX_LISTED_CONFLICTS} entries are listed, and their current
  * translations at most {@link MAX_LISTED_TEXT} UTF-16 units in all; `conflicts_total` counts them all.
  *
  * @module
  */
-import { ConflictError } from "../errors.ts";
+import { ConflictError, InvalidInputError } from "../errors.ts";
 import { toApiEntry } from "./catalog.ts";
 import {
   ClosestBudget,
@@ -92,6 +94,9 @@ export function writeConflicts(input: ConflictInput): ConflictError | null {
     const live = found !== null && !found.obsolete ? found.message : null;
     let reason: ConflictReason | null = null;
     if (e.expected_msgstr !== undefined || e.expected_msgstr_plural !== undefined) {
+      if (live !== null && live.msgidPlural !== null && e.expected_msgstr_plural === undefined) {
+        throw pluralWithoutForms(i, e);
+      }
       if (live === null) reason = "missing";
       else if (!holdsExpected(live, e)) reason = "changed";
     }
@@ -130,6 +135,21 @@ export function writeConflicts(input: ConflictInput): ConflictError | null {
     conflicts: listed,
     conflicts_total: total,
   });
+}
+
+/**
+ * `expected_msgstr` alone on a plural entry guards nothing: such an entry's msgstr is always "" (its
+ * translation is in the forms), so the comparison would always pass and the write would overwrite
+ * forms another writer changed. Refused as meaningless; sent together with
+ * `expected_msgstr_plural` (an entry as read, sent back whole), the forms are compared.
+ */
+function pluralWithoutForms(index: number, e: WriteEntry): InvalidInputError {
+  const msgid = e.msgid.length > MSGID_EXCERPT ? e.msgid.slice(0, MSGID_EXCERPT) + "…" : e.msgid;
+  return new InvalidInputError(
+    `Invalid entries[${index}] (msgid ${JSON.stringify(msgid)}): expected_msgstr cannot guard a plural ` +
+      'entry (its msgstr is always ""; its translation is in msgstr_plural): give expected_msgstr_plural, ' +
+      'the forms you read (e.g. {"0": "…", "1": "…"}), to refuse the write if another writer changed them',
+  );
 }
 
 /** Catalogues are immutable values: the index of one is built once (it sorts the msgids twice). */

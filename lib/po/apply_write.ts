@@ -63,7 +63,9 @@ export interface WriteEntry {
   /**
    * The translation the caller read: the write is refused ({@link ConflictError}) unless a
    * non-obsolete entry with this msgctxt and msgid exists and its `msgstr` (as `toApiEntry` gives
-   * it: "" for a plural entry) is exactly this.
+   * it: "" for a plural entry) is exactly this. On a plural entry it is refused
+   * ({@link InvalidInputError}) unless `expected_msgstr_plural` is given too: alone, it could not see
+   * a change of the forms.
    */
   expected_msgstr?: string;
   /** As `expected_msgstr`, for the plural forms (`msgstr_plural` as `toApiEntry` gives it). */

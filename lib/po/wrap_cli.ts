@@ -19,6 +19,8 @@
  * - `--modified` may be given with PATHs: only the modified files under them are formatted.
  * - Files are read as msgcat reads a file (bytes, charset from the header); CRLF is kept, not
  *   normalised (powrap converts it to LF before piping to msgcat).
+ * - File names and the lines of `--diff` are printed with their control characters escaped
+ *   (`lib/terminal_text.ts`): a name with a newline cannot forge a line, nor ESC reach the terminal.
  *
  * @module
  */
@@ -34,6 +36,7 @@ import { type Progress, SILENT_PROGRESS } from "../cli/progress.ts";
 import type { LayoutPool } from "./wrap_pool.ts";
 import { collectWrapTargets, filesUnder, type WrapTreeIo } from "./wrap_tree.ts";
 import { unifiedDiff } from "./unified_diff.ts";
+import { terminalLines, terminalText } from "../terminal_text.ts";
 
 /** What the command may touch. */
 export interface WrapIo extends Partial<WrapTreeIo> {
@@ -164,11 +167,15 @@ function parseArgs(args: string[]): Options | string {
 }
 
 function errorText(path: string, e: unknown): string {
-  if (e instanceof PoSyntaxError) return `wrap: ${path}:${e.line}:${e.column}: ${e.reason}\n`;
-  if (e instanceof NotRegularFileError) return `wrap: ${path}: not a regular file (${e.what})\n`;
-  if (e instanceof DomainError) return `wrap: ${path}: ${e.message}\n`;
-  if (e instanceof Deno.errors.NotFound) return `wrap: ${path}: no such file\n`;
-  if (e instanceof Error && e.name !== "Error") return `wrap: ${path}: cannot read: ${e.message}\n`;
+  return `${terminalText(errorLine(path, e))}\n`;
+}
+
+function errorLine(path: string, e: unknown): string {
+  if (e instanceof PoSyntaxError) return `wrap: ${path}:${e.line}:${e.column}: ${e.reason}`;
+  if (e instanceof NotRegularFileError) return `wrap: ${path}: not a regular file (${e.what})`;
+  if (e instanceof DomainError) return `wrap: ${path}: ${e.message}`;
+  if (e instanceof Deno.errors.NotFound) return `wrap: ${path}: no such file`;
+  if (e instanceof Error && e.name !== "Error") return `wrap: ${path}: cannot read: ${e.message}`;
   throw e;
 }
 
@@ -204,7 +211,7 @@ async function targets(options: Options, io: WrapIo): Promise<{ files: string[];
     try {
       modified = await io.modifiedFiles();
     } catch (e) {
-      io.stderr(`wrap: --modified: ${e instanceof Error ? e.message : String(e)}\n`);
+      io.stderr(`${terminalText(`wrap: --modified: ${e instanceof Error ? e.message : String(e)}`)}\n`);
       return 2;
     }
     paths = await filesUnder(modified, options.files);
@@ -215,7 +222,7 @@ async function targets(options: Options, io: WrapIo): Promise<{ files: string[];
     walked = await collectWrapTargets(paths, { pathKind: io.pathKind, readDir: io.readDir });
   } catch (e) {
     if (!(e instanceof RangeError)) throw e;
-    io.stderr(`wrap: ${e.message}\n`);
+    io.stderr(`${terminalText(`wrap: ${e.message}`)}\n`);
     return 2;
   }
   const { files, failures } = walked;
@@ -251,7 +258,7 @@ export async function runWrap(args: string[], io: WrapIo): Promise<number> {
   }
   const options = parseArgs(args);
   if (typeof options === "string") {
-    io.stderr(`wrap: ${options}\n\n${WRAP_USAGE}`);
+    io.stderr(`wrap: ${terminalText(options)}\n\n${WRAP_USAGE}`);
     return 2;
   }
   if (options.files.length === 0 && !options.modified) {
@@ -361,8 +368,11 @@ export async function runWrap(args: string[], io: WrapIo): Promise<number> {
       }
       changed++;
       if (options.check || options.diff) {
-        report(`Would rewrap: ${path}\n`);
-        if (options.diff) io.stdout(unifiedDiff(decoder.decode(before), decoder.decode(after!), path));
+        report(`Would rewrap: ${terminalText(path)}\n`);
+        // For a reader: the file's own lines, controls made visible (`--stdout` gives the bytes).
+        if (options.diff) {
+          io.stdout(terminalLines(unifiedDiff(decoder.decode(before), decoder.decode(after!), path)));
+        }
         io.forget?.(path);
         continue;
       }
