@@ -3,22 +3,22 @@
  *
  *   main.ts [serve]            HTTP server (default)
  *   main.ts mcp                MCP server over stdio
- *   main.ts wrap [opts] FILE…  powrap-compatible formatter (its tasks run lib/cli/wrap_main.ts)
- *   main.ts merge DEF REF      msgmerge-compatible merge (lib/cli/merge.ts)
- *   main.ts compile FILE.po    msgfmt-compatible MO compiler (lib/cli/compile.ts)
- *   main.ts check [opts] PATH… quality checks as a linter (lib/cli/check.ts)
+ *   main.ts wrap [opts] FILE…  powrap-compatible formatter (its tasks run cli/wrap/main.ts)
+ *   main.ts merge DEF REF      msgmerge-compatible merge (cli/merge.ts)
+ *   main.ts compile FILE.po    msgfmt-compatible MO compiler (cli/compile.ts)
+ *   main.ts check [opts] PATH… quality checks as a linter (cli/check.ts)
  *   main.ts permissions MODE   prints the least-privilege deno flags for MODE (used by deno.json tasks)
  *
- * What each mode does lives elsewhere: `routes/run.ts` (serve, mcp), `lib/cli/` (the log, wrap's
- * file access, start-up messages), `lib/po/wrap_cli.ts` (wrap).
+ * What each mode does lives elsewhere: `routes/run.ts` (serve, mcp), `cli/` (the log, wrap's
+ * file access, start-up messages), `cli/wrap/` (wrap).
  *
  * @module
  */
 import { fileURLToPath } from "node:url";
-import { batchedLog, writeAll } from "./lib/cli/log.ts";
-import { missingPermissionLine, StartupError } from "./lib/cli/startup.ts";
-import { MODE_USAGE, unknownModeLine, USAGE } from "./lib/cli/usage.ts";
-import { enterCallersDirectory, readEnv } from "./lib/cli/process_env.ts";
+import { batchedLog, writeAll } from "./cli/log.ts";
+import { missingPermissionLine, StartupError } from "./cli/startup.ts";
+import { MODE_USAGE, unknownModeLine, USAGE } from "./cli/usage.ts";
+import { enterCallersDirectory, readEnv } from "./cli/process_env.ts";
 import { loadNativeBytes } from "./lib/native_bytes.ts";
 // Types only: erased at run time. Every module a mode needs is loaded by that mode with a literal
 // `import("./…")` (statically analysable, so `deno compile` bundles them all): `wrap` never loads
@@ -109,8 +109,8 @@ async function main(args: string[]): Promise<void> {
       return;
     }
     case "wrap": {
-      // The tasks and the hook run lib/cli/wrap_main.ts itself: it starts faster than this file.
-      const { wrapMain } = await import("./lib/cli/wrap_main.ts");
+      // The tasks and the hook run cli/wrap/main.ts itself: it starts faster than this file.
+      const { wrapMain } = await import("./cli/wrap/main.ts");
       Deno.exit(await wrapMain(rest));
       return;
     }
@@ -118,18 +118,18 @@ async function main(args: string[]): Promise<void> {
     case "compile": {
       enterCallersDirectory(mode);
       await loadNativeBytes();
-      const { lockedFileIo } = await import("./lib/cli/_locked_files.ts");
+      const { lockedFileIo } = await import("./cli/_locked_files.ts");
       const io = lockedFileIo(mode, () => readEnv(["PO_LOCK_DIR"]).PO_LOCK_DIR, fail);
       const run = mode === "merge"
-        ? (await import("./lib/cli/merge.ts")).runMerge
-        : (await import("./lib/cli/compile.ts")).runCompile;
+        ? (await import("./cli/merge.ts")).runMerge
+        : (await import("./cli/compile.ts")).runCompile;
       Deno.exit(await run(rest, io));
       return;
     }
     case "check": {
       enterCallersDirectory(mode);
       await loadNativeBytes();
-      const { checkCliIo, runCheck } = await import("./lib/cli/check.ts");
+      const { checkCliIo, runCheck } = await import("./cli/check.ts");
       Deno.exit(await runCheck(rest, checkCliIo()));
       return;
     }

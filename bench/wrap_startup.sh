@@ -3,7 +3,7 @@
 #   - `wrap --stdout` on the 2.3 MB corpus file against `msgcat` on it;
 #   - `wrap --stdout` on a small file (8.8 KB) against a one-line Deno script and msgcat;
 #   - as users run them (`deno task wrap` and `bin/wrap`, which run lib/wrap_bundle/wrap_main.js), as
-#     the bare `deno run` line of the task, from the unbundled sources (lib/cli/wrap_main.ts), and
+#     the bare `deno run` line of the task, from the unbundled sources (cli/wrap/main.ts), and
 #     through `main.ts wrap` (the same code behind the dispatcher of every mode);
 #   - `serve` (first answer to GET /health) and `mcp` (answer to `initialize`), time to first answer.
 # Usage: bench/wrap_startup.sh [RUNS]     (needs python3, curl and msgcat; apt-get install gettext)
@@ -45,7 +45,7 @@ GROUPS = [
         (f"deno run wrap bundle --stdout {size}", ["deno", "run", "-q", FLAGS, "--allow-read", BUNDLE, "--stdout", f]),
     ])),
     ("the unbundled sources", each(lambda size, f: [
-        (f"deno run wrap_main.ts --stdout {size}", ["deno", "run", "-q", FLAGS, "--allow-read", "lib/cli/wrap_main.ts", "--stdout", f]),
+        (f"deno run wrap_main.ts --stdout {size}", ["deno", "run", "-q", FLAGS, "--allow-read", "cli/wrap/main.ts", "--stdout", f]),
     ])),
     ("through main.ts", each(lambda size, f: [
         (f"deno run main.ts wrap --stdout {size}", ["deno", "run", "-q", "--allow-read", "main.ts", "wrap", "--stdout", f]),

@@ -7,8 +7,8 @@
  */
 import { serveStdio } from "@modelcontextprotocol/server/stdio";
 import { ByteBudget } from "../lib/byte_budget.ts";
-import { listenFailure, serveWarnings } from "../lib/cli/startup.ts";
-import { writeAll } from "../lib/cli/log.ts";
+import { listenFailure, serveWarnings } from "../cli/startup.ts";
+import { writeAll } from "../cli/log.ts";
 import { type Config, isLoopbackHost } from "../lib/config.ts";
 import { GpssClient, QuotaLedger } from "../lib/gpss/mod.ts";
 import { PO_CODEC } from "../lib/po/po_codec.ts";

@@ -23,7 +23,7 @@ export { canonicalCatalog } from "./canonical.ts";
 export { canonicalCharset } from "./_charset.ts";
 export { catalogCharset } from "./_output_charset.ts";
 export { type FlagState, FORMAT_LANGUAGES, formatLanguageOf, interpretFlags } from "./_flags.ts";
-export { escapeString, type WrapOptions, wrapString } from "./wrap.ts";
+export { escapeString, type WrapOptions, wrapString } from "./string_layout.ts";
 export {
   type ApiEntry,
   type ContextWindow,
@@ -42,7 +42,6 @@ export {
   type WriteResult,
 } from "./apply_write.ts";
 export { type CatalogueEdit, editCatalogue, type EditResult } from "./edit_catalogue.ts";
-export { runWrap, WRAP_USAGE, type WrapIo } from "./wrap_cli.ts";
 export { type DiffOptions, unifiedDiff } from "./unified_diff.ts";
 export {
   checkPluralForms,

@@ -4,7 +4,7 @@
  * {@link CheckTreeIo}: the service's goes through the catalogue store (every file checked against
  * the roots when it is opened), the CLI's reads the paths it is given.
  *
- * The walk's rules are `wrap`'s (`wrap_tree.ts`): names in code-unit order, `*.po` files only,
+ * The walk's rules are `wrap`'s (`../tree_walk.ts`): names in code-unit order, `*.po` files only,
  * names starting with `.` skipped, symbolic links met inside the walk not followed.
  *
  * @module

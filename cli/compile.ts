@@ -7,10 +7,10 @@
  *
  * @module
  */
-import { DomainError } from "../errors.ts";
-import { compileMo } from "../po/compile.ts";
-import { parsePo } from "../po/parse.ts";
-import { collectWrapTargets } from "../po/wrap_tree.ts";
+import { DomainError } from "../lib/errors.ts";
+import { compileMo } from "../lib/po/compile.ts";
+import { parsePo } from "../lib/po/parse.ts";
+import { collectWrapTargets } from "../lib/po/tree_walk.ts";
 import type { LockedFileIo } from "./_locked_files.ts";
 import { SILENT_PROGRESS } from "./progress.ts";
 

@@ -8,13 +8,13 @@
  *
  * @module
  */
-import { DomainError } from "../errors.ts";
-import { mergeCatalogs, type MergeStats } from "../po/merge.ts";
-import { parsePo } from "../po/parse.ts";
-import { canonicalCatalog } from "../po/canonical.ts";
-import { encodePo } from "../po/write.ts";
-import type { PoCatalog } from "../po/types.ts";
-import { collectWrapTargets } from "../po/wrap_tree.ts";
+import { DomainError } from "../lib/errors.ts";
+import { mergeCatalogs, type MergeStats } from "../lib/po/merge.ts";
+import { parsePo } from "../lib/po/parse.ts";
+import { canonicalCatalog } from "../lib/po/canonical.ts";
+import { encodePo } from "../lib/po/write.ts";
+import type { PoCatalog } from "../lib/po/types.ts";
+import { collectWrapTargets } from "../lib/po/tree_walk.ts";
 import type { LockedFileIo } from "./_locked_files.ts";
 import { join, relative } from "node:path";
 import { SILENT_PROGRESS } from "./progress.ts";

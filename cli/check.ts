@@ -9,15 +9,15 @@
  *
  * @module
  */
-import { parsePo } from "../po/parse.ts";
-import { collectWrapTargets } from "../po/wrap_tree.ts";
-import { pathKind as wrapPathKind, readDirEntries } from "../po/wrap_host.ts";
-import { readRegularFileBytes } from "../store/atomic_write.ts";
+import { parsePo } from "../lib/po/parse.ts";
+import { collectWrapTargets } from "../lib/po/tree_walk.ts";
+import { pathKind as wrapPathKind, readDirEntries } from "./tree_host.ts";
+import { readRegularFileBytes } from "../lib/store/atomic_write.ts";
 import { writeAll } from "./log.ts";
 import { type Progress, SILENT_PROGRESS, terminalProgress } from "./progress.ts";
-import { CHECK_NAMES, CHECKS, DEFAULT_CHECKS } from "../po/checks/mod.ts";
-import type { CheckProblem } from "../po/checks/mod.ts";
-import { checkTree, type CheckTreeIo } from "../po/checks/tree.ts";
+import { CHECK_NAMES, CHECKS, DEFAULT_CHECKS } from "../lib/po/checks/mod.ts";
+import type { CheckProblem } from "../lib/po/checks/mod.ts";
+import { checkTree, type CheckTreeIo } from "../lib/po/checks/tree.ts";
 
 /** `main.ts check --help`. */
 export const CHECK_USAGE = `Usage: main.ts check [OPTIONS] PATH…

@@ -4,9 +4,14 @@
  *
  * @module
  */
-import { atomicUpdateFile, readRegularFileBytes, StoreSetupError, useLockDirectory } from "../store/mod.ts";
-import { pathKind, readDirEntries } from "../po/wrap_host.ts";
-import type { WrapTreeIo } from "../po/wrap_tree.ts";
+import {
+  atomicUpdateFile,
+  readRegularFileBytes,
+  StoreSetupError,
+  useLockDirectory,
+} from "../lib/store/mod.ts";
+import { pathKind, readDirEntries } from "./tree_host.ts";
+import type { WrapTreeIo } from "../lib/po/tree_walk.ts";
 import { writeAll } from "./log.ts";
 import { type Progress, terminalProgress } from "./progress.ts";
 

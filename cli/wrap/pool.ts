@@ -1,6 +1,6 @@
 /**
- * A pool of Web Workers (`wrap_worker.ts`) that lay out catalogues in parallel for `wrap` over many
- * files. The worker module is named with `new URL("../po/wrap_worker.ts", import.meta.url)`, the form
+ * A pool of Web Workers (`worker.ts`) that lay out catalogues in parallel for `wrap` over many
+ * files. The worker module is named with `new URL("./worker.ts", import.meta.url)`, the form
  * `deno compile` can follow; `../po/` keeps it right from `lib/wrap_bundle/` too (the bundled `wrap`
  * that `deno task wrap` runs: its copy of this module is a chunk there, and its workers run the
  * modules of `lib/po/`). Workers get the permissions of the process (they only compute: the
@@ -8,8 +8,8 @@
  *
  * @module
  */
-import { DomainError, PoSyntaxError } from "../errors.ts";
-import type { LayoutAnswer, LayoutJob } from "./wrap_worker.ts";
+import { DomainError, PoSyntaxError } from "../../lib/errors.ts";
+import type { LayoutAnswer, LayoutJob } from "./worker.ts";
 
 /** Lays out catalogue bytes somewhere else than the calling thread. */
 export interface LayoutPool {
@@ -41,7 +41,7 @@ export function startLayoutPool(size: number): LayoutPool {
   let nextId = 0;
   const owner = new Map<number, number>();
   for (let i = 0; i < size; i++) {
-    const worker = new Worker(new URL("../po/wrap_worker.ts", import.meta.url), { type: "module" });
+    const worker = new Worker(new URL("./worker.ts", import.meta.url), { type: "module" });
     worker.onmessage = (event: MessageEvent<LayoutAnswer>) => {
       const answer = event.data;
       const job = pending.get(answer.id);

@@ -4,8 +4,8 @@
  *
  * @module
  */
-import { pathFunctions } from "./_paths.ts";
-import type { EntryKind } from "./wrap_tree.ts";
+import { pathFunctions } from "../lib/po/_paths.ts";
+import type { EntryKind } from "../lib/po/tree_walk.ts";
 
 /** "directory" when PATH is a directory (a symbolic link to one counts), else "other". */
 export async function pathKind(path: string): Promise<"directory" | "other"> {
