@@ -11,7 +11,7 @@ import {
   useLockDirectory,
 } from "../lib/store/mod.ts";
 import { pathKind, readDirEntries } from "./tree_host.ts";
-import type { WrapTreeIo } from "../lib/po/tree_walk.ts";
+import type { WrapTreeIo } from "../lib/po/mod.ts";
 import { writeAll } from "./log.ts";
 import { type Progress, terminalProgress } from "./progress.ts";
 

@@ -9,15 +9,20 @@
  *
  * @module
  */
-import { parsePo } from "../lib/po/parse.ts";
-import { collectWrapTargets } from "../lib/po/tree_walk.ts";
+import {
+  CHECK_NAMES,
+  type CheckProblem,
+  CHECKS,
+  checkTree,
+  type CheckTreeIo,
+  collectWrapTargets,
+  DEFAULT_CHECKS,
+  parsePo,
+} from "../lib/po/mod.ts";
 import { pathKind as wrapPathKind, readDirEntries } from "./tree_host.ts";
-import { readRegularFileBytes } from "../lib/store/atomic_write.ts";
+import { readRegularFileBytes } from "../lib/store/mod.ts";
 import { writeAll } from "./log.ts";
 import { type Progress, SILENT_PROGRESS, terminalProgress } from "./progress.ts";
-import { CHECK_NAMES, CHECKS, DEFAULT_CHECKS } from "../lib/po/checks/mod.ts";
-import type { CheckProblem } from "../lib/po/checks/mod.ts";
-import { checkTree, type CheckTreeIo } from "../lib/po/checks/tree.ts";
 
 /** `main.ts check --help`. */
 export const CHECK_USAGE = `Usage: main.ts check [OPTIONS] PATH…

@@ -9,12 +9,15 @@
  * @module
  */
 import { DomainError } from "../lib/errors.ts";
-import { mergeCatalogs, type MergeStats } from "../lib/po/merge.ts";
-import { parsePo } from "../lib/po/parse.ts";
-import { canonicalCatalog } from "../lib/po/canonical.ts";
-import { encodePo } from "../lib/po/write.ts";
-import type { PoCatalog } from "../lib/po/types.ts";
-import { collectWrapTargets } from "../lib/po/tree_walk.ts";
+import {
+  canonicalCatalog,
+  collectWrapTargets,
+  encodePo,
+  mergeCatalogs,
+  type MergeStats,
+  parsePo,
+  type PoCatalog,
+} from "../lib/po/mod.ts";
 import type { LockedFileIo } from "./_locked_files.ts";
 import { join, relative } from "node:path";
 import { SILENT_PROGRESS } from "./progress.ts";

@@ -4,8 +4,7 @@
  *
  * @module
  */
-import { pathFunctions } from "../lib/po/_paths.ts";
-import type { EntryKind } from "../lib/po/tree_walk.ts";
+import { type EntryKind, pathFunctions } from "../lib/po/mod.ts";
 
 /** "directory" when PATH is a directory (a symbolic link to one counts), else "other". */
 export async function pathKind(path: string): Promise<"directory" | "other"> {

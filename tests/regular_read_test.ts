@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { NotRegularFileError, openInTime, readRegularFileBytesDeno } from "../lib/store/regular_read.ts";
+import { NotRegularFileError, openInTime, readRegularFileBytesDeno } from "../lib/regular_read.ts";
 import { TooLargeError } from "../lib/errors.ts";
 
 Deno.test("readRegularFileBytesDeno reads a regular file's exact bytes, through a symlink too", async () => {

@@ -25,15 +25,23 @@
 import { sameBytes } from "../../lib/byte_runs.ts";
 import { loadNativeBytes, NATIVE_BYTES_WORTHWHILE } from "../../lib/native_bytes.ts";
 import { DomainError, PoSyntaxError } from "../../lib/errors.ts";
-import { NotRegularFileError } from "../../lib/store/regular_read.ts";
-import { parsePo } from "../../lib/po/parse.ts";
-import { encodePo, formatPo } from "../../lib/po/write.ts";
-import { knownLayout, LAID_OUT, laidOutVerdict, NOT_LAID_OUT } from "../../lib/po/laid_out.ts";
+import { NotRegularFileError } from "../../lib/regular_read.ts";
+import {
+  collectWrapTargets,
+  encodePo,
+  filesUnder,
+  formatPo,
+  knownLayout,
+  LAID_OUT,
+  laidOutVerdict,
+  NOT_LAID_OUT,
+  parsePo,
+  unifiedDiff,
+  type WrapTreeIo,
+} from "../../lib/po/mod.ts";
 import { VERSION } from "../../lib/version.ts";
 import { type Progress, SILENT_PROGRESS } from "../progress.ts";
 import type { LayoutPool } from "./pool.ts";
-import { collectWrapTargets, filesUnder, type WrapTreeIo } from "../../lib/po/tree_walk.ts";
-import { unifiedDiff } from "../../lib/po/unified_diff.ts";
 
 /** What the command may touch. */
 export interface WrapIo extends Partial<WrapTreeIo> {

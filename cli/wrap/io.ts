@@ -9,11 +9,10 @@
  * @module
  */
 import { sameBytes } from "../../lib/byte_runs.ts";
-import { parsePo } from "../../lib/po/parse.ts";
-import { encodePo } from "../../lib/po/write.ts";
+import { encodePo, parsePo } from "../../lib/po/mod.ts";
 import type { WrapIo } from "./command.ts";
 import { gitModifiedFiles, pathKind, readDirEntries } from "../tree_host.ts";
-import { readRegularFileBytesDeno } from "../../lib/store/regular_read.ts";
+import { readRegularFileBytesDeno } from "../../lib/regular_read.ts";
 import { writeAll } from "../log.ts";
 import { terminalProgress } from "../progress.ts";
 

@@ -8,9 +8,7 @@
  */
 /// <reference lib="deno.worker" />
 import { DomainError, PoSyntaxError } from "../../lib/errors.ts";
-import { parsePo } from "../../lib/po/parse.ts";
-import { encodePo } from "../../lib/po/write.ts";
-import { knownLayout } from "../../lib/po/laid_out.ts";
+import { encodePo, knownLayout, parsePo } from "../../lib/po/mod.ts";
 import { loadNativeBytes, NATIVE_BYTES_WORTHWHILE } from "../../lib/native_bytes.ts";
 
 /** A job for the worker. */

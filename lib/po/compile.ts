@@ -1,7 +1,7 @@
 /**
  * Compile a catalogue to a binary MO file as `msgfmt` 0.21 does, with `gettext-parser`'s MO
- * compiler. This module loads gettext-parser (and its iconv tables): it is not exported from
- * `mod.ts`, so the modes that do not compile (wrap, check) never load it.
+ * compiler. This module loads gettext-parser (and its iconv tables): `mod.ts` hands it out through
+ * `loadMoCompiler` (`mo_compiler.ts`), so the modes that do not compile (wrap, check) never load it.
  *
  * What goes in, as msgfmt: every non-obsolete entry whose first msgstr is not empty, fuzzy ones
  * only when asked (`useFuzzy`, msgfmt's `--use-fuzzy`), the header always (fuzzy or not) unless

@@ -13,9 +13,7 @@
  *
  * @module
  */
-import type { ApiEntry } from "../po/catalog.ts";
-import { messageLines } from "../po/parse.ts";
-import type { PoCatalog, PoMessage } from "../po/types.ts";
+import { type ApiEntry, messageLines, type PoCatalog, type PoMessage } from "../po/mod.ts";
 import { ENTRY_FIELDS, type EntryField, type ListedEntry } from "./fields.ts";
 import { ENTRY_STATES, entryState, isHeader } from "./stats.ts";
 

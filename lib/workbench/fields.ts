@@ -5,9 +5,7 @@
  *
  * @module
  */
-import { type ApiEntry, toApiEntry } from "../po/catalog.ts";
-import { messageLines } from "../po/parse.ts";
-import type { PoCatalog, PoMessage } from "../po/types.ts";
+import { type ApiEntry, messageLines, type PoCatalog, type PoMessage, toApiEntry } from "../po/mod.ts";
 import { type EntryState, entryState, isHeader } from "./stats.ts";
 
 /** Entry fields a caller may select (those of `/po/read`). */

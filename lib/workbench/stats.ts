@@ -19,7 +19,7 @@
  *
  * @module
  */
-import type { PoCatalog, PoMessage } from "../po/types.ts";
+import type { PoCatalog, PoMessage } from "../po/mod.ts";
 
 /** The state of one entry: the keys of {@link StateCounts}. */
 export type EntryState = "translated" | "fuzzy" | "untranslated" | "obsolete";

@@ -38,7 +38,7 @@ import {
   TimeoutError,
   TooLargeError,
 } from "../errors.ts";
-import type { PoCatalog } from "../po/types.ts";
+import type { PoCatalog } from "../po/mod.ts";
 import type { CatalogueStore } from "../store/mod.ts";
 import { SearchColumns } from "./_columns.ts";
 import { scanCounts } from "./_count_scan.ts";

@@ -10,7 +10,7 @@
  *
  * @module
  */
-import { InvalidInputError, TooLargeError } from "../errors.ts";
+import { InvalidInputError, TooLargeError } from "./errors.ts";
 
 /** Default largest catalogue file the store reads or writes: 64 MiB. */
 export const DEFAULT_MAX_FILE_BYTES = 64 * 1024 * 1024;
