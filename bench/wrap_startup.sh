@@ -2,7 +2,8 @@
 # Start-up of each mode, side by side in one run (median of RUNS, default 9, interleaved):
 #   - `wrap --stdout` on the 2.3 MB corpus file against `msgcat` on it;
 #   - `wrap --stdout` on a small file (8.8 KB) against a one-line Deno script and msgcat;
-#   - as users run them (`deno task wrap` and `bin/wrap`, which run lib/wrap_bundle/wrap_main.js), as
+#   - as users run them (`deno task wrap` and `bin/wrap`, which run the bundle cli/wrap/bundle.sh builds
+#     on first use into .cache/wrap/; it is built before the runs are timed), as
 #     the bare `deno run` line of the task, from the unbundled sources (cli/wrap/main.ts), and
 #     through `main.ts wrap` (the same code behind the dispatcher of every mode);
 #   - `serve` (first answer to GET /health) and `mcp` (answer to `initialize`), time to first answer.
@@ -25,7 +26,7 @@ python3 - <<'PY'
 import os, statistics, subprocess, time
 E = os.environ
 BIG, SMALL, FLAGS, ONE, RUNS = E["BIG"], E["SMALL"], E["FLAGS"], E["ONE"], int(E["RUNS"])
-BUNDLE = "lib/wrap_bundle/wrap_main.js"
+BUNDLE = subprocess.run(["sh", "cli/wrap/bundle.sh"], capture_output=True, text=True, check=True).stdout.strip()
 BASE = [
     ("msgcat big", ["msgcat", BIG]),
     ("one-line deno script", ["deno", "run", "-q", ONE]),
