@@ -4,12 +4,8 @@
  *
  * @module
  */
-import {
-  atomicUpdateFile,
-  readRegularFileBytes,
-  StoreSetupError,
-  useLockDirectory,
-} from "../lib/store/mod.ts";
+import { atomicUpdateFile, StoreSetupError, useLockDirectory } from "../lib/store/mod.ts";
+import { readRegularFileBytes } from "../lib/regular_read.ts";
 import { pathKind, readDirEntries } from "./tree_host.ts";
 import type { WrapTreeIo } from "../lib/po/mod.ts";
 import { writeAll } from "./log.ts";

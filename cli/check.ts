@@ -20,7 +20,7 @@ import {
   parsePo,
 } from "../lib/po/mod.ts";
 import { pathKind as wrapPathKind, readDirEntries } from "./tree_host.ts";
-import { readRegularFileBytes } from "../lib/store/mod.ts";
+import { readRegularFileBytes } from "../lib/regular_read.ts";
 import { writeAll } from "./log.ts";
 import { type Progress, SILENT_PROGRESS, terminalProgress } from "./progress.ts";
 
@@ -194,16 +194,7 @@ export function checkCliIo(): CheckCliIo {
         return "file";
       }
     },
-    async readDir(path) {
-      const entries: { name: string; kind: "file" | "directory" | "symlink" | "other" }[] = [];
-      for await (const e of Deno.readDir(path)) {
-        entries.push({
-          name: e.name,
-          kind: e.isSymlink ? "symlink" : e.isDirectory ? "directory" : e.isFile ? "file" : "other",
-        });
-      }
-      return entries;
-    },
+    readDir: readDirEntries,
     async read(path) {
       // Not Deno.open: it waits forever for a writer on a FIFO. This read refuses what is not a
       // regular file before it reads, and what is larger than the limit.

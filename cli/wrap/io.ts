@@ -12,7 +12,7 @@ import { sameBytes } from "../../lib/byte_runs.ts";
 import { encodePo, parsePo } from "../../lib/po/mod.ts";
 import type { WrapIo } from "./command.ts";
 import { gitModifiedFiles, pathKind, readDirEntries } from "../tree_host.ts";
-import { readRegularFileBytesDeno } from "../../lib/regular_read.ts";
+import { readRegularFileBytes } from "../../lib/regular_read.ts";
 import { writeAll } from "../log.ts";
 import { terminalProgress } from "../progress.ts";
 
@@ -59,7 +59,7 @@ export function wrapIo(host: WrapHost): WrapIo {
   return {
     readFile: async (path) => {
       // Not Deno.readFile: it blocks forever on a FIFO and reads /dev/zero without end.
-      const bytes = await readRegularFileBytesDeno(path);
+      const bytes = await readRegularFileBytes(path);
       read.set(path, bytes);
       return bytes;
     },

@@ -31,7 +31,7 @@
 import { mo } from "gettext-parser";
 import { InvalidInputError, PoSyntaxError } from "../errors.ts";
 import { messageLine } from "./parse.ts";
-import type { PoCatalog, PoMessage } from "./types.ts";
+import { isHeader, type PoCatalog, type PoMessage } from "./types.ts";
 import { catalogCharset } from "./_output_charset.ts";
 import { interpretFlags } from "./_flags.ts";
 import { compareBytes, layoutMo, type MoSysdepPair, readMoPairs } from "./_mo_layout.ts";
@@ -102,12 +102,12 @@ export function compileMo(cat: PoCatalog, options: CompileOptions = {}): Compile
     }
     seen.set(key, m);
     const forms = m.msgidPlural !== null ? (m.msgstrPlural ?? [""]) : [m.msgstr];
-    const isHeader = m.msgctxt === null && m.msgid === "";
+    const isHeaderEntry = isHeader(m);
     if (forms[0] === "") {
-      if (!isHeader) untranslatedSkipped++;
+      if (!isHeaderEntry) untranslatedSkipped++;
       continue;
     }
-    if (isHeader) {
+    if (isHeaderEntry) {
       header = m;
       count++;
       continue;

@@ -14,7 +14,7 @@
  *
  * @module
  */
-export type { PoCatalog, PoMessage } from "./types.ts";
+export { isHeader, type PoCatalog, type PoMessage } from "./types.ts";
 export { messageLines, parsePo } from "./parse.ts";
 export { encodePo, formatPo } from "./write.ts";
 export { canonicalCatalog } from "./canonical.ts";
@@ -31,7 +31,15 @@ export { editCatalogue } from "./edit_catalogue.ts";
 export { unifiedDiff } from "./unified_diff.ts";
 export { MAX_HEADER_UPDATES, MAX_HEADER_VALUE_CHARS, readHeader, updateHeader } from "./header.ts";
 export { type FuzzyLimits, mergeCatalogs, type MergeStats } from "./merge.ts";
-export { collectWrapTargets, type EntryKind, filesUnder, type WrapTreeIo } from "./tree_walk.ts";
+export {
+  collectWrapTargets,
+  type EntryKind,
+  entryKind,
+  filesUnder,
+  type TreeWalkIo,
+  walkTree,
+  type WrapTreeIo,
+} from "./tree_walk.ts";
 export { CHECK_NAMES, type CheckProblem, CHECKS, ChecksFailedError, DEFAULT_CHECKS } from "./checks/mod.ts";
 export { checkTree, type CheckTreeIo } from "./checks/tree.ts";
 export type { CompileOptions, CompileResult } from "./compile.ts";

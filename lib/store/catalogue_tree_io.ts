@@ -6,7 +6,7 @@
  * @module
  */
 import { InvalidInputError, TooLargeError } from "../errors.ts";
-import type { CheckTreeIo, PoCatalog } from "../po/mod.ts";
+import { type CheckTreeIo, type EntryKind, entryKind, type PoCatalog } from "../po/mod.ts";
 import { outsideRootsError } from "./path_policy.ts";
 
 /** Most entries one directory may have for the service's walk. */
@@ -49,16 +49,13 @@ export function catalogueStoreIo(
     },
     async readDir(path) {
       if ((await insideRoots(path)) === null) throw outsideRootsError(store.roots, path);
-      const entries: { name: string; kind: "file" | "directory" | "symlink" | "other" }[] = [];
+      const entries: { name: string; kind: EntryKind }[] = [];
       for await (const e of Deno.readDir(path)) {
         // A directory of millions of entries is not listed whole: the walk's own bound is far lower.
         if (entries.length >= MAX_DIRECTORY_ENTRIES) {
           throw new TooLargeError(`Directory has more than ${MAX_DIRECTORY_ENTRIES} entries: ${path}`);
         }
-        entries.push({
-          name: e.name,
-          kind: e.isSymlink ? "symlink" : e.isDirectory ? "directory" : e.isFile ? "file" : "other",
-        });
+        entries.push({ name: e.name, kind: entryKind(e) });
       }
       return entries;
     },

@@ -12,5 +12,5 @@ export {
   type DocumentCodec,
 } from "./catalogue_store.ts";
 export { StoreSetupError, useLockDirectory } from "./lock_dir.ts";
-export { atomicUpdateFile, readRegularFileBytes } from "./atomic_write.ts";
+export { atomicUpdateFile } from "./atomic_write.ts";
 export { catalogueStoreIo } from "./catalogue_tree_io.ts";

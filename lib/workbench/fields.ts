@@ -5,8 +5,15 @@
  *
  * @module
  */
-import { type ApiEntry, messageLines, type PoCatalog, type PoMessage, toApiEntry } from "../po/mod.ts";
-import { type EntryState, entryState, isHeader } from "./stats.ts";
+import {
+  type ApiEntry,
+  isHeader,
+  messageLines,
+  type PoCatalog,
+  type PoMessage,
+  toApiEntry,
+} from "../po/mod.ts";
+import { type EntryState, entryState } from "./stats.ts";
 
 /** Entry fields a caller may select (those of `/po/read`). */
 export const ENTRY_FIELDS = [

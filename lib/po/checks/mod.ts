@@ -23,7 +23,7 @@
  */
 import { InvalidInputError } from "../../errors.ts";
 import { messageLine, messageLines } from "../parse.ts";
-import type { PoCatalog, PoMessage } from "../types.ts";
+import { isHeader, type PoCatalog, type PoMessage } from "../types.ts";
 import { interpretFlags } from "../_flags.ts";
 import { FORMAT_CHECKS } from "./_format.ts";
 import { HEADER_ENTRY_CHECKS, headerFindings, headerOf, type PluralInfo, pluralInfo } from "./_header.ts";
@@ -160,7 +160,7 @@ function select(options: CheckOptions): Selection {
 
 /** True for an entry the checks look at (see the module doc). */
 export function isCheckable(m: PoMessage, includeFuzzy = false): boolean {
-  if (m.obsolete || (m.msgid === "" && m.msgctxt === null)) return false;
+  if (m.obsolete || isHeader(m)) return false;
   if (!includeFuzzy && m.flags.some((f) => f === "fuzzy")) return false;
   if (!includeFuzzy && interpretFlags(m.flags).fuzzy) return false;
   return m.msgstrPlural === null ? m.msgstr !== "" : m.msgstrPlural.some((s) => s !== "");

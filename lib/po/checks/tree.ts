@@ -4,13 +4,13 @@
  * {@link CheckTreeIo}: the service's goes through the catalogue store (every file checked against
  * the roots when it is opened), the CLI's reads the paths it is given.
  *
- * The walk's rules are `wrap`'s (`../tree_walk.ts`): names in code-unit order, `*.po` files only,
+ * The walk is `wrap`'s (`walkTree`, `../tree_walk.ts`): names in code-unit order, `*.po` files only,
  * names starting with `.` skipped, symbolic links met inside the walk not followed.
  *
  * @module
  */
 import { PoSyntaxError, TimeoutError } from "../../errors.ts";
-import { pathFunctions } from "../_paths.ts";
+import { type EntryKind, walkTree } from "../tree_walk.ts";
 import type { PoCatalog } from "../types.ts";
 import {
   addTotals,
@@ -21,7 +21,7 @@ import {
 } from "./mod.ts";
 
 /** The kind of one directory entry, as `lstat` sees it. */
-export type CheckEntryKind = "file" | "directory" | "symlink" | "other";
+export type CheckEntryKind = EntryKind;
 
 /** What a check run may ask of the host. */
 export interface CheckTreeIo {
@@ -89,7 +89,6 @@ export async function checkTree(
   limits: CheckTreeLimits,
 ): Promise<CheckTreeResult> {
   const now = limits.now ?? Date.now;
-  const { join } = await pathFunctions();
   const problems: CheckProblem[] = [];
   let totals = addTotals([]);
   let files = 0;
@@ -146,43 +145,28 @@ export async function checkTree(
       if (!(await checkFile(path, true))) break;
       continue;
     }
-    // An explicit stack: a deep tree cannot exhaust the call stack.
-    const stack = [path];
     let listed = 0;
-    while (stack.length > 0) {
-      const dir = stack.pop()!;
-      let entries: { name: string; kind: CheckEntryKind }[];
-      try {
-        entries = await io.readDir(dir);
-      } catch (error) {
+    for await (const step of walkTree(path, io)) {
+      if ("unlisted" in step) {
         // The directory named by the caller is theirs to fix; one met in the walk is reported.
-        if (dir === path || error instanceof TimeoutError) throw error;
+        if (step.unlisted === path || step.error instanceof TimeoutError) throw step.error;
         keep([{
-          path: dir,
+          path: step.unlisted,
           line: null,
           msgctxt: null,
           msgid: "",
           check: "file",
           severity: "error",
-          message: `the directory could not be listed: ${(error as Error).message}`,
+          message: `the directory could not be listed: ${(step.error as Error).message}`,
         }]);
-        continue;
-      }
-      // Directories count toward the bound too: a tree of empty directories is not walked forever.
-      listed += entries.length;
-      if (listed > limits.maxFiles * 64) {
-        stoppedBecause = `more than ${limits.maxFiles * 64} directory entries were listed`;
-        break walk;
-      }
-      entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-      const subdirs: string[] = [];
-      for (const { name, kind } of entries) {
-        if (name.startsWith(".")) continue;
-        const child = join(dir, name);
-        if (kind === "directory") subdirs.push(child);
-        else if (kind === "file" && name.endsWith(".po") && !(await checkFile(child, false))) break walk;
-      }
-      for (let i = subdirs.length - 1; i >= 0; i--) stack.push(subdirs[i]!);
+      } else if ("listed" in step) {
+        // Directories count toward the bound too: a tree of empty directories is not walked forever.
+        listed += step.entries;
+        if (listed > limits.maxFiles * 64) {
+          stoppedBecause = `more than ${limits.maxFiles * 64} directory entries were listed`;
+          break walk;
+        }
+      } else if (!(await checkFile(step.file, false))) break walk;
     }
   }
   return {
