@@ -192,3 +192,8 @@ Deno.test("the generated tables kept in git say so on their first line, naming a
   }
   assert.deepEqual(marked.sort(), [...tables].sort());
 });
+
+Deno.test("main.ts stays a dispatcher: at most 100 lines", async () => {
+  const lines = (await read("main.ts")).split("\n").length - 1;
+  assert.ok(lines <= 100, `main.ts has ${lines} lines: move what a mode does into cli/`);
+});
