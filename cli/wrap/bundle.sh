@@ -35,11 +35,14 @@ wrap_bundle_entry() {
     return 0
   fi
   # The key: every source file's name and bytes (sorted, so the same tree gives the same key).
+  if command -v sha256sum >/dev/null 2>&1; then _hash=sha256sum
+  elif command -v shasum >/dev/null 2>&1; then _hash="shasum -a 256"
+  else _hash=cksum; fi
+  # shellcheck disable=SC2086
   _key=$(
     cd "$_root" &&
-      find cli lib deno.json deno.lock -type f ! -name '*.md' 2>/dev/null | LC_ALL=C sort |
-      while IFS= read -r f; do printf '%s\n' "$f"; cat "$f"; done |
-        { sha256sum 2>/dev/null || shasum -a 256 2>/dev/null || cksum; } | cut -c1-16 | tr -d ' '
+      find cli lib deno.json deno.lock -type f ! -name '*.md' 2>/dev/null | LC_ALL=C sort | tr '\n' '\0' |
+      xargs -0 $_hash | $_hash | cut -c1-16 | tr -d ' '
   )
   if [ ! -f "$_cache/$_key/main.js" ]; then
     _tmp=$_cache/build.$$
