@@ -374,11 +374,6 @@ export async function readRegularFile(
   }
 }
 
-/** True when two contents are the same bytes (catalogues are megabytes: this runs on every write). */
-export function bytesEqual(a: Bytes, b: Bytes): boolean {
-  return sameBytes(a, b);
-}
-
 const COMPARE_CHUNK_BYTES = 1 << 18;
 /** Idle comparison buffers (each in use by one read at a time). */
 const COMPARE_CHUNKS: Uint8Array[] = [];

@@ -10,6 +10,7 @@ export {
   type CatalogueRead,
   CatalogueStore,
   type DocumentCodec,
+  statKey,
 } from "./catalogue_store.ts";
 export { StoreSetupError, useLockDirectory } from "./lock_dir.ts";
 export { atomicUpdateFile } from "./atomic_write.ts";

@@ -39,7 +39,7 @@ import {
   TooLargeError,
 } from "../errors.ts";
 import { entryKind, type PoCatalog, type TreeWalkIo, walkTree } from "../po/mod.ts";
-import type { CatalogueStore } from "../store/mod.ts";
+import { type CatalogueStore, statKey } from "../store/mod.ts";
 import { SearchColumns } from "./_columns.ts";
 import { scanCounts } from "./_count_scan.ts";
 import { type CatalogueCounts, catalogueLanguage, countCatalogue, pathLanguage } from "./stats.ts";
@@ -436,10 +436,6 @@ function lstatOrNull(path: string): Deno.FileInfo | null {
   } catch {
     return null;
   }
-}
-
-function statKey(stat: Deno.FileInfo): string {
-  return `${stat.dev}:${stat.ino}:${stat.size}:${stat.mtime?.getTime()}:${stat.ctime?.getTime()}`;
 }
 
 /** `promise`, or the signal's reason once it is aborted first. */
