@@ -14,8 +14,10 @@ const SOURCE = `${ROOT}/cli/wrap/main.ts`;
 const decoder = new TextDecoder();
 
 /** A copy of the checkout's sources, as a fresh clone has them (no .cache). */
-async function freshCopy(): Promise<string> {
-  const dir = await Deno.makeTempDir({ prefix: "wrap_bundle_" });
+async function freshCopy(name = "po-tools"): Promise<string> {
+  // Always a directory of its own inside a new temporary one: the tests remove dirname(root).
+  const dir = `${await Deno.makeTempDir({ prefix: "wrap_bundle_" })}/${name}`;
+  await Deno.mkdir(dir);
   const copy = await new Deno.Command("cp", {
     args: ["-R", ...["deno.json", "deno.lock", "bin", "cli", "lib"].map((f) => `${ROOT}/${f}`), dir],
     stdout: "null",
@@ -34,8 +36,14 @@ async function entryOf(root: string, deno: string[] = [Deno.execPath()]): Promis
     stderr: "piped",
   }).output();
   assert.equal(out.code, 0, decoder.decode(out.stderr));
-  return decoder.decode(out.stdout).trim();
+  // Relative (to the checkout) when run from the checkout itself, as the task runs it.
+  const entry = decoder.decode(out.stdout).trim();
+  return entry.startsWith("/") ? entry : `${Deno.cwd()}/${entry.replace(/^\.\//, "")}`;
 }
+
+const UNWRAPPED = (word: string) =>
+  'msgid ""\nmsgstr ""\n"Content-Type: text/plain; charset=UTF-8\\n"\n\n\n' +
+  `msgid "${word} ${"long words to wrap ".repeat(6)}"\nmsgstr "${word}"\n`;
 
 async function run(entry: string, args: string[], flags: string[], cwd?: string) {
   const child = new Deno.Command(Deno.execPath(), {
@@ -71,7 +79,7 @@ Deno.test("a fresh checkout builds the bundle on first use, reuses it, and rebui
     assert.ok((await Deno.stat(second)).isFile);
     assert.ok((await Deno.stat(first)).isFile);
   } finally {
-    await Deno.remove(root, { recursive: true });
+    await Deno.remove(dirname(root), { recursive: true });
   }
 });
 
@@ -84,7 +92,30 @@ Deno.test("when the bundle cannot be built, wrap runs from its sources", async (
     await Deno.writeTextFile(`${root}/.cache`, "");
     assert.equal(await entryOf(root), `${root}/cli/wrap/main.ts`);
   } finally {
-    await Deno.remove(root, { recursive: true });
+    await Deno.remove(dirname(root), { recursive: true });
+  }
+});
+
+Deno.test("deno task wrap builds and runs the bundle in a fresh checkout whose path holds a blank", async () => {
+  const root = await freshCopy("po tools");
+  try {
+    const file = `${root}/fr.po`;
+    await Deno.writeTextFile(file, UNWRAPPED("w"));
+    const task = await new Deno.Command(Deno.execPath(), {
+      args: ["task", "-q", "--cwd", root, "wrap", "--stdout", file],
+      env: { NO_COLOR: "1" },
+      stdout: "piped",
+      stderr: "piped",
+    }).output();
+    const sources = await run(SOURCE, ["--stdout", file], ["--allow-read"]);
+    assert.deepEqual([task.code, decoder.decode(task.stdout), decoder.decode(task.stderr)], sources);
+    assert.equal(
+      (await Array.fromAsync(Deno.readDir(`${root}/.cache/wrap`))).length,
+      2,
+      "current and one build",
+    );
+  } finally {
+    await Deno.remove(dirname(root), { recursive: true });
   }
 });
 
@@ -117,10 +148,6 @@ Deno.test("the bundle starts with its own modules only: no node: built-in, no np
   // The detector works: the store's chunk, loaded at the first write only, does import node:fs.
   assert.ok(graph.modules.some((m) => m.specifier === "node:fs"));
 });
-
-const UNWRAPPED = (word: string) =>
-  'msgid ""\nmsgstr ""\n"Content-Type: text/plain; charset=UTF-8\\n"\n\n\n' +
-  `msgid "${word} ${"long words to wrap ".repeat(6)}"\nmsgstr "${word}"\n`;
 
 Deno.test("the bundled wrap prints, checks, rewrites and reports like cli/wrap/main.ts, on its workers too", async () => {
   const bundle = await entryOf(ROOT);

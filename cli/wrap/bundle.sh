@@ -74,5 +74,8 @@ if [ -z "${WRAP_BUNDLE_SOURCED:-}" ]; then
   set -eu
   _self=$0
   [ $# -gt 0 ] || set -- deno
-  wrap_bundle_entry "$(cd "$(dirname "$_self")/../.." && pwd)" "$@"
+  _top=$(cd "$(dirname "$_self")/../.." && pwd)
+  # Run from the checkout (as the task runs it), the path is relative: `$(…)` in a deno task splits
+  # on blanks, and the checkout's own path may hold some.
+  if [ "$(pwd)" = "$_top" ]; then wrap_bundle_entry . "$@"; else wrap_bundle_entry "$_top" "$@"; fi
 fi
