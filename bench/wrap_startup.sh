@@ -2,8 +2,9 @@
 # Start-up of each mode, side by side in one run (median of RUNS, default 9, interleaved):
 #   - `wrap --stdout` on the 2.3 MB corpus file against `msgcat` on it;
 #   - `wrap --stdout` on a small file (8.8 KB) against a one-line Deno script and msgcat;
-#   - as users run them (`deno task wrap` and `bin/wrap`, which run lib/wrap_bundle/wrap_main.js), as
-#     the bare `deno run` line of the task, from the unbundled sources (lib/cli/wrap_main.ts), and
+#   - as users run them (`deno task wrap` and `bin/wrap`, which run the bundle cli/wrap/bundle.sh builds
+#     on first use into .cache/wrap/; it is built before the runs are timed), as
+#     the bare `deno run` line of the task, from the unbundled sources (cli/wrap/main.ts), and
 #     through `main.ts wrap` (the same code behind the dispatcher of every mode);
 #   - `serve` (first answer to GET /health) and `mcp` (answer to `initialize`), time to first answer.
 # Usage: bench/wrap_startup.sh [RUNS]     (needs python3, curl and msgcat; apt-get install gettext)
@@ -25,7 +26,7 @@ python3 - <<'PY'
 import os, statistics, subprocess, time
 E = os.environ
 BIG, SMALL, FLAGS, ONE, RUNS = E["BIG"], E["SMALL"], E["FLAGS"], E["ONE"], int(E["RUNS"])
-BUNDLE = "lib/wrap_bundle/wrap_main.js"
+BUNDLE = subprocess.run(["sh", "cli/wrap/bundle.sh"], capture_output=True, text=True, check=True).stdout.strip()
 BASE = [
     ("msgcat big", ["msgcat", BIG]),
     ("one-line deno script", ["deno", "run", "-q", ONE]),
@@ -45,7 +46,7 @@ GROUPS = [
         (f"deno run wrap bundle --stdout {size}", ["deno", "run", "-q", FLAGS, "--allow-read", BUNDLE, "--stdout", f]),
     ])),
     ("the unbundled sources", each(lambda size, f: [
-        (f"deno run wrap_main.ts --stdout {size}", ["deno", "run", "-q", FLAGS, "--allow-read", "lib/cli/wrap_main.ts", "--stdout", f]),
+        (f"deno run wrap_main.ts --stdout {size}", ["deno", "run", "-q", FLAGS, "--allow-read", "cli/wrap/main.ts", "--stdout", f]),
     ])),
     ("through main.ts", each(lambda size, f: [
         (f"deno run main.ts wrap --stdout {size}", ["deno", "run", "-q", "--allow-read", "main.ts", "wrap", "--stdout", f]),

@@ -1,40 +1,13 @@
 /**
- * "Did you mean …?" for a misspelt field name: the known name nearest by edit distance.
+ * "Did you mean …?" for a misspelt field name: the known name nearest by edit distance
+ * (`lib/edit_distance.ts`: a swap of neighbours is one edit).
  *
  * @module
  */
+import { boundedEditDistance } from "../lib/edit_distance.ts";
 
 /** Keys longer than this get no suggestion (every field name we have is shorter than 32). */
 const MAX_KEY_CHARS = 64;
-
-/**
- * The optimal-string-alignment distance between `a` and `b` (insertions, deletions,
- * substitutions and swaps of neighbours each cost 1), or `limit + 1` as soon as it is sure to
- * exceed `limit`. O(|a|·|b|) time, three rows of memory.
- */
-function distance(a: string, b: string, limit: number): number {
-  if (Math.abs(a.length - b.length) > limit) return limit + 1;
-  let before = new Array<number>(b.length + 1).fill(0);
-  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
-  let current = new Array<number>(b.length + 1).fill(0);
-  for (let i = 1; i <= a.length; i++) {
-    current[0] = i;
-    let rowMin = i;
-    for (let j = 1; j <= b.length; j++) {
-      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
-      // Every row has b.length + 1 cells, and 0 <= j - 2 < j <= b.length: no index misses.
-      let d = Math.min(previous[j]! + 1, current[j - 1]! + 1, previous[j - 1]! + cost);
-      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) {
-        d = Math.min(d, before[j - 2]! + 1);
-      }
-      current[j] = d;
-      if (d < rowMin) rowMin = d;
-    }
-    if (rowMin > limit) return limit + 1;
-    [before, previous, current] = [previous, current, before];
-  }
-  return previous[b.length]!;
-}
 
 /**
  * The name in `names` closest to `key`, or null when none is close: a name equal but for case,
@@ -56,8 +29,8 @@ export function closestName(key: string, names: readonly string[]): string | nul
   let bestDistance = Infinity;
   for (const name of names) {
     const limit = Math.max(2, Math.floor(name.length / 3));
-    const d = distance(lower, name.toLowerCase(), Math.min(limit, bestDistance - 1));
-    if (d <= limit && d < bestDistance) {
+    const d = boundedEditDistance(lower, name.toLowerCase(), Math.min(limit, bestDistance - 1));
+    if (d >= 0 && d < bestDistance) {
       best = name;
       bestDistance = d;
     }

@@ -7,7 +7,7 @@ import { ByteBudget } from "../lib/byte_budget.ts";
 import type { Config } from "../lib/config.ts";
 import { DEFAULT_MAX_INFLIGHT_BYTES } from "../lib/json_answer.ts";
 import type { QuotaStatus, SearchOutcome, SearchRequest } from "../lib/gpss/mod.ts";
-import type { PoCatalog } from "../lib/po/types.ts";
+import type { PoCatalog } from "../lib/po/mod.ts";
 import type { CatalogueStore } from "../lib/store/mod.ts";
 
 /**

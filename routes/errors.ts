@@ -21,7 +21,7 @@ import {
   TooLargeError,
   UnwritableCatalogError,
 } from "../lib/errors.ts";
-import { ChecksFailedError } from "../lib/po/checks/mod.ts";
+import { ChecksFailedError } from "../lib/po/mod.ts";
 import { dispatchedPath, logSafe } from "./request_log.ts";
 import { BodyParseError, RequestValidationError, UnsupportedMediaTypeError } from "./validation.ts";
 

@@ -5,9 +5,15 @@
  * @module
  */
 import { z } from "zod";
-import { editCatalogue } from "../lib/po/edit_catalogue.ts";
-import { entryMessages, fuzzyMessages, readContext, toApiEntry } from "../lib/po/catalog.ts";
-import type { PoCatalog, PoMessage } from "../lib/po/types.ts";
+import {
+  editCatalogue,
+  entryMessages,
+  fuzzyMessages,
+  type PoCatalog,
+  type PoMessage,
+  readContext,
+  toApiEntry,
+} from "../lib/po/mod.ts";
 import { KeptItemJson, ListAnswers } from "../lib/json_answer.ts";
 import type { CatalogueRead, CatalogueStore } from "../lib/store/mod.ts";
 import {

@@ -5,9 +5,8 @@
  * @module
  */
 import { z } from "zod";
-import { CHECK_NAMES, CHECKS, DEFAULT_CHECKS } from "../lib/po/checks/mod.ts";
-import { runCheckRequest } from "../lib/po/checks/request.ts";
-import { catalogueStoreIo } from "../lib/po/checks/tree.ts";
+import { CHECK_NAMES, CHECKS, DEFAULT_CHECKS, runCheckRequest } from "../lib/po/mod.ts";
+import { catalogueStoreIo } from "../lib/store/mod.ts";
 import type { AppDeps } from "./deps.ts";
 import { defineTool, defineToolGroup, requireDep } from "./tool.ts";
 import { pyInt } from "./validation.ts";

@@ -7,9 +7,15 @@
  */
 import { z } from "zod";
 import { NotFoundError } from "../lib/errors.ts";
-import { compileMo } from "../lib/po/compile.ts";
-import { MAX_HEADER_UPDATES, MAX_HEADER_VALUE_CHARS, readHeader, updateHeader } from "../lib/po/header.ts";
-import { type FuzzyLimits, mergeCatalogs } from "../lib/po/merge.ts";
+import {
+  type FuzzyLimits,
+  loadMoCompiler,
+  MAX_HEADER_UPDATES,
+  MAX_HEADER_VALUE_CHARS,
+  mergeCatalogs,
+  readHeader,
+  updateHeader,
+} from "../lib/po/mod.ts";
 import type { AppDeps } from "./deps.ts";
 import { defineTool, defineToolGroup, requireDep, type ToolAnnotations } from "./tool.ts";
 
@@ -286,6 +292,7 @@ export const poMaintainTools = defineToolGroup<HeaderToolDeps>({
       handle: async ({ file_path, output_path, use_fuzzy }, { catalogues }, call) => {
         const target = output_path ?? moBeside(file_path);
         const doc = (await catalogues.read(file_path, { signal: call.signal })).doc;
+        const compileMo = await loadMoCompiler();
         const r = compileMo(doc, { useFuzzy: use_fuzzy });
         const { written } = await catalogues.writeFile(target, r.bytes, [".mo"], { signal: call.signal });
         return {

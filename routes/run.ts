@@ -7,11 +7,11 @@
  */
 import { serveStdio } from "@modelcontextprotocol/server/stdio";
 import { ByteBudget } from "../lib/byte_budget.ts";
-import { listenFailure, serveWarnings } from "../lib/cli/startup.ts";
-import { writeAll } from "../lib/cli/log.ts";
+import { listenFailure, serveWarnings } from "../cli/startup.ts";
+import { writeAll } from "../cli/log.ts";
 import { type Config, isLoopbackHost } from "../lib/config.ts";
 import { GpssClient, QuotaLedger } from "../lib/gpss/mod.ts";
-import { PO_CODEC } from "../lib/po/po_codec.ts";
+import { PO_CODEC } from "../lib/po/mod.ts";
 import { CatalogueStore } from "../lib/store/mod.ts";
 import type { AppDeps } from "./deps.ts";
 import { buildMcpServer, logLine } from "./mcp.ts";

@@ -6,7 +6,7 @@
  * @module
  */
 import { z } from "zod";
-import type { PoCatalog } from "../lib/po/types.ts";
+import type { PoCatalog } from "../lib/po/mod.ts";
 import type { CatalogueStore } from "../lib/store/mod.ts";
 import {
   catalogueFilePath,

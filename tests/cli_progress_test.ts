@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { drawnProgress, formatDuration, progressLine, terminalProgress } from "../lib/cli/progress.ts";
+import { drawnProgress, formatDuration, progressLine, terminalProgress } from "../cli/progress.ts";
 
 Deno.test("the progress line shows files done of total, the percentage and the time left", () => {
   assert.equal(progressLine(0, 4, 0, 60), `[${".".repeat(40)}] 0/4 files  0%`);

@@ -1,13 +1,13 @@
 /**
- * The command line's pieces in `lib/cli/`: the batched log, and `wrap`'s file access (a file changed
+ * The command line's pieces in `cli/`: the batched log, and `wrap`'s file access (a file changed
  * between its read and its rewrite keeps that change). `main.ts` itself is run as a process by
  * main_cli_test.ts and start_task_test.ts.
  *
  * @module
  */
 import assert from "node:assert/strict";
-import { batchedLog } from "../lib/cli/log.ts";
-import { wrapIo } from "../lib/cli/wrap_io.ts";
+import { batchedLog } from "../cli/log.ts";
+import { wrapIo } from "../cli/wrap/io.ts";
 import { encodePo, parsePo } from "../lib/po/mod.ts";
 
 const decoder = new TextDecoder();

@@ -1,12 +1,8 @@
 import assert from "node:assert/strict";
 import { InvalidInputError } from "../lib/errors.ts";
-import {
-  buildQuery,
-  GpssClient,
-  type GpssClientOptions,
-  type SearchOutcome,
-  type SearchRequest,
-} from "../lib/gpss/mod.ts";
+import { GpssClient, type SearchOutcome, type SearchRequest } from "../lib/gpss/mod.ts";
+import { buildQuery } from "../lib/gpss/query.ts";
+import { type GpssClientOptions } from "../lib/gpss/client.ts";
 import {
   FAKE_EXPIRED_CODE,
   FAKE_USER_CODE,

@@ -7,7 +7,8 @@
  */
 import assert from "node:assert/strict";
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
-import { CSV_COLUMNS, csvColumns, csvField, GpssClient } from "../lib/gpss/mod.ts";
+import { csvColumns, GpssClient } from "../lib/gpss/mod.ts";
+import { CSV_COLUMNS, csvField } from "../lib/gpss/export.ts";
 import { FAKE_CORPUS, FAKE_USER_CODE, type FakeGpss, type FakePatent, startFakeGpss } from "./_fake_gpss.ts";
 import { postJson, testApp } from "./_helpers.ts";
 

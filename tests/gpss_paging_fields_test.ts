@@ -6,7 +6,8 @@
  * @module
  */
 import assert from "node:assert/strict";
-import { GpssClient, parseClaims, type PatentClaim } from "../lib/gpss/mod.ts";
+import { GpssClient } from "../lib/gpss/mod.ts";
+import { parseClaims, type PatentClaim } from "../lib/gpss/sections.ts";
 import { FAKE_USER_CODE, type FakeGpss, startFakeGpss } from "./_fake_gpss.ts";
 import { postJson, testApp } from "./_helpers.ts";
 

@@ -6,7 +6,10 @@
  */
 import assert from "node:assert/strict";
 import { InvalidInputError } from "../lib/errors.ts";
-import { capText, GpssClient, parsePatentNumber, type PatentRecord } from "../lib/gpss/mod.ts";
+import { GpssClient } from "../lib/gpss/mod.ts";
+import { capText } from "../lib/gpss/patent.ts";
+import { parsePatentNumber } from "../lib/gpss/number.ts";
+import { type PatentRecord } from "../lib/gpss/response.ts";
 import { FAKE_USER_CODE, type FakeGpss, startFakeGpss } from "./_fake_gpss.ts";
 import { postJson, testApp } from "./_helpers.ts";
 

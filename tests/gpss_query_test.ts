@@ -2,19 +2,15 @@ import assert from "node:assert/strict";
 import { InvalidInputError } from "../lib/errors.ts";
 import {
   APPLICATION_TYPE_CODES,
-  buildQuery,
   DATABASE_CODES,
-  DATABASES,
-  encodeGpssValue,
   getAvailableDatabases,
-  normalizeSearchRequest,
   PATENT_TYPE_CODES,
-  REGIONS,
   requestParams,
-  SEARCH_FIELD_ALIASES,
   SEARCH_FIELDS,
   type SearchRequest,
 } from "../lib/gpss/mod.ts";
+import { buildQuery, encodeGpssValue, normalizeSearchRequest } from "../lib/gpss/query.ts";
+import { DATABASES, REGIONS, SEARCH_FIELD_ALIASES } from "../lib/gpss/codes.ts";
 import { SEARCH_EXAMPLE_DESCRIPTIONS, SEARCH_EXAMPLES } from "../routes/patent_examples.ts";
 import { SearchPatentsRequest, searchRequestFromBody } from "../routes/patents.ts";
 

@@ -9,16 +9,14 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { ConfigError, parseConfig, permissionFlags } from "../lib/config.ts";
 import { QuotaExceededError } from "../lib/errors.ts";
+import { GpssClient, QuotaLedger } from "../lib/gpss/mod.ts";
 import {
   DEFAULT_QUOTA_WINDOWS,
-  GpssClient,
-  LEDGER_FILE,
-  MAX_LEDGER_BYTES,
   parsePeakWindow,
-  QuotaLedger,
   quotaWindowAt,
   type QuotaWindows,
-} from "../lib/gpss/mod.ts";
+} from "../lib/gpss/quota_window.ts";
+import { LEDGER_FILE, MAX_LEDGER_BYTES } from "../lib/gpss/quota.ts";
 import { FAKE_USER_CODE, startFakeGpss } from "./_fake_gpss.ts";
 import { postJson, testApp } from "./_helpers.ts";
 

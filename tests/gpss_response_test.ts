@@ -1,15 +1,15 @@
 import assert from "node:assert/strict";
+import { describeGpssMessage } from "../lib/gpss/messages.ts";
+import { MAX_NESTING_DEPTH } from "../lib/gpss/_shape.ts";
 import {
-  describeGpssMessage,
   GpssResponseError,
   type GpssResponseErrorKind,
-  MAX_NESTING_DEPTH,
   parseGpssJson,
   parseGpssResponse,
   parseXml,
   type PatentRecord,
   xmlToJsonShape,
-} from "../lib/gpss/mod.ts";
+} from "../lib/gpss/response.ts";
 
 const FIXTURES = new URL("./fixtures/gpss/", import.meta.url);
 

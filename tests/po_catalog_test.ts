@@ -4,14 +4,14 @@ import { InvalidInputError, UnwritableCatalogError } from "../lib/errors.ts";
 import {
   applyWrite,
   encodePo,
-  findFuzzy,
   formatPo,
   listEntries,
-  NEW_CATALOG_HEADER,
   parsePo,
   readContext,
   toApiEntry,
 } from "../lib/po/mod.ts";
+import { findFuzzy } from "../lib/po/catalog.ts";
+import { NEW_CATALOG_HEADER } from "../lib/po/apply_write.ts";
 import type { ApiEntry, PoCatalog } from "../lib/po/mod.ts";
 import { forEachDuplicate, knownUnique } from "../lib/po/_duplicates.ts";
 

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { type CheckCliIo, checkCliIo, runCheck } from "../lib/cli/check.ts";
+import { type CheckCliIo, checkCliIo, runCheck } from "../cli/check.ts";
 import { childEnv } from "./_helpers.ts";
 
 const FIXTURES = new URL("./fixtures/checks/", import.meta.url).pathname;

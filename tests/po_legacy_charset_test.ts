@@ -8,7 +8,7 @@
 import assert from "node:assert/strict";
 import { parsePo } from "../lib/po/parse.ts";
 import { encodePo } from "../lib/po/write.ts";
-import { runWrap } from "../lib/po/wrap_cli.ts";
+import { runWrap } from "../cli/wrap/command.ts";
 import { isCjkEncoding, LEGACY_MULTIBYTE_CHARSETS, legacyCodec } from "../lib/po/_legacy_charset.ts";
 import { lacks } from "./_prerequisites.ts";
 import { poFixture, SHARED_DIR } from "./_helpers.ts";

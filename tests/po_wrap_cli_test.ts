@@ -1,8 +1,8 @@
 import assert from "node:assert/strict";
-import { runWrap, unifiedDiff, WRAP_USAGE } from "../lib/po/mod.ts";
-import type { WrapIo } from "../lib/po/mod.ts";
-import { NotRegularFileError } from "../lib/store/mod.ts";
-import { MAX_WRAP_FILES } from "../lib/po/wrap_tree.ts";
+import { runWrap, WRAP_USAGE, type WrapIo } from "../cli/wrap/command.ts";
+import { unifiedDiff } from "../lib/po/mod.ts";
+import { NotRegularFileError } from "../lib/regular_read.ts";
+import { MAX_WRAP_FILES } from "../lib/po/tree_walk.ts";
 
 const FIXTURES = new URL("./fixtures/po/", import.meta.url);
 

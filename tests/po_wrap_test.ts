@@ -1,12 +1,12 @@
 /**
- * Tests of the msgcat string-wrapping engine (`lib/po/wrap.ts` and its tables).
+ * Tests of the msgcat string-wrapping engine (`lib/po/string_layout.ts` and its tables).
  *
  * Everything below the golden table runs against GNU msgcat 0.21 itself (`msgcat` on PATH) and/or the
  * shared corpus (`../shared`) when they are present, and says plainly when they are not.
  */
 import assert from "node:assert/strict";
 import { lacks } from "./_prerequisites.ts";
-import { escapeString, type WrapOptions, wrapString } from "../lib/po/wrap.ts";
+import { escapeString, type WrapOptions, wrapString } from "../lib/po/string_layout.ts";
 import { directiveInteriors } from "../lib/po/_format_directives.ts";
 import {
   BREAK_MANDATORY,
@@ -937,7 +937,7 @@ Deno.test("lib/po/_scan_tables.ts is what .ci/gen_scan_tables.ts writes: the sto
   assert.equal(Deno.readTextFileSync(new URL("../lib/po/_scan_tables.ts", import.meta.url)), generate());
   // And what the modules use is what they would build.
   const { buildLineBreakAutomaton } = await import("../lib/po/_linebreak.ts");
-  const { buildScanSteps } = await import("../lib/po/wrap.ts");
+  const { buildScanSteps } = await import("../lib/po/string_layout.ts");
   const built = buildLineBreakAutomaton();
   assert.deepEqual(LINE_BREAK_DFA, built);
   const tables = await import("../lib/po/_scan_tables.ts");

@@ -6,7 +6,8 @@
  * @module
  */
 import assert from "node:assert/strict";
-import { GpssClient, MAX_CLAIMS, MAX_OFFSET, parseClaims } from "../lib/gpss/mod.ts";
+import { GpssClient, MAX_OFFSET } from "../lib/gpss/mod.ts";
+import { MAX_CLAIMS, parseClaims } from "../lib/gpss/sections.ts";
 import { FAKE_CORPUS, FAKE_USER_CODE, type FakePatent, startFakeGpss } from "./_fake_gpss.ts";
 import { postJson, testApp } from "./_helpers.ts";
 

@@ -7,17 +7,16 @@ import assert from "node:assert/strict";
 import { InvalidInputError } from "../lib/errors.ts";
 import { EXCERPT_WINDOW } from "../lib/gpss/_excerpt.ts";
 import {
-  DEFAULT_MAX_BODY_BYTES,
   GpssClient,
-  type GpssClientOptions,
   MAX_KEYWORDS_LENGTH,
   MAX_QUERY_LENGTH,
-  MAX_XML_NODES,
   QueryTooLongError,
   requestParams,
   SEARCH_FIELDS,
   type SearchOutcome,
 } from "../lib/gpss/mod.ts";
+import { DEFAULT_MAX_BODY_BYTES, type GpssClientOptions } from "../lib/gpss/client.ts";
+import { MAX_XML_NODES } from "../lib/gpss/response.ts";
 import {
   FAKE_USER_CODE,
   type FakeFault,

@@ -7,7 +7,9 @@
 import assert from "node:assert/strict";
 import * as fs from "node:fs";
 import { DomainError, InvalidInputError, OutsideRootsError, TooLargeError } from "../lib/errors.ts";
-import { atomicReplaceFile, CatalogueStore, lockFilePath, readRegularFile } from "../lib/store/mod.ts";
+import { CatalogueStore } from "../lib/store/mod.ts";
+import { atomicReplaceFile, readRegularFile } from "../lib/store/atomic_write.ts";
+import { lockFilePath } from "../lib/store/file_lock.ts";
 import { pendingLockKeys } from "../lib/store/file_lock.ts";
 import { lineCodec, type LineDoc, lineFile, spawnStoreChild } from "./_store_writer_child.ts";
 

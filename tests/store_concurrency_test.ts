@@ -3,7 +3,8 @@
  * sandboxed to the root), and SIGKILL at random moments (rename gives old-or-new, never a mix).
  */
 import assert from "node:assert/strict";
-import { atomicUpdateFile, CatalogueStore, withFileLock } from "../lib/store/mod.ts";
+import { atomicUpdateFile, CatalogueStore } from "../lib/store/mod.ts";
+import { withFileLock } from "../lib/store/file_lock.ts";
 import { pendingLockKeys } from "../lib/store/file_lock.ts";
 import { crashLine, lineCodec, type LineDoc, lineFile, spawnStoreChild } from "./_store_writer_child.ts";
 

@@ -8,17 +8,14 @@ import assert from "node:assert/strict";
 import { createHash } from "node:crypto";
 import { ConfigError, parseConfig, permissionFlags, prepareStore } from "../lib/config.ts";
 import { InvalidInputError, OutsideRootsError } from "../lib/errors.ts";
+import { atomicUpdateFile, CatalogueStore, StoreSetupError, useLockDirectory } from "../lib/store/mod.ts";
+import { checkRoots } from "../lib/store/path_policy.ts";
 import {
-  atomicUpdateFile,
-  CatalogueStore,
-  checkRoots,
   lockPlacement,
   LOCKS_BESIDE_PLACEMENT,
   openLockDirectory,
   setLockPlacement,
-  StoreSetupError,
-  useLockDirectory,
-} from "../lib/store/mod.ts";
+} from "../lib/store/lock_dir.ts";
 import { lineCodec, lineFile } from "./_store_writer_child.ts";
 
 const MAIN = new URL("../main.ts", import.meta.url).pathname;

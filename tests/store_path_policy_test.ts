@@ -5,7 +5,7 @@
  */
 import assert from "node:assert/strict";
 import { InvalidInputError, NotFoundError, OutsideRootsError, TooLargeError } from "../lib/errors.ts";
-import { type PathPolicyOptions, resolveCataloguePath } from "../lib/store/mod.ts";
+import { type PathPolicyOptions, resolveCataloguePath } from "../lib/store/path_policy.ts";
 import { lineFile, spawnStoreChild } from "./_store_writer_child.ts";
 
 interface PolicyFixture extends AsyncDisposable {

@@ -3,7 +3,8 @@
  * compare-and-swap against the file as it is under the lock.
  */
 import assert from "node:assert/strict";
-import { CatalogueStore, isRevision, revisionOf } from "../lib/store/mod.ts";
+import { CatalogueStore } from "../lib/store/mod.ts";
+import { isRevision, revisionOf } from "../lib/store/revision.ts";
 import { lineCodec, lineFile } from "./_store_writer_child.ts";
 
 async function withStore(fn: (root: string, store: CatalogueStore<{ lines: string[] }>) => Promise<void>) {

@@ -5,15 +5,10 @@
  */
 import assert from "node:assert/strict";
 import { InvalidInputError, NotFoundError, OutsideRootsError, TooLargeError } from "../lib/errors.ts";
-import {
-  atomicReplaceFile,
-  atomicUpdateFile,
-  CatalogueStore,
-  type CatalogueStoreOptions,
-  lockFilePath,
-  readRegularFile,
-  withFileLock,
-} from "../lib/store/mod.ts";
+import { atomicUpdateFile, CatalogueStore } from "../lib/store/mod.ts";
+import { atomicReplaceFile, readRegularFile } from "../lib/store/atomic_write.ts";
+import { type CatalogueStoreOptions } from "../lib/store/catalogue_store.ts";
+import { lockFilePath, withFileLock } from "../lib/store/file_lock.ts";
 import { concatRuns, sameBytes } from "../lib/byte_runs.ts";
 import { applyWrite, encodePo, parsePo } from "../lib/po/mod.ts";
 import { PO_CODEC } from "../lib/po/po_codec.ts";

@@ -62,7 +62,7 @@ async function toolsRepo(parent: string): Promise<{ dir: string; rev: string }> 
   await Deno.mkdir(dir);
   const copy = await run("cp", [
     "-R",
-    ...["main.ts", "deno.json", "deno.lock", "bin", "lib", "routes", ".pre-commit-hooks.yaml"]
+    ...["main.ts", "deno.json", "deno.lock", "bin", "cli", "lib", "routes", ".pre-commit-hooks.yaml"]
       .map((f) => `${ROOT}/${f}`),
     dir,
   ], parent);

@@ -39,9 +39,9 @@ Deno.test("main.ts wrap loads no npm package (no zod, Hono, MCP SDK, nor routes/
   }
 });
 
-const WRAP_MAIN = new URL("../lib/cli/wrap_main.ts", import.meta.url).pathname;
+const WRAP_MAIN = new URL("../cli/wrap/main.ts", import.meta.url).pathname;
 
-Deno.test("lib/cli/wrap_main.ts (what the wrap task and the hook run, bundled) statically imports no node: built-in, no npm package and nothing of routes/", async () => {
+Deno.test("cli/wrap/main.ts (what the wrap task and the hook run, bundled) statically imports no node: built-in, no npm package and nothing of routes/", async () => {
   const out = await new Deno.Command(Deno.execPath(), {
     args: ["info", "--json", WRAP_MAIN],
     env: { NO_COLOR: "1" },
@@ -71,7 +71,7 @@ Deno.test("lib/cli/wrap_main.ts (what the wrap task and the hook run, bundled) s
   assert.ok(loaded.size > 20, `${loaded.size} modules`);
 });
 
-Deno.test("lib/cli/wrap_main.ts lays out, rewrites and checks like main.ts wrap, with no npm package", async () => {
+Deno.test("cli/wrap/main.ts lays out, rewrites and checks like main.ts wrap, with no npm package", async () => {
   const dir = await Deno.makeTempDir({ prefix: "wrap_main_" });
   try {
     await Deno.writeTextFile(`${dir}/a.po`, UNWRAPPED);

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
-import { collectWrapTargets, filesUnder } from "../lib/po/wrap_tree.ts";
-import { pathKind, readDirEntries } from "../lib/po/wrap_host.ts";
+import { collectWrapTargets, filesUnder } from "../lib/po/tree_walk.ts";
+import { pathKind, readDirEntries } from "../cli/tree_host.ts";
 
 const MAIN = new URL("../main.ts", import.meta.url).pathname;
 const LAID_OUT = 'msgid ""\nmsgstr "Content-Type: text/plain; charset=UTF-8\\n"\n\nmsgid "a"\nmsgstr "b"\n';

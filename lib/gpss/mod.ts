@@ -11,15 +11,34 @@
  *
  * @module
  */
-export * from "./codes.ts";
-export * from "./query.ts";
-export * from "./response.ts";
-export * from "./messages.ts";
-export * from "./sections.ts";
-export * from "./number.ts";
-export * from "./patent.ts";
-export * from "./quota.ts";
-export * from "./quota_window.ts";
-export * from "./state_dir.ts";
-export * from "./export.ts";
-export * from "./client.ts";
+export { GpssClient } from "./client.ts";
+export {
+  APPLICATION_TYPE_CODES,
+  DATABASE_CODES,
+  getAvailableDatabases,
+  PATENT_TYPE_CODES,
+  SEARCH_FIELDS,
+  type SearchField,
+} from "./codes.ts";
+export {
+  dateRangeProblem,
+  isCalendarDate,
+  MAX_KEYWORDS_LENGTH,
+  MAX_OFFSET,
+  MAX_QUERY_LENGTH,
+  QueryTooLongError,
+  requestParams,
+  type SearchRequest,
+} from "./query.ts";
+export { OUTPUT_SECTIONS, type OutputSection } from "./sections.ts";
+export { MAX_NUMBER_LENGTH } from "./number.ts";
+export { DEFAULT_MAX_CHARS, getPatent, MAX_MAX_CHARS } from "./patent.ts";
+export { QuotaLedger, type QuotaStatus } from "./quota.ts";
+export {
+  csvColumns,
+  EXPORT_CONTENT_TYPES,
+  EXPORT_FORMATS,
+  exportChunks,
+  type ExportFormat,
+} from "./export.ts";
+export type { SearchOutcome, SearchSuccess } from "./client.ts";

@@ -9,13 +9,14 @@
  * of their ends (a typo leaves everything before it, or everything after it, in common, so the
  * msgid meant is a close neighbour in one of the two orders, even among thousands of templated
  * msgids); then every msgid from the nearest length outward, within reach of the target's length
- * (a longer or shorter one cannot be closer), while the budget lasts. The distance is computed in a
- * band (Ukkonen's cut-off), given up as soon as a whole row is past the worst distance still
- * wanted, the common prefix and suffix skipped first. Once the budget is spent, the candidates not
+ * (a longer or shorter one cannot be closer), while the budget lasts. The distance is the house's
+ * one bounded edit distance (`lib/edit_distance.ts`: a swap of neighbours is one edit), asked only
+ * up to the worst distance still wanted. Once the budget is spent, the candidates not
  * yet looked at are skipped (the answer says so with `complete: false`).
  *
  * @module
  */
+import { boundedEditDistance, editBandCost } from "../edit_distance.ts";
 
 /** A msgid the catalogue has (with its context), as offered in place of one it lacks. */
 export interface ClosestEntry {
@@ -112,9 +113,9 @@ export function closestEntries(
     const k = cutoff();
     const other = list[at]!.msgid;
     if (k < 0 || Math.abs(other.length - msgid.length) > k) return true;
-    if (bandCost(msgid, other, k) > budget.cells) return false;
+    if (editBandCost(msgid, other, k) > budget.cells) return false;
     seen.add(at);
-    const d = boundedDistance(msgid, other, k, budget);
+    const d = boundedEditDistance(msgid, other, k, budget);
     if (d < 0) return true;
     best.push({ at, distance: d });
     best.sort((a, b) =>
@@ -169,75 +170,4 @@ function lowerBound(order: Uint32Array, before: (i: number) => boolean): number 
     else hi = mid;
   }
   return lo;
-}
-
-/** Two rows of the band, reused by every call (a call runs to its end without awaiting). */
-const SCRATCH_A = new Int32Array(2 * CLOSEST_MAX_DISTANCE + 2);
-const SCRATCH_B = new Int32Array(2 * CLOSEST_MAX_DISTANCE + 2);
-
-/** The most cells {@link boundedDistance} may compute for these strings and this bound. */
-function bandCost(a: string, b: string, k: number): number {
-  return (2 * k + 2) * (Math.max(a.length, b.length) + 1);
-}
-
-/**
- * The edit distance of `a` and `b` when it is at most `k`, else -1; the cells computed are taken
- * from `budget`. O(k · min(|a|, |b|)) time, O(k) memory.
- */
-function boundedDistance(a: string, b: string, k: number, budget: ClosestBudget): number {
-  if (Math.abs(a.length - b.length) > k) return -1;
-  let start = 0;
-  let endA = a.length, endB = b.length;
-  while (start < endA && start < endB && a.charCodeAt(start) === b.charCodeAt(start)) start++;
-  while (endA > start && endB > start && a.charCodeAt(endA - 1) === b.charCodeAt(endB - 1)) {
-    endA--;
-    endB--;
-  }
-  const n = endA - start, m = endB - start;
-  // The comparisons that skipped the common ends count as cells too.
-  budget.cells -= a.length - n;
-  if (n === 0 || m === 0) return Math.max(n, m) <= k ? Math.max(n, m) : -1;
-  // Row i of the table holds D[i][j] for j in [i - k, i + k], stored at j - i + k; slots outside
-  // the table hold k + 1 ("too far"), which is all a cut-off distance needs to know.
-  const width = 2 * k + 1;
-  const far = k + 1;
-  let prev = SCRATCH_A.fill(far, 0, width + 1);
-  let row = SCRATCH_B.fill(far, 0, width + 1);
-  for (let j = 0; j <= Math.min(m, k); j++) prev[j + k] = j; // row 0: D[0][j] = j
-  let cells = 0;
-  for (let i = 1; i <= n; i++) {
-    let rowMin = far;
-    const from = i - k > 0 ? i - k : 0, to = i + k < m ? i + k : m;
-    const ca = a.charCodeAt(start + i - 1);
-    let left = far; // D[i][from - 1]
-    if (from === 0) {
-      left = i;
-      row[k - i] = i;
-    }
-    for (let j = from === 0 ? 1 : from; j <= to; j++) {
-      const s = j - i + k; // D[i-1][j-1] is prev[s], D[i-1][j] is prev[s + 1], D[i][j-1] is `left`
-      let v = prev[s]! + (ca === b.charCodeAt(start + j - 1) ? 0 : 1);
-      const up = prev[s + 1]! + 1;
-      if (up < v) v = up;
-      if (left + 1 < v) v = left + 1;
-      if (v > far) v = far;
-      row[s] = v;
-      left = v;
-      if (v < rowMin) rowMin = v;
-    }
-    if (from === 0 && i < rowMin) rowMin = i;
-    // The next row reads one slot past `to` (its D[i][j] above): "too far", not a stale value.
-    row[to - i + k + 1] = far;
-    cells += to - from + 1;
-    if (rowMin > k) {
-      budget.cells -= cells;
-      return -1;
-    }
-    const t = prev;
-    prev = row;
-    row = t;
-  }
-  budget.cells -= cells;
-  const d = prev[m - n + k]!;
-  return d <= k ? d : -1;
 }

@@ -4,7 +4,7 @@
  * @module
  */
 import { readList } from "./parse.ts";
-import type { PoMessage } from "./types.ts";
+import { hasHeaderKey, type PoMessage } from "./types.ts";
 
 /** A domain's messages: their indices in the list, in order, or a count n for all n of them. */
 export type Group = readonly number[] | number;
@@ -35,7 +35,7 @@ export function domainGroups(
   if (!hasDomains) {
     const n = messages.length;
     const onlyHeader = n === 0 ||
-      (!forcePo && n === 1 && messages[0]!.msgid === "" && messages[0]!.msgctxt === null);
+      (!forcePo && n === 1 && hasHeaderKey(messages[0]!));
     return { domains: [undefined], groups: onlyHeader ? null : [n] };
   }
   // One pass: a list per domain in order of first appearance, the default one first (a walk of
@@ -51,7 +51,7 @@ export function domainGroups(
   const groups = [...byDomain.values()];
   const onlyHeaders = groups.every((g) =>
     g.length === 0 ||
-    (!forcePo && g.length === 1 && messages[g[0]!]!.msgid === "" && messages[g[0]!]!.msgctxt === null)
+    (!forcePo && g.length === 1 && hasHeaderKey(messages[g[0]!]!))
   );
   return { domains, groups: onlyHeaders ? null : groups };
 }

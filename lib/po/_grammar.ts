@@ -27,7 +27,7 @@ import {
   T_STRING,
   TOKEN_NAMES,
 } from "./_lexer.ts";
-import { DEFAULT_DOMAIN, type Draft, type PoMessage, type PoReference } from "./types.ts";
+import { DEFAULT_DOMAIN, type Draft, isHeader, type PoMessage, type PoReference } from "./types.ts";
 
 /**
  * A message as the reader builds it: every field and list writable, for the decoding that
@@ -189,7 +189,7 @@ export function parseText(lex: Lexer): RawParse {
           m.domain = domain;
           domains = true;
         }
-        if (m.msgid === "" && m.msgctxt === null && !m.obsolete) headers.push(messages.length);
+        if (isHeader(m)) headers.push(messages.length);
         comments.reset();
         // The lexer is one token ahead, into the next message: at worst a message is counted in
         // for a character of the next one, never left out.

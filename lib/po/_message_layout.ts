@@ -1,6 +1,6 @@
 /**
  * One message laid out as msgcat's `message_print` / `message_print_obsolete` prints it: comments,
- * references, flags, previous strings, then the strings, each through `writeString` (`wrap.ts`).
+ * references, flags, previous strings, then the strings, each through `writeString` (`string_layout.ts`).
  *
  * @module
  */
@@ -10,7 +10,7 @@ import { flagLine, formatLanguageOf, interpretFlags, NO_FLAGS } from "./_flags.t
 import type { Layout } from "./_layout_cache.ts";
 import { writeReferences } from "./_references.ts";
 import type { PoMessage } from "./types.ts";
-import { writeString } from "./wrap.ts";
+import { writeString } from "./string_layout.ts";
 import { isCjkEncoding, type LegacyCodec } from "./_legacy_charset.ts";
 
 // Control characters are what these look for.

@@ -22,7 +22,7 @@ import {
 } from "./_closest.ts";
 import type { WriteEntry, WriteMode } from "./apply_write.ts";
 import { closestIndexes } from "./_identity_caches.ts";
-import type { PoCatalog, PoMessage } from "./types.ts";
+import { isHeader, type PoCatalog, type PoMessage } from "./types.ts";
 
 /** Conflicting entries listed in one answer at most (each with up to three suggestions). */
 export const MAX_LISTED_CONFLICTS = 20;
@@ -163,7 +163,7 @@ function indexOf(catalog: PoCatalog): ClosestIndex {
 function activeEntries(catalog: PoCatalog): { msgctxt: string | null; msgid: string }[] {
   const out: { msgctxt: string | null; msgid: string }[] = [];
   for (const m of catalog.messages) {
-    if (!m.obsolete && !(m.msgid === "" && m.msgctxt === null)) {
+    if (!m.obsolete && !isHeader(m)) {
       out.push({ msgctxt: m.msgctxt, msgid: m.msgid });
     }
   }

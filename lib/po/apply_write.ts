@@ -24,6 +24,7 @@ import {
 import {
   type Draft,
   EMPTY_MESSAGE,
+  hasHeaderKey,
   isHeader,
   type PoCatalog,
   type PoMessage,
@@ -271,7 +272,7 @@ function newMessage(msgctxt: string | null, msgid: string, msgstr: string): PoMe
  */
 function withHeader(cat: PoCatalog): PoCatalog {
   for (const m of cat.messages) {
-    if (m.msgid === "" && m.msgctxt === null && m.domain === undefined) return cat;
+    if (hasHeaderKey(m) && m.domain === undefined) return cat;
   }
   return { ...cat, messages: [newHeader(), ...cat.messages], charset: "UTF-8" };
 }

@@ -1,7 +1,7 @@
 /**
  * Compile a catalogue to a binary MO file as `msgfmt` 0.21 does, with `gettext-parser`'s MO
- * compiler. This module loads gettext-parser (and its iconv tables): it is not exported from
- * `mod.ts`, so the modes that do not compile (wrap, check) never load it.
+ * compiler. This module loads gettext-parser (and its iconv tables): `mod.ts` hands it out through
+ * `loadMoCompiler` (`mo_compiler.ts`), so the modes that do not compile (wrap, check) never load it.
  *
  * What goes in, as msgfmt: every non-obsolete entry whose first msgstr is not empty, fuzzy ones
  * only when asked (`useFuzzy`, msgfmt's `--use-fuzzy`), the header always (fuzzy or not) unless
@@ -31,7 +31,7 @@
 import { mo } from "gettext-parser";
 import { InvalidInputError, PoSyntaxError } from "../errors.ts";
 import { messageLine } from "./parse.ts";
-import type { PoCatalog, PoMessage } from "./types.ts";
+import { isHeader, type PoCatalog, type PoMessage } from "./types.ts";
 import { catalogCharset } from "./_output_charset.ts";
 import { interpretFlags } from "./_flags.ts";
 import { compareBytes, layoutMo, type MoSysdepPair, readMoPairs } from "./_mo_layout.ts";
@@ -102,12 +102,12 @@ export function compileMo(cat: PoCatalog, options: CompileOptions = {}): Compile
     }
     seen.set(key, m);
     const forms = m.msgidPlural !== null ? (m.msgstrPlural ?? [""]) : [m.msgstr];
-    const isHeader = m.msgctxt === null && m.msgid === "";
+    const isHeaderEntry = isHeader(m);
     if (forms[0] === "") {
-      if (!isHeader) untranslatedSkipped++;
+      if (!isHeaderEntry) untranslatedSkipped++;
       continue;
     }
-    if (isHeader) {
+    if (isHeaderEntry) {
       header = m;
       count++;
       continue;

@@ -12,7 +12,7 @@
 import { InvalidInputError } from "../errors.ts";
 import { evaluatePlural, parsePluralExpression, type PluralExpression } from "./_plural_forms.ts";
 import { NEW_CATALOG_HEADER } from "./apply_write.ts";
-import { EMPTY_MESSAGE, type PoCatalog, type PoMessage } from "./types.ts";
+import { EMPTY_MESSAGE, isHeader, type PoCatalog, type PoMessage } from "./types.ts";
 import { canonicalCatalog } from "./canonical.ts";
 import { catalogCharset } from "./_output_charset.ts";
 
@@ -60,14 +60,17 @@ export const MAX_HEADER_UPDATES = 64;
 /** Longest value one field may be given. */
 export const MAX_HEADER_VALUE_CHARS = 4096;
 
-/** True for the header entry: msgid "" without context, not obsolete, in the default domain. */
-export function isHeaderMessage(m: PoMessage): boolean {
-  return m.msgid === "" && m.msgctxt === null && !m.obsolete && m.domain === undefined;
+/**
+ * True for the catalogue's own header: {@link isHeader}'s, in the default domain (a file with
+ * `domain` sections has one header per domain; the one read and updated here is the default's).
+ */
+export function isDefaultDomainHeader(m: PoMessage): boolean {
+  return isHeader(m) && m.domain === undefined;
 }
 
 /** The catalogue's header entry, or null. */
 export function headerMessage(cat: PoCatalog): PoMessage | null {
-  for (const m of cat.messages) if (isHeaderMessage(m)) return m;
+  for (const m of cat.messages) if (isDefaultDomainHeader(m)) return m;
   return null;
 }
 

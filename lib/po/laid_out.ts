@@ -45,7 +45,7 @@ import { flagLine, formatLanguageOf, interpretFlags, NO_FLAGS } from "./_flags.t
 import { Pending } from "./_grammar.ts";
 import { pluralKeyword, writeComment } from "./_message_layout.ts";
 import { parseReferences, ReferenceLinesAsRead, writeReferences } from "./_references.ts";
-import { writeStringBytes } from "./wrap.ts";
+import { writeStringBytes } from "./string_layout.ts";
 import { equalBytes } from "../native_bytes.ts";
 
 // String fields in msgcat's order; plural forms come after F_STR, one slot each.

@@ -25,7 +25,13 @@ import { DEFAULT_FUZZY_LIMITS, FuzzyIndex, type FuzzyLimits } from "./_fuzzy_mat
 
 export { DEFAULT_FUZZY_LIMITS, type FuzzyLimits };
 import { LANGUAGE_CODES, LANGUAGE_VARIANT_CODES } from "./_language_codes.ts";
-import { type Draft as Writable, EMPTY_MESSAGE, type PoCatalog, type PoMessage } from "./types.ts";
+import {
+  type Draft as Writable,
+  EMPTY_MESSAGE,
+  hasHeaderKey,
+  type PoCatalog,
+  type PoMessage,
+} from "./types.ts";
 import { canonicalCatalog } from "./canonical.ts";
 import { type FlagState, FORMAT_LANGUAGES, interpretFlags } from "./_flags.ts";
 import { CHECK_NAMES, checkMessage } from "./checks/mod.ts";
@@ -84,10 +90,6 @@ const NO_CONTEXT = "\u0000";
 
 function keyOf(msgctxt: string | null, msgid: string): string {
   return msgctxt === null ? NO_CONTEXT + msgid : msgctxt + "\u0004" + msgid;
-}
-
-function isHeader(m: PoMessage): boolean {
-  return m.msgid === "" && m.msgctxt === null;
 }
 
 function formsOf(m: PoMessage): string[] {
@@ -154,7 +156,7 @@ export function mergeCatalogs(def: PoCatalog, ref: PoCatalog, options: MergeOpti
   // msgmerge converts the catalogue to UTF-8 when a template header says `charset=UTF-8` (in any
   // case), and that conversion writes "UTF-8" into the header even when it said "utf-8".
   const toUtf8 = ref.messages.some((m) =>
-    isHeader(m) && !m.obsolete && /^utf-8$/i.test(charsetValue(m.msgstr))
+    hasHeaderKey(m) && !m.obsolete && /^utf-8$/i.test(charsetValue(m.msgstr))
   );
   const used = new Set<PoMessage>();
   const out = new Map<string, Draft[]>();
@@ -162,7 +164,7 @@ export function mergeCatalogs(def: PoCatalog, ref: PoCatalog, options: MergeOpti
   const growth = new Growth(def, ref);
 
   for (const [domain, refList] of refDomains) {
-    const refMessages = refList.some((m) => isHeader(m)) ? refList : [dummyHeader(domain), ...refList];
+    const refMessages = refList.some((m) => hasHeaderKey(m)) ? refList : [dummyHeader(domain), ...refList];
     const defList = defDomains.get(domain) ?? [];
     const defByKey = new Map<string, PoMessage>();
     for (const m of defList) {
@@ -181,7 +183,7 @@ export function mergeCatalogs(def: PoCatalog, ref: PoCatalog, options: MergeOpti
         stats.merged++;
         continue;
       }
-      if (isHeader(r)) continue;
+      if (hasHeaderKey(r)) continue;
       let similar: PoMessage | null = null;
       if (fuzzyBudget !== null) {
         index ??= new FuzzyIndex(defList, fuzzyBudget);
@@ -249,7 +251,7 @@ function mergeMessage(
 ): Draft {
   const dFlags = interpretFlags(d.flags);
   const rFlags = interpretFlags(r.flags);
-  const header = isHeader(r);
+  const header = hasHeaderKey(r);
   const forms = header ? [mergeHeader(d.msgstr, r.msgstr, toUtf8)] : formsOf(d);
   let fuzzy = dFlags.fuzzy || forceFuzzy;
   if (!fuzzy && r.msgidPlural !== d.msgidPlural) fuzzy = true;
@@ -367,7 +369,7 @@ function fixPlurals(drafts: Draft[], growth: Growth): void {
   if (!drafts.some((d) => d.problem !== 0)) return;
   let nplurals = 0;
   if (drafts.some((d) => d.problem === 1)) {
-    const header = drafts.find((d) => isHeader(d.message));
+    const header = drafts.find((d) => hasHeaderKey(d.message));
     nplurals = pluralCount(header?.forms[0] ?? null);
   }
   for (const d of drafts) {

@@ -14,44 +14,37 @@
  *
  * @module
  */
-export type { PoCatalog, PoMessage, PoReference } from "./types.ts";
-export { DEFAULT_DOMAIN, EMPTY_MESSAGE } from "./types.ts";
-export { messageLine, parsePo, type ParsePoOptions } from "./parse.ts";
-export { encodePo, encodePoRuns, type FormatOptions, formatPo } from "./write.ts";
+export { isHeader, type PoCatalog, type PoMessage } from "./types.ts";
+export { messageLines, parsePo } from "./parse.ts";
+export { encodePo, formatPo } from "./write.ts";
 export { canonicalCatalog } from "./canonical.ts";
-// Internal modules, exported on purpose: the charset names and flags the API and the tests use.
-export { canonicalCharset } from "./_charset.ts";
-export { catalogCharset } from "./_output_charset.ts";
-export { type FlagState, FORMAT_LANGUAGES, formatLanguageOf, interpretFlags } from "./_flags.ts";
-export { escapeString, type WrapOptions, wrapString } from "./wrap.ts";
 export {
   type ApiEntry,
-  type ContextWindow,
-  findFuzzy,
+  entryMessages,
+  fuzzyMessages,
   listEntries,
   readContext,
   toApiEntry,
 } from "./catalog.ts";
+export { applyWrite, type WriteEntry } from "./apply_write.ts";
+export { editCatalogue } from "./edit_catalogue.ts";
+export { unifiedDiff } from "./unified_diff.ts";
+export { MAX_HEADER_UPDATES, MAX_HEADER_VALUE_CHARS, readHeader, updateHeader } from "./header.ts";
+export { type FuzzyLimits, mergeCatalogs, type MergeStats } from "./merge.ts";
 export {
-  applyWrite,
-  type EntryOutcome,
-  NEW_CATALOG_HEADER,
-  type WriteEntry,
-  type WriteMode,
-  type WriteOptions,
-  type WriteResult,
-} from "./apply_write.ts";
-export { type CatalogueEdit, editCatalogue, type EditResult } from "./edit_catalogue.ts";
-export { runWrap, WRAP_USAGE, type WrapIo } from "./wrap_cli.ts";
-export { type DiffOptions, unifiedDiff } from "./unified_diff.ts";
-export {
-  checkPluralForms,
-  type HeaderField,
-  type HeaderInfo,
-  type HeaderUpdate,
-  parseHeaderFields,
-  readHeader,
-  revisionDate,
-  updateHeader,
-} from "./header.ts";
-export { mergeCatalogs, type MergeOptions, type MergeResult, type MergeStats } from "./merge.ts";
+  collectWrapTargets,
+  type EntryKind,
+  entryKind,
+  filesUnder,
+  type TreeWalkIo,
+  walkTree,
+  type WrapTreeIo,
+} from "./tree_walk.ts";
+export { CHECK_NAMES, type CheckProblem, CHECKS, ChecksFailedError, DEFAULT_CHECKS } from "./checks/mod.ts";
+export { checkTree, type CheckTreeIo } from "./checks/tree.ts";
+export type { CompileOptions, CompileResult } from "./compile.ts";
+export { loadMoCompiler } from "./mo_compiler.ts";
+export { pathFunctions } from "./_paths.ts";
+export { knownLayout, LAID_OUT, laidOutVerdict, NOT_LAID_OUT } from "./laid_out.ts";
+export { runCheckRequest } from "./checks/request.ts";
+export { PO_CODEC } from "./po_codec.ts";

@@ -106,7 +106,17 @@ export const DEFAULT_DOMAIN = "messages";
  * whose msgstr names the charset.
  */
 export function isHeader(m: PoMessage): boolean {
-  return m.msgid === "" && m.msgctxt === null && !m.obsolete;
+  return hasHeaderKey(m) && !m.obsolete;
+}
+
+/**
+ * Whether `m` has the header's key (msgid "", no msgctxt), obsolete or not: gettext's own
+ * `is_header` (message.h), which msgmerge applies to every entry of both files, so an obsolete
+ * `#~ msgid ""` counts there as a header and is never merged as a message. Everywhere else the
+ * header is {@link isHeader}'s.
+ */
+export function hasHeaderKey(m: PoMessage): boolean {
+  return m.msgid === "" && m.msgctxt === null;
 }
 
 /**

@@ -374,33 +374,6 @@ export async function readRegularFile(
   }
 }
 
-/**
- * Reads a whole regular file for a command-line tool (the `wrap` CLI): symlinks are followed, no
- * root policy applies, and anything but a regular file (a FIFO, `/dev/zero`, a directory) is refused
- * at once, without blocking and without reading it.
- *
- * @throws {Deno.errors.NotFound} the file does not exist.
- * @throws {NotRegularFileError} not a regular file (its `what` says which kind).
- * @throws {TooLargeError} larger than `maxBytes` (default 64 MiB).
- * @example
- * ```ts
- * const bytes = await readRegularFileBytes("po/fr.po");
- * ```
- */
-export async function readRegularFileBytes(
-  path: string,
-  maxBytes: number = DEFAULT_MAX_FILE_BYTES,
-): Promise<Uint8Array> {
-  const file = await readRegularFile(path, path, maxBytes);
-  if (file === null) throw new Deno.errors.NotFound(`No such file: ${path}`);
-  return flatBytes(file.bytes);
-}
-
-/** True when two contents are the same bytes (catalogues are megabytes: this runs on every write). */
-export function bytesEqual(a: Bytes, b: Bytes): boolean {
-  return sameBytes(a, b);
-}
-
 const COMPARE_CHUNK_BYTES = 1 << 18;
 /** Idle comparison buffers (each in use by one read at a time). */
 const COMPARE_CHUNKS: Uint8Array[] = [];

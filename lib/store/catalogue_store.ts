@@ -40,14 +40,9 @@
  *
  * @module
  */
-import { type Bytes, flatBytes } from "../byte_runs.ts";
+import { type Bytes, flatBytes, sameBytes } from "../byte_runs.ts";
 import { InvalidInputError, NotFoundError } from "../errors.ts";
-import {
-  type AtomicUpdateOptions,
-  bytesEqual,
-  readRegularFile,
-  updateFileUnderLock,
-} from "./atomic_write.ts";
+import { type AtomicUpdateOptions, readRegularFile, updateFileUnderLock } from "./atomic_write.ts";
 import { lstatOrNull } from "./_verified_path.ts";
 import { revisionOf } from "./revision.ts";
 import type {
@@ -331,7 +326,7 @@ export class CatalogueStore<D> {
             const cached = this.#cache.get(path.realPath);
             const doc = current === null
               ? null
-              : cached && bytesEqual(cached.bytes, current.bytes)
+              : cached && sameBytes(cached.bytes, current.bytes)
               ? cached.doc
               : this.#parse(flatBytes(current.bytes), userPath);
             const out = await fn(doc, {
@@ -559,17 +554,17 @@ export class CatalogueStore<D> {
     const writingNow = this.#writing.get(path.realPath);
     const cached = this.#cache.get(path.realPath);
     let doc: D;
-    if (writing && bytesEqual(current.bytes, writing.bytes)) {
+    if (writing && sameBytes(current.bytes, writing.bytes)) {
       // The file an update of this process has just written (it is about to cache it).
       this.#stats.revalidations++;
       doc = writing.doc;
-    } else if (writingNow && writingNow !== writing && bytesEqual(current.bytes, writingNow.bytes)) {
+    } else if (writingNow && writingNow !== writing && sameBytes(current.bytes, writingNow.bytes)) {
       this.#stats.revalidations++;
       doc = writingNow.doc;
-    } else if (racy?.racy && bytesEqual(current.bytes, racy.bytes)) {
+    } else if (racy?.racy && sameBytes(current.bytes, racy.bytes)) {
       this.#stats.revalidations++;
       doc = racy.doc;
-    } else if (cached && bytesEqual(current.bytes, cached.bytes)) {
+    } else if (cached && sameBytes(current.bytes, cached.bytes)) {
       // The same bytes as the cached document, under another stat key (an update that finished
       // between this read's stat and now, or a rename that changed only the ctime).
       this.#stats.revalidations++;
@@ -631,7 +626,8 @@ const LARGE_PARSE_BYTES = 1024 * 1024;
 const RESOLVED_TTL_MS = 1000;
 const RESOLVED_MAX = 1024;
 
-function statKey(stat: Deno.FileInfo): string {
+/** What tells one version of a file from another without reading it: device, inode, size, mtime, ctime. */
+export function statKey(stat: Deno.FileInfo): string {
   return `${stat.dev}:${stat.ino}:${stat.size}:${stat.mtime?.getTime()}:${stat.ctime?.getTime()}`;
 }
 

@@ -6,64 +6,12 @@
  * @module
  */
 export {
-  type CatalogueCacheStats,
   type CatalogueCallOptions,
   type CatalogueRead,
   CatalogueStore,
-  type CatalogueStoreOptions,
-  type CurrentRevision,
-  DEFAULT_CACHE_MAX_BYTES,
-  DEFAULT_RACY_WINDOW_MS,
   type DocumentCodec,
-  type UpdateOutcome,
+  statKey,
 } from "./catalogue_store.ts";
-export { isRevision, revisionOf } from "./revision.ts";
-export {
-  CATALOGUE_EXTENSIONS,
-  checkCataloguePathSyntax,
-  checkRegularFile,
-  checkRoots,
-  DEFAULT_MAX_FILE_BYTES,
-  NotRegularFileError,
-  outsideRootsError,
-  PathChangedError,
-  type PathPolicyOptions,
-  resolveCataloguePath,
-  type ResolvedCataloguePath,
-  type VerifiedDirectory,
-} from "./path_policy.ts";
-export {
-  type FileLockOptions,
-  lockFilePath,
-  withFileLock,
-  withInProcessTurn,
-  withOsLock,
-} from "./file_lock.ts";
-export {
-  defaultLockDirectoryPath,
-  type LockDirectory,
-  lockDirectorySetting,
-  type LockPlacement,
-  lockPlacement,
-  LOCKS_BESIDE,
-  LOCKS_BESIDE_PLACEMENT,
-  type LocksBeside,
-  openLockDirectory,
-  setLockPlacement,
-  StoreSetupError,
-  useLockDirectory,
-} from "./lock_dir.ts";
-export {
-  atomicReplaceFile,
-  type AtomicReplaceOptions,
-  atomicUpdateFile,
-  type AtomicUpdateOptions,
-  type CurrentFile,
-  DEFAULT_NEW_FILE_MODE,
-  DEFAULT_STALE_TEMP_AGE_MS,
-  type LockedUpdateOutcome,
-  type LockTarget,
-  readRegularFile,
-  readRegularFileBytes,
-  updateFileUnderLock,
-} from "./atomic_write.ts";
+export { StoreSetupError, useLockDirectory } from "./lock_dir.ts";
+export { atomicUpdateFile } from "./atomic_write.ts";
+export { catalogueStoreIo } from "./catalogue_tree_io.ts";

@@ -33,7 +33,7 @@ import {
   walkDirectories,
 } from "./_verified_path.ts";
 import { StoreSetupError } from "./lock_dir.ts";
-import { DEFAULT_MAX_FILE_BYTES, fileKind, NotRegularFileError } from "./regular_read.ts";
+import { DEFAULT_MAX_FILE_BYTES, fileKind, NotRegularFileError } from "../regular_read.ts";
 
 export { PathChangedError, type VerifiedDirectory };
 

@@ -13,11 +13,9 @@
  *
  * @module
  */
-import type { ApiEntry } from "../po/catalog.ts";
-import { messageLines } from "../po/parse.ts";
-import type { PoCatalog, PoMessage } from "../po/types.ts";
+import { type ApiEntry, isHeader, messageLines, type PoCatalog, type PoMessage } from "../po/mod.ts";
 import { ENTRY_FIELDS, type EntryField, type ListedEntry } from "./fields.ts";
-import { ENTRY_STATES, entryState, isHeader } from "./stats.ts";
+import { ENTRY_STATES, entryState } from "./stats.ts";
 
 /** The fields of a search (see `search.ts`). */
 export type IndexedField = "msgid" | "msgstr" | "msgctxt" | "comments";

@@ -7,8 +7,7 @@
  *
  * @module
  */
-import { type ApiEntry, entryMessages, toApiEntry } from "../po/catalog.ts";
-import type { PoCatalog, PoMessage } from "../po/types.ts";
+import { type ApiEntry, entryMessages, type PoCatalog, type PoMessage, toApiEntry } from "../po/mod.ts";
 import { decodeCursor, encodeCursor, staleCursor } from "./_cursor.ts";
 import { type EntryField, type ListedEntry, listedEntry, selectFields } from "./fields.ts";
 import { ENTRY_STATES, type EntryState, entryStates } from "./stats.ts";

@@ -5,10 +5,15 @@
  *
  * @module
  */
-import { type ApiEntry, toApiEntry } from "../po/catalog.ts";
-import { messageLines } from "../po/parse.ts";
-import type { PoCatalog, PoMessage } from "../po/types.ts";
-import { type EntryState, entryState, isHeader } from "./stats.ts";
+import {
+  type ApiEntry,
+  isHeader,
+  messageLines,
+  type PoCatalog,
+  type PoMessage,
+  toApiEntry,
+} from "../po/mod.ts";
+import { type EntryState, entryState } from "./stats.ts";
 
 /** Entry fields a caller may select (those of `/po/read`). */
 export const ENTRY_FIELDS = [

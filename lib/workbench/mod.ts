@@ -15,7 +15,6 @@ export {
   ENTRY_STATES,
   type EntryState,
   entryState,
-  isHeader,
   percentDone,
   type StateCounts,
   wordCount,

@@ -19,7 +19,7 @@
  *
  * @module
  */
-import type { PoCatalog, PoMessage } from "../po/types.ts";
+import { isHeader, type PoCatalog, type PoMessage } from "../po/mod.ts";
 
 /** The state of one entry: the keys of {@link StateCounts}. */
 export type EntryState = "translated" | "fuzzy" | "untranslated" | "obsolete";
@@ -45,11 +45,6 @@ export interface CatalogueCounts {
   percent: number;
   /** The same by words. */
   percent_words: number;
-}
-
-/** True for the header entry (msgid "" without msgctxt, not obsolete). */
-export function isHeader(m: PoMessage): boolean {
-  return m.msgid === "" && m.msgctxt === null && !m.obsolete;
 }
 
 /**

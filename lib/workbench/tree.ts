@@ -38,8 +38,8 @@ import {
   TimeoutError,
   TooLargeError,
 } from "../errors.ts";
-import type { PoCatalog } from "../po/types.ts";
-import type { CatalogueStore } from "../store/mod.ts";
+import { entryKind, type PoCatalog, type TreeWalkIo, walkTree } from "../po/mod.ts";
+import { type CatalogueStore, statKey } from "../store/mod.ts";
 import { SearchColumns } from "./_columns.ts";
 import { scanCounts } from "./_count_scan.ts";
 import { type CatalogueCounts, catalogueLanguage, countCatalogue, pathLanguage } from "./stats.ts";
@@ -195,55 +195,52 @@ export class Workbench {
     }
   }
 
-  /** The catalogue files under `dir` (absolute), in the walk's order. */
+  /** The catalogue files under `dir` (absolute), in the walk's order (`walkTree`'s rules, `*.pot` too). */
   async #walk(root: string, dir: string, named: boolean, signal: AbortSignal | undefined): Promise<string[]> {
     const files: string[] = [];
-    const stack: { path: string; depth: number }[] = [{ path: dir, depth: 0 }];
     let seen = 0;
-    while (stack.length > 0) {
-      signal?.throwIfAborted();
-      const { path, depth } = stack.pop()!;
-      // Not followed when it became a symlink since it was listed (the root's own spelling may be one).
-      if (path !== root) {
-        const stat = lstatOrNull(path);
-        if (stat === null || !stat.isDirectory) continue;
-      }
-      let entries: Deno.DirEntry[];
-      try {
-        entries = await Array.fromAsync(Deno.readDir(path));
-      } catch (error) {
-        if (named && path === dir && error instanceof Deno.errors.NotFound) {
+    const io: TreeWalkIo = {
+      async readDir(path) {
+        signal?.throwIfAborted();
+        // Not followed when it became a symlink since it was listed (the root's own spelling may be one).
+        if (path !== root) {
+          const stat = lstatOrNull(path);
+          if (stat === null || !stat.isDirectory) return [];
+        }
+        return (await Array.fromAsync(Deno.readDir(path))).map((e) => ({
+          name: e.name,
+          kind: entryKind(e),
+        }));
+      },
+    };
+    const take = (name: string) => name.endsWith(".po") || name.endsWith(".pot");
+    for await (const step of walkTree(dir, io, { take, maxDepth: this.#maxDepth })) {
+      if ("unlisted" in step) {
+        const error = step.error;
+        if (named && step.unlisted === dir && error instanceof Deno.errors.NotFound) {
           throw new NotFoundError(`Directory not found: ${relative(root, dir) || root}`);
         }
         if (error instanceof Deno.errors.NotFound || error instanceof Deno.errors.PermissionDenied) continue;
         if (error instanceof Deno.errors.NotCapable) continue;
         throw error;
       }
-      seen += entries.length;
-      if (seen > this.#maxFiles * ENTRIES_PER_FILE) {
+      if ("listed" in step) {
+        seen += step.entries;
+        if (seen > this.#maxFiles * ENTRIES_PER_FILE) {
+          throw new TooLargeError(
+            `More than ${
+              this.#maxFiles * ENTRIES_PER_FILE
+            } names under the roots: list one directory at a time (under).`,
+          );
+        }
+        continue;
+      }
+      if (files.length >= this.#maxFiles) {
         throw new TooLargeError(
-          `More than ${
-            this.#maxFiles * ENTRIES_PER_FILE
-          } names under the roots: list one directory at a time (under).`,
+          `More than ${this.#maxFiles} catalogues under the roots: list one directory at a time (under).`,
         );
       }
-      entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-      const subdirs: string[] = [];
-      for (const entry of entries) {
-        if (entry.name.startsWith(".") || entry.isSymlink) continue;
-        const child = `${path}/${entry.name}`;
-        if (entry.isDirectory) {
-          if (depth < this.#maxDepth) subdirs.push(child);
-        } else if (entry.isFile && (entry.name.endsWith(".po") || entry.name.endsWith(".pot"))) {
-          if (files.length >= this.#maxFiles) {
-            throw new TooLargeError(
-              `More than ${this.#maxFiles} catalogues under the roots: list one directory at a time (under).`,
-            );
-          }
-          files.push(child);
-        }
-      }
-      for (let i = subdirs.length - 1; i >= 0; i--) stack.push({ path: subdirs[i]!, depth: depth + 1 });
+      files.push(step.file);
     }
     return files;
   }
@@ -439,10 +436,6 @@ function lstatOrNull(path: string): Deno.FileInfo | null {
   } catch {
     return null;
   }
-}
-
-function statKey(stat: Deno.FileInfo): string {
-  return `${stat.dev}:${stat.ino}:${stat.size}:${stat.mtime?.getTime()}:${stat.ctime?.getTime()}`;
 }
 
 /** `promise`, or the signal's reason once it is aborted first. */

@@ -24,7 +24,7 @@
  */
 import { InvalidInputError } from "../../errors.ts";
 import { messageLine, messageLines } from "../parse.ts";
-import type { PoCatalog, PoMessage } from "../types.ts";
+import { isHeader, type PoCatalog, type PoMessage } from "../types.ts";
 import { interpretFlags } from "../_flags.ts";
 import { FORMAT_CHECKS } from "./_format.ts";
 import { HEADER_ENTRY_CHECKS, headerFindings, headerOf, type PluralInfo, pluralInfo } from "./_header.ts";
@@ -174,7 +174,7 @@ function select(options: CheckOptions): Selection {
  * empty is untranslated, whatever its other forms say: msgfmt leaves it out (`msgstr[0] == '\0'`).
  */
 export function isCheckable(m: PoMessage, includeFuzzy = false): boolean {
-  if (m.obsolete || (m.msgid === "" && m.msgctxt === null)) return false;
+  if (m.obsolete || isHeader(m)) return false;
   if (!includeFuzzy && m.flags.some((f) => f === "fuzzy")) return false;
   if (!includeFuzzy && interpretFlags(m.flags).fuzzy) return false;
   return m.msgstrPlural === null ? m.msgstr !== "" : (m.msgstrPlural[0] ?? "") !== "";

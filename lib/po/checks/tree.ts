@@ -4,14 +4,13 @@
  * {@link CheckTreeIo}: the service's goes through the catalogue store (every file checked against
  * the roots when it is opened), the CLI's reads the paths it is given.
  *
- * The walk's rules are `wrap`'s (`wrap_tree.ts`): names in code-unit order, `*.po` files only,
+ * The walk is `wrap`'s (`walkTree`, `../tree_walk.ts`): names in code-unit order, `*.po` files only,
  * names starting with `.` skipped, symbolic links met inside the walk not followed.
  *
  * @module
  */
-import { join } from "node:path";
-import { InvalidInputError, PoSyntaxError, TimeoutError, TooLargeError } from "../../errors.ts";
-import { outsideRootsError } from "../../store/path_policy.ts";
+import { PoSyntaxError, TimeoutError } from "../../errors.ts";
+import { type EntryKind, walkTree } from "../tree_walk.ts";
 import type { PoCatalog } from "../types.ts";
 import {
   addTotals,
@@ -22,7 +21,7 @@ import {
 } from "./mod.ts";
 
 /** The kind of one directory entry, as `lstat` sees it. */
-export type CheckEntryKind = "file" | "directory" | "symlink" | "other";
+export type CheckEntryKind = EntryKind;
 
 /** What a check run may ask of the host. */
 export interface CheckTreeIo {
@@ -146,43 +145,28 @@ export async function checkTree(
       if (!(await checkFile(path, true))) break;
       continue;
     }
-    // An explicit stack: a deep tree cannot exhaust the call stack.
-    const stack = [path];
     let listed = 0;
-    while (stack.length > 0) {
-      const dir = stack.pop()!;
-      let entries: { name: string; kind: CheckEntryKind }[];
-      try {
-        entries = await io.readDir(dir);
-      } catch (error) {
+    for await (const step of walkTree(path, io)) {
+      if ("unlisted" in step) {
         // The directory named by the caller is theirs to fix; one met in the walk is reported.
-        if (dir === path || error instanceof TimeoutError) throw error;
+        if (step.unlisted === path || step.error instanceof TimeoutError) throw step.error;
         keep([{
-          path: dir,
+          path: step.unlisted,
           line: null,
           msgctxt: null,
           msgid: "",
           check: "file",
           severity: "error",
-          message: `the directory could not be listed: ${(error as Error).message}`,
+          message: `the directory could not be listed: ${(step.error as Error).message}`,
         }]);
-        continue;
-      }
-      // Directories count toward the bound too: a tree of empty directories is not walked forever.
-      listed += entries.length;
-      if (listed > limits.maxFiles * 64) {
-        stoppedBecause = `more than ${limits.maxFiles * 64} directory entries were listed`;
-        break walk;
-      }
-      entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-      const subdirs: string[] = [];
-      for (const { name, kind } of entries) {
-        if (name.startsWith(".")) continue;
-        const child = join(dir, name);
-        if (kind === "directory") subdirs.push(child);
-        else if (kind === "file" && name.endsWith(".po") && !(await checkFile(child, false))) break walk;
-      }
-      for (let i = subdirs.length - 1; i >= 0; i--) stack.push(subdirs[i]!);
+      } else if ("listed" in step) {
+        // Directories count toward the bound too: a tree of empty directories is not walked forever.
+        listed += step.entries;
+        if (listed > limits.maxFiles * 64) {
+          stoppedBecause = `more than ${limits.maxFiles * 64} directory entries were listed`;
+          break walk;
+        }
+      } else if (!(await checkFile(step.file, false))) break walk;
     }
   }
   return {
@@ -191,62 +175,5 @@ export async function checkTree(
     truncated: totals.problems > problems.length,
     complete: stoppedBecause === null,
     stoppedBecause,
-  };
-}
-
-/** Most entries one directory may have for the service's walk. */
-export const MAX_DIRECTORY_ENTRIES = 100_000;
-
-/**
- * The service's {@link CheckTreeIo}: catalogues are read through the store (path policy, cache,
- * size limit, checked at the moment they are opened); a directory may be walked when its real
- * path lies inside a root's, and symbolic links in it are not followed (each file read is still
- * checked by the store, so a directory swapped for a link between the listing and the read
- * gives a `file` problem, never an outside file).
- */
-export function catalogueStoreIo(
-  store: {
-    roots: readonly string[];
-    read(path: string, options: { signal?: AbortSignal }): Promise<{ doc: PoCatalog }>;
-  },
-  signal?: AbortSignal,
-): CheckTreeIo {
-  let realRoots: Promise<string[]> | undefined;
-  const insideRoots = async (path: string): Promise<string | null> => {
-    realRoots ??= Promise.all(store.roots.map((r) => Deno.realPath(r).catch(() => "\0")));
-    let real: string;
-    try {
-      real = await Deno.realPath(path);
-    } catch {
-      return null;
-    }
-    const roots = await realRoots;
-    return roots.some((r) => real === r || real.startsWith(r.endsWith("/") ? r : `${r}/`)) ? real : null;
-  };
-  return {
-    async pathKind(path) {
-      if (path.endsWith(".po") || path.endsWith(".pot")) return "file";
-      const real = await insideRoots(path);
-      if (real === null) throw outsideRootsError(store.roots, path);
-      const stat = await Deno.stat(real);
-      if (!stat.isDirectory) throw new InvalidInputError(`Not a directory or a .po file: ${path}`);
-      return "directory";
-    },
-    async readDir(path) {
-      if ((await insideRoots(path)) === null) throw outsideRootsError(store.roots, path);
-      const entries: { name: string; kind: CheckEntryKind }[] = [];
-      for await (const e of Deno.readDir(path)) {
-        // A directory of millions of entries is not listed whole: the walk's own bound is far lower.
-        if (entries.length >= MAX_DIRECTORY_ENTRIES) {
-          throw new TooLargeError(`Directory has more than ${MAX_DIRECTORY_ENTRIES} entries: ${path}`);
-        }
-        entries.push({
-          name: e.name,
-          kind: e.isSymlink ? "symlink" : e.isDirectory ? "directory" : e.isFile ? "file" : "other",
-        });
-      }
-      return entries;
-    },
-    read: async (path) => (await store.read(path, { signal })).doc,
   };
 }

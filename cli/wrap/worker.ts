@@ -1,5 +1,5 @@
 /**
- * A Web Worker that lays out catalogues for `wrap` (see `wrap_pool.ts`): receives
+ * A Web Worker that lays out catalogues for `wrap` (see `pool.ts`): receives
  * `{ id, path, bytes, noWrap }`, answers `{ id, after }` with msgcat's bytes, `{ id, same }` when they
  * are the job's own (the file is laid out already: `laid_out.ts`), or `{ id, error }`
  * with what the reader or writer refused (a syntax error keeps its reason, line and column).
@@ -7,11 +7,9 @@
  * @module
  */
 /// <reference lib="deno.worker" />
-import { DomainError, PoSyntaxError } from "../errors.ts";
-import { parsePo } from "./parse.ts";
-import { encodePo } from "./write.ts";
-import { knownLayout } from "./laid_out.ts";
-import { loadNativeBytes, NATIVE_BYTES_WORTHWHILE } from "../native_bytes.ts";
+import { DomainError, PoSyntaxError } from "../../lib/errors.ts";
+import { encodePo, knownLayout, parsePo } from "../../lib/po/mod.ts";
+import { loadNativeBytes, NATIVE_BYTES_WORTHWHILE } from "../../lib/native_bytes.ts";
 
 /** A job for the worker. */
 export interface LayoutJob {

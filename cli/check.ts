@@ -11,16 +11,21 @@
  *
  * @module
  */
-import { parsePo } from "../po/parse.ts";
-import { collectWrapTargets } from "../po/wrap_tree.ts";
-import { pathKind as wrapPathKind, readDirEntries } from "../po/wrap_host.ts";
-import { readRegularFileBytes } from "../store/atomic_write.ts";
+import {
+  CHECK_NAMES,
+  type CheckProblem,
+  CHECKS,
+  checkTree,
+  type CheckTreeIo,
+  collectWrapTargets,
+  DEFAULT_CHECKS,
+  parsePo,
+} from "../lib/po/mod.ts";
+import { pathKind as wrapPathKind, readDirEntries } from "./tree_host.ts";
+import { readRegularFileBytes } from "../lib/regular_read.ts";
 import { writeAll } from "./log.ts";
 import { type Progress, SILENT_PROGRESS, terminalProgress } from "./progress.ts";
-import { CHECK_NAMES, CHECKS, DEFAULT_CHECKS } from "../po/checks/mod.ts";
-import type { CheckProblem } from "../po/checks/mod.ts";
-import { checkTree, type CheckTreeIo } from "../po/checks/tree.ts";
-import { githubAnnotation, terminalText } from "../terminal_text.ts";
+import { githubAnnotation, terminalText } from "../lib/terminal_text.ts";
 
 /** `main.ts check --help`. */
 export const CHECK_USAGE = `Usage: main.ts check [OPTIONS] PATH…
@@ -204,16 +209,7 @@ export function checkCliIo(): CheckCliIo {
         return "file";
       }
     },
-    async readDir(path) {
-      const entries: { name: string; kind: "file" | "directory" | "symlink" | "other" }[] = [];
-      for await (const e of Deno.readDir(path)) {
-        entries.push({
-          name: e.name,
-          kind: e.isSymlink ? "symlink" : e.isDirectory ? "directory" : e.isFile ? "file" : "other",
-        });
-      }
-      return entries;
-    },
+    readDir: readDirEntries,
     async read(path) {
       // Not Deno.open: it waits forever for a writer on a FIFO. This read refuses what is not a
       // regular file before it reads, and what is larger than the limit.

@@ -8,14 +8,13 @@
  *
  * @module
  */
-import { sameBytes } from "../byte_runs.ts";
-import { parsePo } from "../po/parse.ts";
-import { encodePo } from "../po/write.ts";
-import type { WrapIo } from "../po/wrap_cli.ts";
-import { gitModifiedFiles, pathKind, readDirEntries } from "../po/wrap_host.ts";
-import { readRegularFileBytesDeno } from "../store/regular_read.ts";
-import { writeAll } from "./log.ts";
-import { terminalProgress } from "./progress.ts";
+import { sameBytes } from "../../lib/byte_runs.ts";
+import { encodePo, parsePo } from "../../lib/po/mod.ts";
+import type { WrapIo } from "./command.ts";
+import { gitModifiedFiles, pathKind, readDirEntries } from "../tree_host.ts";
+import { readRegularFileBytes } from "../../lib/regular_read.ts";
+import { writeAll } from "../log.ts";
+import { terminalProgress } from "../progress.ts";
 
 /** What the `wrap` command's file access is given by `main.ts`. */
 export interface WrapHost {
@@ -43,9 +42,9 @@ export function wrapIo(host: WrapHost): WrapIo {
    * they run with read permission alone (as the msgcat differential check runs `wrap --stdout`)
    * and without the store's modules.
    */
-  let store: Promise<typeof import("../store/mod.ts")> | undefined;
+  let store: Promise<typeof import("../../lib/store/mod.ts")> | undefined;
   const prepareLocks = () =>
-    store ??= import("../store/mod.ts").then((mod) => {
+    store ??= import("../../lib/store/mod.ts").then((mod) => {
       try {
         mod.useLockDirectory(host.lockDir());
       } catch (error) {
@@ -60,7 +59,7 @@ export function wrapIo(host: WrapHost): WrapIo {
   return {
     readFile: async (path) => {
       // Not Deno.readFile: it blocks forever on a FIFO and reads /dev/zero without end.
-      const bytes = await readRegularFileBytesDeno(path);
+      const bytes = await readRegularFileBytes(path);
       read.set(path, bytes);
       return bytes;
     },
@@ -91,7 +90,7 @@ export function wrapIo(host: WrapHost): WrapIo {
     layoutPool: async (_files, jobs) => {
       const size = jobs ?? 1;
       if (size < 2) return null;
-      const { startLayoutPool } = await import("../po/wrap_pool.ts");
+      const { startLayoutPool } = await import("./pool.ts");
       return startLayoutPool(size);
     },
     // A bar on a terminal's stderr; nothing in pipes and CI.

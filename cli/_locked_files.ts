@@ -4,10 +4,11 @@
  *
  * @module
  */
-import { atomicUpdateFile, readRegularFileBytes, StoreSetupError, useLockDirectory } from "../store/mod.ts";
-import { pathKind, readDirEntries } from "../po/wrap_host.ts";
-import type { WrapTreeIo } from "../po/wrap_tree.ts";
-import { terminalText } from "../terminal_text.ts";
+import { atomicUpdateFile, StoreSetupError, useLockDirectory } from "../lib/store/mod.ts";
+import { readRegularFileBytes } from "../lib/regular_read.ts";
+import { pathKind, readDirEntries } from "./tree_host.ts";
+import type { WrapTreeIo } from "../lib/po/mod.ts";
+import { terminalText } from "../lib/terminal_text.ts";
 import { writeAll } from "./log.ts";
 import { type Progress, terminalProgress } from "./progress.ts";
 

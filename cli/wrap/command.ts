@@ -7,7 +7,7 @@
  * `--no-wrap`, `--quiet`/`-q`, `--version`): 0 nothing to change (or all rewritten), 1 `--check` or
  * `--diff` found files to rewrap. Where powrap differs, on purpose:
  *
- * - A PATH may be a directory: its `*.po` files are formatted (rules in `wrap_tree.ts`).
+ * - A PATH may be a directory: its `*.po` files are formatted (rules in `lib/po/tree_walk.ts`).
  * - A file msgcat rejects is reported as `wrap: FILE:LINE:COLUMN: REASON` (msgcat's own reason) and
  *   the run ends with status 2, after every other file was still checked or rewritten. powrap prints
  *   msgcat's error and exits 0, so a broken catalogue passes its pre-commit hook.
@@ -24,19 +24,27 @@
  *
  * @module
  */
-import { sameBytes } from "../byte_runs.ts";
-import { loadNativeBytes, NATIVE_BYTES_WORTHWHILE } from "../native_bytes.ts";
-import { DomainError, PoSyntaxError } from "../errors.ts";
-import { NotRegularFileError } from "../store/regular_read.ts";
-import { parsePo } from "./parse.ts";
-import { encodePo, formatPo } from "./write.ts";
-import { knownLayout, LAID_OUT, laidOutVerdict, NOT_LAID_OUT } from "./laid_out.ts";
-import { VERSION } from "../version.ts";
-import { type Progress, SILENT_PROGRESS } from "../cli/progress.ts";
-import type { LayoutPool } from "./wrap_pool.ts";
-import { collectWrapTargets, filesUnder, type WrapTreeIo } from "./wrap_tree.ts";
-import { unifiedDiff } from "./unified_diff.ts";
-import { terminalLines, terminalText } from "../terminal_text.ts";
+import { sameBytes } from "../../lib/byte_runs.ts";
+import { loadNativeBytes, NATIVE_BYTES_WORTHWHILE } from "../../lib/native_bytes.ts";
+import { DomainError, PoSyntaxError } from "../../lib/errors.ts";
+import { NotRegularFileError } from "../../lib/regular_read.ts";
+import {
+  collectWrapTargets,
+  encodePo,
+  filesUnder,
+  formatPo,
+  knownLayout,
+  LAID_OUT,
+  laidOutVerdict,
+  NOT_LAID_OUT,
+  parsePo,
+  unifiedDiff,
+  type WrapTreeIo,
+} from "../../lib/po/mod.ts";
+import { VERSION } from "../../lib/version.ts";
+import { type Progress, SILENT_PROGRESS } from "../progress.ts";
+import type { LayoutPool } from "./pool.ts";
+import { terminalLines, terminalText } from "../../lib/terminal_text.ts";
 
 /** What the command may touch. */
 export interface WrapIo extends Partial<WrapTreeIo> {

@@ -8,13 +8,16 @@
  *
  * @module
  */
-import { DomainError } from "../errors.ts";
-import { mergeCatalogs, type MergeStats } from "../po/merge.ts";
-import { parsePo } from "../po/parse.ts";
-import { canonicalCatalog } from "../po/canonical.ts";
-import { encodePo } from "../po/write.ts";
-import type { PoCatalog } from "../po/types.ts";
-import { collectWrapTargets } from "../po/wrap_tree.ts";
+import { DomainError } from "../lib/errors.ts";
+import {
+  canonicalCatalog,
+  collectWrapTargets,
+  encodePo,
+  mergeCatalogs,
+  type MergeStats,
+  parsePo,
+  type PoCatalog,
+} from "../lib/po/mod.ts";
 import type { LockedFileIo } from "./_locked_files.ts";
 import { join, relative } from "node:path";
 import { SILENT_PROGRESS } from "./progress.ts";

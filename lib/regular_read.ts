@@ -10,7 +10,7 @@
  *
  * @module
  */
-import { InvalidInputError, TooLargeError } from "../errors.ts";
+import { InvalidInputError, TooLargeError } from "./errors.ts";
 
 /** Default largest catalogue file the store reads or writes: 64 MiB. */
 export const DEFAULT_MAX_FILE_BYTES = 64 * 1024 * 1024;
@@ -95,7 +95,7 @@ const QUICK_OPEN_TURNS = 8;
 /**
  * Opens `path` for reading, or throws NotRegularFileError when the open outlasts the limit (exported
  * for the tests: a FIFO swapped in after the check cannot be staged through
- * {@link readRegularFileBytesDeno}, which refuses a FIFO it finds before it opens anything).
+ * {@link readRegularFileBytes}, which refuses a FIFO it finds before it opens anything).
  */
 export async function openInTime(path: string, displayPath: string, limitMs: number): Promise<Deno.FsFile> {
   const opening = Deno.open(path, { read: true });
@@ -131,16 +131,16 @@ export async function openInTime(path: string, displayPath: string, limitMs: num
  *
  * @example
  * ```ts
- * const bytes = await readRegularFileBytesDeno("messages.po");
+ * const bytes = await readRegularFileBytes("messages.po");
  * ```
  * @param path the file to read.
  * @param maxBytes the largest size accepted.
  * @param openLimitMs how long the open may take (see {@link OPEN_TIME_LIMIT_MS}).
- * @throws {Deno.errors.NotFound} no such file.
+ * @throws {Deno.errors.NotFound} no such file (`No such file: PATH`).
  * @throws {NotRegularFileError} not a regular file (also when swapped for one while opened).
  * @throws {TooLargeError} over `maxBytes`.
  */
-export async function readRegularFileBytesDeno(
+export async function readRegularFileBytes(
   path: string,
   maxBytes: number = DEFAULT_MAX_FILE_BYTES,
   openLimitMs: number = OPEN_TIME_LIMIT_MS,
@@ -149,7 +149,13 @@ export async function readRegularFileBytesDeno(
   // shows is a regular file reads without waiting on anyone. Only the open may block (a FIFO
   // swapped in after the stat), so only it is asynchronous and timed. (A tree of 500 catalogues
   // spent ~0.2 s of its main thread in the five asynchronous calls per file this replaced.)
-  const named = Deno.statSync(path);
+  let named: Deno.FileInfo;
+  try {
+    named = Deno.statSync(path);
+  } catch (error) {
+    if (error instanceof Deno.errors.NotFound) throw new Deno.errors.NotFound(`No such file: ${path}`);
+    throw error;
+  }
   if (!named.isFile) throw new NotRegularFileError(path, fileKind(named));
   if (named.size > maxBytes) {
     throw new TooLargeError(`File too large: ${path} is ${named.size} bytes, the limit is ${maxBytes} bytes`);

@@ -4,16 +4,16 @@
  * every mode's modules, which Deno resolves when the process starts (~10–30 ms a run, measured in
  * `bench/README.md#wrap`), and a pre-commit hook pays start-up once per commit.
  *
- *   deno run --allow-read [--allow-write --allow-sys=uid] lib/cli/wrap_main.ts [OPTIONS] PATH…
+ *   deno run --allow-read [--allow-write --allow-sys=uid] cli/wrap/main.ts [OPTIONS] PATH…
  *
- * Options: `wrap --help` (`lib/po/wrap_cli.ts`).
+ * Options: `wrap --help` (`command.ts`).
  *
  * @module
  */
-import { runWrap } from "../po/wrap_cli.ts";
-import { enterCallersDirectory, readEnv } from "./process_env.ts";
-import { missingPermissionLine } from "./startup.ts";
-import { wrapIo } from "./wrap_io.ts";
+import { runWrap } from "./command.ts";
+import { enterCallersDirectory, readEnv } from "../process_env.ts";
+import { missingPermissionLine } from "../startup.ts";
+import { wrapIo } from "./io.ts";
 
 /** One line on stderr, exit status 2. */
 function fail(line: string): never {

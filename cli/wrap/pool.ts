@@ -1,15 +1,14 @@
 /**
- * A pool of Web Workers (`wrap_worker.ts`) that lay out catalogues in parallel for `wrap` over many
- * files. The worker module is named with `new URL("../po/wrap_worker.ts", import.meta.url)`, the form
- * `deno compile` can follow; `../po/` keeps it right from `lib/wrap_bundle/` too (the bundled `wrap`
- * that `deno task wrap` runs: its copy of this module is a chunk there, and its workers run the
- * modules of `lib/po/`). Workers get the permissions of the process (they only compute: the
- * files are read and written by the main thread).
+ * A pool of Web Workers (`worker.ts`) that lay out catalogues in parallel for `wrap` over many
+ * files. The worker module is named with `new URL("./worker.ts", import.meta.url)`, the form
+ * `deno compile` can follow, or `./worker.js` when this module runs bundled (`bundle.sh` builds
+ * `worker.ts` as a second entry beside it). Workers get the permissions of the process (they only
+ * compute: the files are read and written by the main thread).
  *
  * @module
  */
-import { DomainError, PoSyntaxError } from "../errors.ts";
-import type { LayoutAnswer, LayoutJob } from "./wrap_worker.ts";
+import { DomainError, PoSyntaxError } from "../../lib/errors.ts";
+import type { LayoutAnswer, LayoutJob } from "./worker.ts";
 
 /** Lays out catalogue bytes somewhere else than the calling thread. */
 export interface LayoutPool {
@@ -40,8 +39,12 @@ export function startLayoutPool(size: number): LayoutPool {
   const workers: Worker[] = [];
   let nextId = 0;
   const owner = new Map<number, number>();
+  const bundled = import.meta.url.endsWith(".js");
   for (let i = 0; i < size; i++) {
-    const worker = new Worker(new URL("../po/wrap_worker.ts", import.meta.url), { type: "module" });
+    const worker = new Worker(
+      bundled ? new URL("./worker.js", import.meta.url) : new URL("./worker.ts", import.meta.url),
+      { type: "module" },
+    );
     worker.onmessage = (event: MessageEvent<LayoutAnswer>) => {
       const answer = event.data;
       const job = pending.get(answer.id);

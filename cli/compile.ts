@@ -7,10 +7,8 @@
  *
  * @module
  */
-import { DomainError } from "../errors.ts";
-import { compileMo } from "../po/compile.ts";
-import { parsePo } from "../po/parse.ts";
-import { collectWrapTargets } from "../po/wrap_tree.ts";
+import { DomainError } from "../lib/errors.ts";
+import { collectWrapTargets, loadMoCompiler, parsePo } from "../lib/po/mod.ts";
 import type { LockedFileIo } from "./_locked_files.ts";
 import { SILENT_PROGRESS } from "./progress.ts";
 
@@ -103,6 +101,7 @@ async function compileOne(
 ): Promise<{ status: number; messages: number }> {
   const target = output ?? input.replace(/\.pot?$/, "") + ".mo";
   try {
+    const compileMo = await loadMoCompiler();
     const r = compileMo(parsePo(await io.readFile(input), input), { useFuzzy: options.useFuzzy });
     if (target === "-") io.stdout(r.bytes);
     else await io.updateFile(target, () => r.bytes);

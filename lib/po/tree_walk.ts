@@ -38,6 +38,78 @@ export interface WrapTargets {
   failures: { path: string; error: unknown }[];
 }
 
+/** The kind of a directory entry as `Deno.readDir` reports it (symbolic links not followed). */
+export function entryKind(e: { isSymlink: boolean; isDirectory: boolean; isFile: boolean }): EntryKind {
+  return e.isSymlink ? "symlink" : e.isDirectory ? "directory" : e.isFile ? "file" : "other";
+}
+
+/** What a walk may ask of the host: the entries of a directory, in any order. */
+export interface TreeWalkIo {
+  readDir(path: string): Promise<{ name: string; kind: EntryKind }[]>;
+}
+
+/** Which files a walk takes, and how deep it goes. */
+export interface TreeWalkRules {
+  /** Whether a regular file of this name is taken (default: `*.po`). */
+  take?: (name: string) => boolean;
+  /** Subdirectories deeper than this (the directory walked is depth 0) are not entered (default: no limit). */
+  maxDepth?: number;
+}
+
+/**
+ * One step of {@link walkTree}: a file taken, a directory listed (with its number of entries, for
+ * the caller's bound on a tree of empty directories), or a directory that could not be listed.
+ */
+export type TreeWalkStep =
+  | { file: string }
+  | { listed: string; entries: number }
+  | { unlisted: string; error: unknown };
+
+/**
+ * Walks the directory `dir` by the module's rules: depth-first, names in code-unit order, hidden
+ * entries and symbolic links skipped, files taken by `rules.take`. The one walk of wrap, check,
+ * merge, compile, the service's checks and the workbench; each decides what a step means to it
+ * (a bound, an error to report or to throw), and stops it by leaving the loop.
+ *
+ * @example
+ * ```ts
+ * for await (const step of walkTree("locales", io)) if ("file" in step) console.log(step.file);
+ * ```
+ */
+export async function* walkTree(
+  dir: string,
+  io: TreeWalkIo,
+  rules: TreeWalkRules = {},
+): AsyncGenerator<TreeWalkStep> {
+  const take = rules.take ?? ((name: string) => name.endsWith(".po"));
+  const maxDepth = rules.maxDepth ?? Infinity;
+  const { join } = await pathFunctions();
+  // An explicit stack: a deep tree cannot exhaust the call stack.
+  const stack: { path: string; depth: number }[] = [{ path: dir, depth: 0 }];
+  while (stack.length > 0) {
+    const { path, depth } = stack.pop()!;
+    let entries;
+    try {
+      entries = await io.readDir(path);
+    } catch (error) {
+      yield { unlisted: path, error };
+      continue;
+    }
+    yield { listed: path, entries: entries.length };
+    entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    const subdirs: string[] = [];
+    for (const { name, kind } of entries) {
+      if (name.startsWith(".")) continue;
+      const child = join(path, name);
+      if (kind === "directory") {
+        if (depth < maxDepth) subdirs.push(child);
+      } else if (kind === "file" && take(name)) yield { file: child };
+    }
+    // Reversed onto the stack, so the first subdirectory is walked next.
+    for (let i = subdirs.length - 1; i >= 0; i--) stack.push({ path: subdirs[i]!, depth: depth + 1 });
+  }
+}
+
 /** Most files one run takes (a walk beyond it stops with an error): bounds memory and time. */
 export const MAX_WRAP_FILES = 200_000;
 
@@ -54,7 +126,7 @@ export const MAX_WRAP_FILES = 200_000;
 export async function collectWrapTargets(paths: readonly string[], io: WrapTreeIo): Promise<WrapTargets> {
   const files: string[] = [];
   const failures: { path: string; error: unknown }[] = [];
-  const { join, normalize } = await pathFunctions();
+  const { normalize } = await pathFunctions();
   const seen = new Set<string>();
   const take = (path: string) => {
     const key = normalize(path);
@@ -68,27 +140,9 @@ export async function collectWrapTargets(paths: readonly string[], io: WrapTreeI
       take(path);
       continue;
     }
-    // An explicit stack: a deep tree cannot exhaust the call stack.
-    const stack = [path];
-    while (stack.length > 0) {
-      const dir = stack.pop()!;
-      let entries;
-      try {
-        entries = await io.readDir(dir);
-      } catch (error) {
-        failures.push({ path: dir, error });
-        continue;
-      }
-      entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-      const subdirs: string[] = [];
-      for (const { name, kind } of entries) {
-        if (name.startsWith(".")) continue;
-        const child = join(dir, name);
-        if (kind === "directory") subdirs.push(child);
-        else if (kind === "file" && name.endsWith(".po")) take(child);
-      }
-      // Reversed onto the stack, so the first subdirectory is walked next.
-      for (let i = subdirs.length - 1; i >= 0; i--) stack.push(subdirs[i]!);
+    for await (const step of walkTree(path, io)) {
+      if ("file" in step) take(step.file);
+      else if ("unlisted" in step) failures.push({ path: step.unlisted, error: step.error });
     }
   }
   return { files, failures };

@@ -4,8 +4,7 @@
  *
  * @module
  */
-import { pathFunctions } from "./_paths.ts";
-import type { EntryKind } from "./wrap_tree.ts";
+import { type EntryKind, entryKind, pathFunctions } from "../lib/po/mod.ts";
 
 /** "directory" when PATH is a directory (a symbolic link to one counts), else "other". */
 export async function pathKind(path: string): Promise<"directory" | "other"> {
@@ -20,8 +19,7 @@ export async function pathKind(path: string): Promise<"directory" | "other"> {
 export async function readDirEntries(path: string): Promise<{ name: string; kind: EntryKind }[]> {
   const entries: { name: string; kind: EntryKind }[] = [];
   for await (const e of Deno.readDir(path)) {
-    const kind = e.isSymlink ? "symlink" : e.isDirectory ? "directory" : e.isFile ? "file" : "other";
-    entries.push({ name: e.name, kind });
+    entries.push({ name: e.name, kind: entryKind(e) });
   }
   return entries;
 }

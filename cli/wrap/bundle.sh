@@ -1,0 +1,81 @@
+#!/bin/sh
+# Prints the module `wrap` runs: the wrap command bundled (cli/wrap/main.ts and worker.ts, a few
+# files instead of ~50 modules: a pre-commit hook pays start-up on every commit), built on first use
+# into .cache/wrap/<hash of the sources>/ of this checkout, and rebuilt when a source changes. When
+# it cannot be built (no `deno bundle`, a read-only checkout), the sources themselves.
+#
+#   cli/wrap/bundle.sh [DENO COMMAND...]      (default: deno)
+#
+# The deno.json task `wrap` runs it; bin/wrap sources it (WRAP_BUNDLE_SOURCED=1) to spare a process.
+# The check costs one `find`: the bundle is fresh while no file of cli/, lib/, deno.json or deno.lock
+# is newer than .cache/wrap/current (written with the time the sources were hashed, before the
+# build, so a change made during a build is seen at the next run). The build itself runs here,
+# outside the sandbox; `wrap` then runs with its own narrow permissions.
+
+wrap_bundle_entry() {
+  _root=$1
+  shift
+  _cache=$_root/.cache/wrap
+  if [ -f "$_cache/current" ]; then
+    read -r _key <"$_cache/current" || _key=
+    if [ -n "$_key" ] && [ -f "$_cache/$_key/main.js" ] &&
+      [ -z "$(find "$_root/cli" "$_root/lib" "$_root/deno.json" "$_root/deno.lock" -newer "$_cache/current" -print -quit 2>/dev/null)" ]; then
+      printf '%s\n' "$_cache/$_key/main.js"
+      return 0
+    fi
+  fi
+  _sources=$_root/cli/wrap/main.ts
+  if ! mkdir -p "$_cache" 2>/dev/null; then
+    printf '%s\n' "$_sources"
+    return 0
+  fi
+  _mark=$_cache/mark.$$
+  if ! : >"$_mark" 2>/dev/null; then
+    printf '%s\n' "$_sources"
+    return 0
+  fi
+  # The key: every source file's name and bytes (sorted, so the same tree gives the same key).
+  if command -v sha256sum >/dev/null 2>&1; then _hash=sha256sum
+  elif command -v shasum >/dev/null 2>&1; then _hash="shasum -a 256"
+  else _hash=cksum; fi
+  # shellcheck disable=SC2086
+  _key=$(
+    cd "$_root" &&
+      find cli lib deno.json deno.lock -type f ! -name '*.md' 2>/dev/null | LC_ALL=C sort | tr '\n' '\0' |
+      xargs -0 $_hash | $_hash | cut -c1-16 | tr -d ' '
+  )
+  if [ ! -f "$_cache/$_key/main.js" ]; then
+    _tmp=$_cache/build.$$
+    rm -rf "$_tmp"
+    # gettext-parser (the MO compiler's) stays outside: wrap never loads it, and bundled it would
+    # bring Node's module loader into every start.
+    if ! "$@" bundle --quiet --platform deno --code-splitting --external gettext-parser \
+      --config "$_root/deno.json" --outdir "$_tmp" "$_root/cli/wrap/main.ts" "$_root/cli/wrap/worker.ts" \
+      >/dev/null 2>&1 || [ ! -f "$_tmp/main.js" ]; then
+      rm -rf "$_tmp" "$_mark"
+      printf '%s\n' "$_sources"
+      return 0
+    fi
+    # Another run may have built the same key meanwhile: either copy is the same.
+    mv "$_tmp" "$_cache/$_key" 2>/dev/null || rm -rf "$_tmp"
+  fi
+  # current says which build is in use; its time is the mark's, taken before the sources were read.
+  printf '%s\n' "$_key" >"$_cache/key.$$" && touch -r "$_mark" "$_cache/key.$$" &&
+    mv -f "$_cache/key.$$" "$_cache/current" || true
+  rm -f "$_mark" "$_cache/key.$$"
+  # Left-over builds of older sources: kept the last few, so switching branches does not rebuild.
+  # shellcheck disable=SC2012
+  ls -t "$_cache" 2>/dev/null | grep -v -e '^current$' -e '^mark\.' -e '^build\.' -e '^key\.' | tail -n +6 |
+    while IFS= read -r old; do rm -rf "${_cache:?}/$old"; done
+  printf '%s\n' "$_cache/$_key/main.js"
+}
+
+if [ -z "${WRAP_BUNDLE_SOURCED:-}" ]; then
+  set -eu
+  _self=$0
+  [ $# -gt 0 ] || set -- deno
+  _top=$(cd "$(dirname "$_self")/../.." && pwd)
+  # Run from the checkout (as the task runs it), the path is relative: `$(…)` in a deno task splits
+  # on blanks, and the checkout's own path may hold some.
+  if [ "$(pwd)" = "$_top" ]; then wrap_bundle_entry . "$@"; else wrap_bundle_entry "$_top" "$@"; fi
+fi
