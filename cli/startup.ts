@@ -4,7 +4,7 @@
  *
  * @module
  */
-import { terminalText } from "../terminal_text.ts";
+import { terminalText } from "../lib/terminal_text.ts";
 
 /** A start-up that cannot go on; its message is the one line the user sees. */
 export class StartupError extends Error {

@@ -7,13 +7,9 @@
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import {
-  DEFAULT_QUOTA_WINDOWS,
-  GpssClient,
-  LEDGER_FILE,
-  QuotaLedger,
-  type QuotaWindows,
-} from "../lib/gpss/mod.ts";
+import { GpssClient, QuotaLedger } from "../lib/gpss/mod.ts";
+import { LEDGER_FILE } from "../lib/gpss/quota.ts";
+import { DEFAULT_QUOTA_WINDOWS, type QuotaWindows } from "../lib/gpss/quota_window.ts";
 import { FAKE_USER_CODE, startFakeGpss } from "./_fake_gpss.ts";
 import { testApp } from "./_helpers.ts";
 
