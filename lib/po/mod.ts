@@ -54,4 +54,5 @@ export {
   revisionDate,
   updateHeader,
 } from "./header.ts";
+export { compileMo, type CompileResult, readForCompile } from "./compile.ts";
 export { mergeCatalogs, type MergeOptions, type MergeResult, type MergeStats } from "./merge.ts";
