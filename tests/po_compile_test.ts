@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 // @ts-types="@types/gettext-parser"
 import { mo } from "gettext-parser";
-import { type CompileOptions, compileMo } from "../lib/po/compile.ts";
+import { compileMo, type CompileOptions } from "../lib/po/compile.ts";
 import type { PoCatalog } from "../lib/po/types.ts";
 import { parsePo } from "../lib/po/mod.ts";
 import { compareBytes, readMoPairs } from "../lib/po/_mo_layout.ts";

@@ -4,7 +4,14 @@
  *
  * @module
  */
-import { atomicUpdateFile, readRegularFileBytes, StoreSetupError, useLockDirectory } from "../store/mod.ts";
+import {
+  atomicUpdateFile,
+  confinedUpdateFile,
+  type Confinement,
+  readRegularFileBytes,
+  StoreSetupError,
+  useLockDirectory,
+} from "../store/mod.ts";
 import { pathKind, readDirEntries } from "../po/wrap_host.ts";
 import type { WrapTreeIo } from "../po/wrap_tree.ts";
 import { writeAll } from "./log.ts";
@@ -13,9 +20,15 @@ import { type Progress, terminalProgress } from "./progress.ts";
 /** Reads, locked writes, stdout and stderr; directories walked as `wrap` walks them, when given. */
 export interface LockedFileIo extends Partial<WrapTreeIo> {
   readFile(path: string): Promise<Uint8Array>;
+  /**
+   * Locked, atomic read-modify-write of `path`. With `confinement` (a file the command found in a
+   * tree, or named after one), the real file must be of the expected kind inside that tree: a
+   * symlink leading elsewhere is refused (`TreeEscapeError`), naming the link.
+   */
   updateFile(
     path: string,
     fn: (bytes: Uint8Array | null) => Uint8Array | null,
+    confinement?: Confinement,
   ): Promise<{ written: boolean }>;
   stdout(bytes: Uint8Array): void;
   err(line: string): void;
@@ -41,7 +54,7 @@ export function lockedFileIo(
   return {
     // Not Deno.readFile: it blocks forever on a FIFO and reads /dev/zero without end.
     readFile: (path) => readRegularFileBytes(path),
-    updateFile: (path, fn) => {
+    updateFile: (path, fn, confinement) => {
       if (!locksReady) {
         try {
           useLockDirectory(lockDir());
@@ -51,7 +64,7 @@ export function lockedFileIo(
         }
         locksReady = true;
       }
-      return atomicUpdateFile(path, fn);
+      return confinement ? confinedUpdateFile(path, fn, confinement) : atomicUpdateFile(path, fn);
     },
     stdout: (bytes) => writeAll(Deno.stdout, bytes),
     err: (line) => writeAll(Deno.stderr, encoder.encode(`${line}\n`)),

@@ -14,6 +14,7 @@ import { compileMo, readForCompile } from "../po/compile.ts";
 import { collectWrapTargets } from "../po/wrap_tree.ts";
 import type { LockedFileIo } from "./_locked_files.ts";
 import { SILENT_PROGRESS } from "./progress.ts";
+import { dirname, normalize, relative } from "node:path";
 
 /** `main.ts compile --help`. */
 export const COMPILE_USAGE = `Usage: main.ts compile [OPTIONS] FILE.po
@@ -73,7 +74,7 @@ export async function runCompile(args: readonly string[], io: LockedFileIo): Pro
   }
   if (files.length === 0) return usage(io, "no input file given");
   const tree = files.length > 1 || (await io.pathKind?.(files[0]!)) === "directory";
-  if (!tree) return (await compileOne(files[0]!, output, { useFuzzy, quiet }, io)).status;
+  if (!tree) return (await compileOne(files[0]!, output, { useFuzzy, quiet, tree: null }, io)).status;
   if (output !== null) return usage(io, "-o takes one input file, not several or a directory");
   const { pathKind, readDir } = io;
   if (!pathKind || !readDir) return usage(io, "directories cannot be walked here");
@@ -86,7 +87,7 @@ export async function runCompile(args: readonly string[], io: LockedFileIo): Pro
   let messages = 0;
   try {
     for (const file of targets) {
-      const one = await compileOne(file, null, { useFuzzy, quiet: true }, quietIo);
+      const one = await compileOne(file, null, { useFuzzy, quiet: true, tree: treeOf(file, files) }, quietIo);
       if (one.status !== 0) failed++;
       messages += one.messages;
       progress.tick();
@@ -100,14 +101,31 @@ export async function runCompile(args: readonly string[], io: LockedFileIo): Pro
   return failed > 0 ? 1 : 0;
 }
 
-/** Compiles one catalogue to `output` (or FILE.mo beside it): status 0 when done, 1 when it could not be. */
+/** The directory PATH given that a walked `file` was found under, or null for a file given itself. */
+function treeOf(file: string, paths: readonly string[]): string | null {
+  for (const path of paths) {
+    const below = relative(normalize(path), normalize(file));
+    if (below !== "" && below !== ".." && !below.startsWith("../") && !below.startsWith("/")) return path;
+  }
+  return null;
+}
+
+/**
+ * Compiles one catalogue to `output` (or FILE.mo beside it): status 0 when done, 1 when it could
+ * not be or msgfmt would exit 1. FILE.mo beside FILE.po, a name the user did not give, must really
+ * be a `.mo` inside the tree walked (`tree`), or inside FILE.po's own directory: a committed
+ * symlink leading elsewhere is refused. An `-o` file the user named is written as named.
+ */
 async function compileOne(
   file: string,
   output: string | null,
-  options: { useFuzzy: boolean; quiet: boolean },
+  options: { useFuzzy: boolean; quiet: boolean; tree: string | null },
   io: LockedFileIo,
 ): Promise<{ status: number; messages: number }> {
   const target = output ?? file.replace(/\.pot?$/, "") + ".mo";
+  const confinement = output === null
+    ? { within: options.tree ?? dirname(file), extensions: [".mo"] }
+    : undefined;
   try {
     const input = readForCompile(await io.readFile(file), file);
     for (const warning of input.warnings) io.err(`compile: ${file}: ${warning}`);
@@ -115,7 +133,7 @@ async function compileOne(
     // As msgfmt: the MO is written even with fatal errors, which make the status 1.
     if (r.bytes !== null) {
       if (target === "-") io.stdout(r.bytes);
-      else await io.updateFile(target, () => r.bytes);
+      else await io.updateFile(target, () => r.bytes, confinement);
     }
     for (const e of r.errors) io.err(`${file}:${e.line}: ${e.message}`);
     if (r.fatalErrors > 0) {

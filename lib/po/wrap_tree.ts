@@ -36,6 +36,8 @@ export interface WrapTreeIo {
 export interface WrapTargets {
   files: string[];
   failures: { path: string; error: unknown }[];
+  /** For each file found by walking a directory PATH, that PATH (a write must stay inside it). */
+  trees: Map<string, string>;
 }
 
 /** Most files one run takes (a walk beyond it stops with an error): bounds memory and time. */
@@ -55,13 +57,15 @@ export async function collectWrapTargets(paths: readonly string[], io: WrapTreeI
   const files: string[] = [];
   const failures: { path: string; error: unknown }[] = [];
   const { join, normalize } = await pathFunctions();
+  const trees = new Map<string, string>();
   const seen = new Set<string>();
-  const take = (path: string) => {
+  const take = (path: string, tree?: string) => {
     const key = normalize(path);
     if (seen.has(key)) return;
     if (files.length >= MAX_WRAP_FILES) throw new RangeError(`more than ${MAX_WRAP_FILES} files in one run`);
     seen.add(key);
     files.push(path);
+    if (tree !== undefined) trees.set(path, tree);
   };
   for (const path of paths) {
     if ((await io.pathKind(path)) !== "directory") {
@@ -85,13 +89,13 @@ export async function collectWrapTargets(paths: readonly string[], io: WrapTreeI
         if (name.startsWith(".")) continue;
         const child = join(dir, name);
         if (kind === "directory") subdirs.push(child);
-        else if (kind === "file" && name.endsWith(".po")) take(child);
+        else if (kind === "file" && name.endsWith(".po")) take(child, path);
       }
       // Reversed onto the stack, so the first subdirectory is walked next.
       for (let i = subdirs.length - 1; i >= 0; i--) stack.push(subdirs[i]!);
     }
   }
-  return { files, failures };
+  return { files, failures, trees };
 }
 
 /**

@@ -67,3 +67,4 @@ export {
   readRegularFileBytes,
   updateFileUnderLock,
 } from "./atomic_write.ts";
+export { confinedUpdateFile, type Confinement, TreeEscapeError } from "./confined_write.ts";
