@@ -295,7 +295,11 @@ export const poMaintainTools = defineToolGroup<HeaderToolDeps>({
         // Read as msgfmt reads it: a catalogue without a charset is compiled as its bytes are.
         const { bytes } = await catalogues.readBytes(file_path, { signal: call.signal });
         const input = readForCompile(bytes, file_path);
-        const r = compileMo(input.catalog, { useFuzzy: use_fuzzy, missingCharset: input.missingCharset });
+        const r = compileMo(input.catalog, {
+          useFuzzy: use_fuzzy,
+          missingCharset: input.missingCharset,
+          msgstrLines: input.msgstrLines,
+        });
         if (r.errors.length > 0) {
           // msgfmt exits 1 (and still writes the file): refused here, nothing written.
           const shown = r.errors.slice(0, 10).map((e) => `line ${e.line}: ${e.message}`).join("; ");

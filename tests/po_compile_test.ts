@@ -126,7 +126,7 @@ Deno.test("compileMo sorts the strings in byte order, the order libintl binary-s
   assert.ok(order.indexOf("a！") < order.indexOf("a😀"));
 });
 
-Deno.test("compileMo refuses what msgfmt refuses: duplicates, several domains", () => {
+Deno.test("compileMo refuses what msgfmt refuses: duplicates, also across domains, which msgfmt -o merges", () => {
   const dup = parsePo(new TextEncoder().encode('msgid "a"\nmsgstr "1"\n\nmsgid "a"\nmsgstr "2"\n'), {
     fileName: "d.po",
     strict: false,
@@ -138,7 +138,12 @@ Deno.test("compileMo refuses what msgfmt refuses: duplicates, several domains", 
   const domains = parsePo(
     new TextEncoder().encode('msgid "a"\nmsgstr "1"\n\ndomain "other"\nmsgid "b"\nmsgstr "2"\n'),
   );
-  assert.throws(() => compile(domains), /one file per domain/);
+  // msgfmt -o puts every domain into the one file; the same msgid in two domains is a duplicate.
+  assert.deepEqual(readMoPairs(compile(domains).bytes).map((p) => text.decode(p.id)), ["a", "b"]);
+  const twice = parsePo(
+    new TextEncoder().encode('msgid "a"\nmsgstr "1"\n\ndomain "other"\nmsgid "a"\nmsgstr "2"\n'),
+  );
+  assert.throws(() => compile(twice), /duplicate message definition/);
 });
 
 Deno.test(

@@ -129,7 +129,11 @@ async function compileOne(
   try {
     const input = readForCompile(await io.readFile(file), file);
     for (const warning of input.warnings) io.err(`compile: ${file}: ${warning}`);
-    const r = compileMo(input.catalog, { useFuzzy: options.useFuzzy, missingCharset: input.missingCharset });
+    const r = compileMo(input.catalog, {
+      useFuzzy: options.useFuzzy,
+      missingCharset: input.missingCharset,
+      msgstrLines: input.msgstrLines,
+    });
     // As msgfmt: the MO is written even with fatal errors, which make the status 1.
     if (r.bytes !== null) {
       if (target === "-") io.stdout(r.bytes);

@@ -24,7 +24,7 @@
  *
  * @module
  */
-import { InvalidInputError, PoSyntaxError, UnwritableCatalogError } from "../errors.ts";
+import { PoSyntaxError, UnwritableCatalogError } from "../errors.ts";
 import { messageLines, parsePo } from "./parse.ts";
 import type { PoCatalog, PoMessage } from "./types.ts";
 import { catalogCharset } from "./_output_charset.ts";
@@ -39,6 +39,11 @@ export interface CompileOptions {
   /** Include fuzzy entries (msgfmt --use-fuzzy). Default false. */
   useFuzzy?: boolean;
   /**
+   * The line of each message's first `msgstr` keyword, parallel to `catalog.messages`
+   * ({@link readForCompile}'s): msgfmt names that line in its errors. Absent: the msgid's line.
+   */
+  msgstrLines?: readonly number[];
+  /**
    * The charset a catalogue whose header names none was read in ({@link readForCompile}'s
    * `missingCharset`), so its strings are written back as the bytes they were read from.
    */
@@ -47,7 +52,7 @@ export interface CompileOptions {
 
 /** One fatal error msgfmt reports (as `FILE:LINE: message`). */
 export interface CompileProblem {
-  /** The line of the entry's `msgid` keyword (0 when the catalogue was made in memory). */
+  /** The line of the entry's first `msgstr` keyword, as msgfmt names it (0: made in memory). */
   line: number;
   message: string;
 }
@@ -79,6 +84,8 @@ export interface CompileInput {
   missingCharset?: string;
   /** msgfmt's warnings about the file (without its `FILE: ` prefix). */
   warnings: string[];
+  /** The line of each message's first `msgstr` keyword (pass it to {@link compileMo}). */
+  msgstrLines: number[];
 }
 
 /** msgfmt's warning for a header without `charset=` (one line here; msgfmt breaks it in two). */
@@ -110,15 +117,42 @@ export function readForCompile(bytes: Uint8Array, fileName: string): CompileInpu
   if (header !== undefined && catalog.charset === null && !fileName.endsWith(".pot")) {
     warnings.push(CHARSET_MISSING_WARNING);
   }
-  return missingCharset === undefined ? { catalog, warnings } : { catalog, missingCharset, warnings };
+  const msgstrLines = findMsgstrLines(bytes, messageLines(catalog) ?? []);
+  return missingCharset === undefined
+    ? { catalog, warnings, msgstrLines }
+    : { catalog, missingCharset, warnings, msgstrLines };
+}
+
+/**
+ * For each message's msgid line, the first line from it on that starts (after blanks) with
+ * `msgstr` or `#~ msgstr`: one pass over the file, as the messages come in file order.
+ */
+function findMsgstrLines(bytes: Uint8Array, msgidLines: readonly number[]): number[] {
+  const starts = [0];
+  for (let i = bytes.indexOf(10); i >= 0; i = bytes.indexOf(10, i + 1)) starts.push(i + 1);
+  const isMsgstr = (line: number) => {
+    let at = starts[line - 1]!;
+    while (bytes[at] === 0x20 || bytes[at] === 0x09) at++;
+    if (bytes[at] === 0x23 && bytes[at + 1] === 0x7e) { // "#~"
+      at += 2;
+      while (bytes[at] === 0x20 || bytes[at] === 0x09) at++;
+    }
+    for (let k = 0; k < 6; k++) if (bytes[at + k] !== "msgstr".charCodeAt(k)) return false;
+    return true;
+  };
+  let line = 1;
+  return msgidLines.map((from) => {
+    line = Math.max(line, from);
+    while (line < starts.length && !isMsgstr(line)) line++;
+    return line;
+  });
 }
 
 /**
  * The MO file msgfmt would write for `cat` (`msgfmt -o OUT FILE`, or `--use-fuzzy`), byte for byte,
  * and the fatal errors msgfmt would report.
  *
- * @throws {InvalidInputError} the catalogue has several domains (msgfmt writes one file per
- *   domain: compile them separately), or the MO would pass 4 GiB.
+ * @throws {InvalidInputError} the MO would pass 4 GiB.
  * @throws {UnwritableCatalogError} a string holds a character the catalogue's charset cannot hold,
  *   or non-ASCII text in a charset this service cannot encode (EUC-TW…).
  * @throws {PoSyntaxError} two entries with the same context and msgid (msgfmt refuses them too).
@@ -129,15 +163,13 @@ export function readForCompile(bytes: Uint8Array, fileName: string): CompileInpu
  * ```
  */
 export function compileMo(cat: PoCatalog, options: CompileOptions = {}): CompileResult {
-  if (cat.messages.some((m) => m.domain !== undefined)) {
-    throw new InvalidInputError(
-      "Cannot compile a catalogue with domain directives into one MO file: msgfmt writes one file per domain",
-    );
-  }
+  // `domain` directives: `msgfmt -o FILE` puts every domain's messages into FILE, as here (a msgid
+  // in two domains is then a duplicate definition, as there).
   const charset = options.missingCharset ?? catalogCharset(cat).canonical;
   const encoder = stringEncoder(charset);
   const lines = messageLines(cat);
   const lineOf = (i: number) => lines?.[i] ?? 0;
+  const msgstrLineOf = (i: number) => options.msgstrLines?.[i] ?? lineOf(i);
   const encode = (text: string, m: PoMessage): Uint8Array => {
     if (isAsciiText(text)) {
       const out = new Uint8Array(text.length);
@@ -198,7 +230,7 @@ export function compileMo(cat: PoCatalog, options: CompileOptions = {}): Compile
     const found = newlineErrors(m, forms);
     if (found.length > 0) {
       // msgfmt prints one error per line of the file (gnulib's error_one_per_line) and counts all.
-      errors.push({ line: lineOf(index), message: found[0]! });
+      errors.push({ line: msgstrLineOf(index), message: found[0]! });
       fatalErrors += found.length;
     }
     const context = m.msgctxt === null ? null : encode(m.msgctxt, m);
