@@ -40,7 +40,8 @@ async function layout() {
 function compile(args: string[], cwd: string) {
   return new Deno.Command(Deno.execPath(), {
     args: ["run", "-q", "--no-prompt", ...PERMISSIONS, MAIN, "compile", ...args],
-    env: { PO_LOCK_DIR: "beside" },
+    // INIT_CWD (set by `deno task`) would make main.ts resolve paths from the task's directory.
+    env: { PO_LOCK_DIR: "beside", INIT_CWD: cwd },
     cwd,
   }).output();
 }

@@ -66,7 +66,8 @@ async function runIn(dir: string, cmd: string, args: string[]): Promise<Run> {
   } catch {
     // none yet
   }
-  const out = await new Deno.Command(cmd, { args, cwd: dir, env: { PO_LOCK_DIR: "beside" } }).output();
+  const out = await new Deno.Command(cmd, { args, cwd: dir, env: { PO_LOCK_DIR: "beside", INIT_CWD: dir } })
+    .output();
   let mo: Uint8Array | null = null;
   try {
     mo = await Deno.readFile(`${dir}/out.mo`);
