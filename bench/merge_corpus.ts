@@ -101,6 +101,10 @@ for (const name of names) {
   }
   compiled++;
   const r = compileMo(parsePo(Deno.readFileSync(path), { fileName: name, strict: false }));
+  if (r.bytes === null) {
+    console.log(`${name}: nothing to compile`);
+    continue;
+  }
   Deno.writeFileSync(`${dir}/ours.mo`, r.bytes);
   const a = text.decode(run("msgunfmt", [gnuMo]).stdout);
   const b = text.decode(run("msgunfmt", [`${dir}/ours.mo`]).stdout);

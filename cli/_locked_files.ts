@@ -4,7 +4,13 @@
  *
  * @module
  */
-import { atomicUpdateFile, StoreSetupError, useLockDirectory } from "../lib/store/mod.ts";
+import {
+  atomicUpdateFile,
+  confinedUpdateFile,
+  type Confinement,
+  StoreSetupError,
+  useLockDirectory,
+} from "../lib/store/mod.ts";
 import { readRegularFileBytes } from "../lib/regular_read.ts";
 import { pathKind, readDirEntries } from "./tree_host.ts";
 import type { WrapTreeIo } from "../lib/po/mod.ts";
@@ -15,9 +21,15 @@ import { type Progress, terminalProgress } from "./progress.ts";
 /** Reads, locked writes, stdout and stderr; directories walked as `wrap` walks them, when given. */
 export interface LockedFileIo extends Partial<WrapTreeIo> {
   readFile(path: string): Promise<Uint8Array>;
+  /**
+   * Locked, atomic read-modify-write of `path`. With `confinement` (a file the command found in a
+   * tree, or named after one), the real file must be of the expected kind inside that tree: a
+   * symlink leading elsewhere is refused (`TreeEscapeError`), naming the link.
+   */
   updateFile(
     path: string,
     fn: (bytes: Uint8Array | null) => Uint8Array | null,
+    confinement?: Confinement,
   ): Promise<{ written: boolean }>;
   stdout(bytes: Uint8Array): void;
   err(line: string): void;
@@ -43,7 +55,7 @@ export function lockedFileIo(
   return {
     // Not Deno.readFile: it blocks forever on a FIFO and reads /dev/zero without end.
     readFile: (path) => readRegularFileBytes(path),
-    updateFile: (path, fn) => {
+    updateFile: (path, fn, confinement) => {
       if (!locksReady) {
         try {
           useLockDirectory(lockDir());
@@ -53,7 +65,7 @@ export function lockedFileIo(
         }
         locksReady = true;
       }
-      return atomicUpdateFile(path, fn);
+      return confinement ? confinedUpdateFile(path, fn, confinement) : atomicUpdateFile(path, fn);
     },
     stdout: (bytes) => writeAll(Deno.stdout, bytes),
     // One line each, naming files and quoting their text: escaped, so nothing in them ends the line.

@@ -1,16 +1,19 @@
 /**
- * `main.ts compile [OPTIONS] FILE.po`: msgfmt's `-o` for one catalogue, with gettext-parser
- * (`lib/po/compile.ts`): writes FILE.mo beside it, or `-o OUT.mo` ("-": stdout), atomically and
- * under the lock the servers take. Fuzzy entries are left out unless `--use-fuzzy`.
+ * `main.ts compile [OPTIONS] FILE.po`: msgfmt's `-o` for one catalogue (`lib/po/compile.ts`):
+ * writes FILE.mo beside it, or `-o OUT.mo` ("-": stdout), atomically and under the lock the
+ * servers take. Fuzzy entries are left out unless `--use-fuzzy`. msgfmt's verdicts: its fatal
+ * errors printed as it prints them (`FILE:LINE: message`), the MO still written and the status 1;
+ * no file when there is nothing to compile.
  *
- * Loads gettext-parser, but no zod, Hono or MCP SDK.
+ * Loads no zod, Hono or MCP SDK.
  *
  * @module
  */
 import { DomainError } from "../lib/errors.ts";
-import { collectWrapTargets, loadMoCompiler, parsePo } from "../lib/po/mod.ts";
+import { collectWrapTargets, compileMo, readForCompile } from "../lib/po/mod.ts";
 import type { LockedFileIo } from "./_locked_files.ts";
 import { SILENT_PROGRESS } from "./progress.ts";
+import { dirname, normalize, relative } from "node:path";
 
 /** `main.ts compile --help`. */
 export const COMPILE_USAGE = `Usage: main.ts compile [OPTIONS] FILE.po
@@ -26,6 +29,11 @@ Options:
   -o, --output-file=FILE  write the MO file to FILE ("-": stdout)
   -f, --use-fuzzy         include fuzzy entries
   -q, --quiet             no summary on stderr
+
+As msgfmt: an entry whose msgid and msgstr do not both begin (or both end) with \n is a fatal
+error (printed as FILE:LINE: message; the MO is still written, the exit status is 1); with nothing
+translated and no header, no MO file is written; a header without a charset is warned about and
+the catalogue compiled as its bytes are.
 
 Entries whose C format uses <inttypes.h> macros (%<PRIu32>) are written as system-dependent
 strings, as msgfmt 0.21 writes them.
@@ -65,7 +73,7 @@ export async function runCompile(args: readonly string[], io: LockedFileIo): Pro
   }
   if (files.length === 0) return usage(io, "no input file given");
   const tree = files.length > 1 || (await io.pathKind?.(files[0]!)) === "directory";
-  if (!tree) return (await compileOne(files[0]!, output, { useFuzzy, quiet }, io)).status;
+  if (!tree) return (await compileOne(files[0]!, output, { useFuzzy, quiet, tree: null }, io)).status;
   if (output !== null) return usage(io, "-o takes one input file, not several or a directory");
   const { pathKind, readDir } = io;
   if (!pathKind || !readDir) return usage(io, "directories cannot be walked here");
@@ -78,7 +86,7 @@ export async function runCompile(args: readonly string[], io: LockedFileIo): Pro
   let messages = 0;
   try {
     for (const file of targets) {
-      const one = await compileOne(file, null, { useFuzzy, quiet: true }, quietIo);
+      const one = await compileOne(file, null, { useFuzzy, quiet: true, tree: treeOf(file, files) }, quietIo);
       if (one.status !== 0) failed++;
       messages += one.messages;
       progress.tick();
@@ -92,31 +100,62 @@ export async function runCompile(args: readonly string[], io: LockedFileIo): Pro
   return failed > 0 ? 1 : 0;
 }
 
-/** Compiles one catalogue to `output` (or FILE.mo beside it): status 0 when done, 1 when it could not be. */
+/** The directory PATH given that a walked `file` was found under, or null for a file given itself. */
+function treeOf(file: string, paths: readonly string[]): string | null {
+  for (const path of paths) {
+    const below = relative(normalize(path), normalize(file));
+    if (below !== "" && below !== ".." && !below.startsWith("../") && !below.startsWith("/")) return path;
+  }
+  return null;
+}
+
+/**
+ * Compiles one catalogue to `output` (or FILE.mo beside it): status 0 when done, 1 when it could
+ * not be or msgfmt would exit 1. FILE.mo beside FILE.po, a name the user did not give, must really
+ * be a `.mo` inside the tree walked (`tree`), or inside FILE.po's own directory: a committed
+ * symlink leading elsewhere is refused. An `-o` file the user named is written as named.
+ */
 async function compileOne(
-  input: string,
+  file: string,
   output: string | null,
-  options: { useFuzzy: boolean; quiet: boolean },
+  options: { useFuzzy: boolean; quiet: boolean; tree: string | null },
   io: LockedFileIo,
 ): Promise<{ status: number; messages: number }> {
-  const target = output ?? input.replace(/\.pot?$/, "") + ".mo";
+  const target = output ?? file.replace(/\.pot?$/, "") + ".mo";
+  const confinement = output === null
+    ? { within: options.tree ?? dirname(file), extensions: [".mo"] }
+    : undefined;
   try {
-    const compileMo = await loadMoCompiler();
-    const r = compileMo(parsePo(await io.readFile(input), input), { useFuzzy: options.useFuzzy });
-    if (target === "-") io.stdout(r.bytes);
-    else await io.updateFile(target, () => r.bytes);
+    const input = readForCompile(await io.readFile(file), file);
+    for (const warning of input.warnings) io.err(`compile: ${file}: ${warning}`);
+    const r = compileMo(input.catalog, {
+      useFuzzy: options.useFuzzy,
+      missingCharset: input.missingCharset,
+      msgstrLines: input.msgstrLines,
+    });
+    // As msgfmt: the MO is written even with fatal errors, which make the status 1.
+    if (r.bytes !== null) {
+      if (target === "-") io.stdout(r.bytes);
+      else await io.updateFile(target, () => r.bytes, confinement);
+    }
+    for (const e of r.errors) io.err(`${file}:${e.line}: ${e.message}`);
+    if (r.fatalErrors > 0) {
+      io.err(`compile: ${file}: found ${r.fatalErrors} fatal error${r.fatalErrors === 1 ? "" : "s"}`);
+    }
     if (!options.quiet) {
       io.err(
-        `compile: ${
-          target === "-" ? "stdout" : target
-        }: ${r.messages} messages, ${r.fuzzySkipped} fuzzy and ` +
-          `${r.untranslatedSkipped} untranslated left out`,
+        r.bytes === null
+          ? `compile: ${file}: nothing to compile (no header, nothing translated): no MO file written, as msgfmt writes none`
+          : `compile: ${
+            target === "-" ? "stdout" : target
+          }: ${r.messages} messages, ${r.fuzzySkipped} fuzzy and ` +
+            `${r.untranslatedSkipped} untranslated left out`,
       );
     }
-    return { status: 0, messages: r.messages };
+    return { status: r.fatalErrors > 0 ? 1 : 0, messages: r.messages };
   } catch (error) {
     if (error instanceof DomainError || error instanceof Deno.errors.NotFound) {
-      io.err(`compile: ${input}: ${(error as Error).message}`);
+      io.err(`compile: ${file}: ${(error as Error).message}`);
       return { status: 1, messages: 0 };
     }
     throw error;

@@ -145,7 +145,8 @@ async function mergeTree(p: Parsed, io: MergeCliIo): Promise<number> {
   try {
     for (const def of files) {
       const ref = join(p.ref, relative(p.def, def)).replace(/\.po$/, ".pot");
-      const one = await mergeOne({ ...p, def, ref, quiet: true }, quietIo);
+      // Written in place: the real file must still be a .po inside the tree walked.
+      const one = await mergeOne({ ...p, def, ref, quiet: true }, quietIo, p.def);
       if (one !== 0) failed++;
       else written++;
       progress.tick();
@@ -157,8 +158,8 @@ async function mergeTree(p: Parsed, io: MergeCliIo): Promise<number> {
   return failed > 0 ? 1 : 0;
 }
 
-/** One DEF.po with one REF.pot. */
-async function mergeOne(p: Parsed, io: MergeCliIo): Promise<number> {
+/** One DEF.po with one REF.pot; `tree`: the directory DEF.po was found in (its write stays inside). */
+async function mergeOne(p: Parsed, io: MergeCliIo, tree: string | null = null): Promise<number> {
   const options = {
     fuzzyMatching: p.fuzzy,
     previous: p.previous,
@@ -180,7 +181,7 @@ async function mergeOne(p: Parsed, io: MergeCliIo): Promise<number> {
         const out = encodePo(merge(def));
         const before = encodePo(canonicalCatalog(def));
         return withoutCreationDate(out) === withoutCreationDate(before) ? null : out;
-      });
+      }, tree === null ? undefined : { within: tree, extensions: [".po"] });
       where = written ? p.def : `${p.def} (unchanged)`;
     } else {
       const out = encodePo(merge(parsePo(await io.readFile(p.def), p.def)));

@@ -6,13 +6,14 @@
  * @module
  */
 import { z } from "zod";
-import { NotFoundError } from "../lib/errors.ts";
+import { NotFoundError, UnwritableCatalogError } from "../lib/errors.ts";
 import {
+  compileMo,
   type FuzzyLimits,
-  loadMoCompiler,
   MAX_HEADER_UPDATES,
   MAX_HEADER_VALUE_CHARS,
   mergeCatalogs,
+  readForCompile,
   readHeader,
   updateHeader,
 } from "../lib/po/mod.ts";
@@ -116,11 +117,18 @@ const CompileMoResponse = z.object({
   success: z.boolean(),
   message: z.string(),
   output_path: z.string(),
-  written: z.boolean().meta({ description: "False when the file already held these bytes." }),
+  written: z.boolean().meta({
+    description: "False when the file already held these bytes, or when there was nothing to compile " +
+      "(no header and nothing translated: msgfmt writes no file then, and neither do we).",
+  }),
   bytes: z.int(),
   messages: z.int().meta({ description: "Messages in the MO file, the header included." }),
   fuzzy_skipped: z.int(),
   untranslated_skipped: z.int(),
+  warnings: z.array(z.string()).meta({
+    description:
+      "msgfmt's warnings about the catalogue (a header without a charset: compiled as its bytes are).",
+  }),
 }).meta({ id: "CompileMOResponse" });
 
 /**
@@ -291,19 +299,38 @@ export const poMaintainTools = defineToolGroup<HeaderToolDeps>({
       output: CompileMoResponse,
       handle: async ({ file_path, output_path, use_fuzzy }, { catalogues }, call) => {
         const target = output_path ?? moBeside(file_path);
-        const doc = (await catalogues.read(file_path, { signal: call.signal })).doc;
-        const compileMo = await loadMoCompiler();
-        const r = compileMo(doc, { useFuzzy: use_fuzzy });
-        const { written } = await catalogues.writeFile(target, r.bytes, [".mo"], { signal: call.signal });
+        // Read as msgfmt reads it: a catalogue without a charset is compiled as its bytes are.
+        const { bytes } = await catalogues.readBytes(file_path, { signal: call.signal });
+        const input = readForCompile(bytes, file_path);
+        const r = compileMo(input.catalog, {
+          useFuzzy: use_fuzzy,
+          missingCharset: input.missingCharset,
+          msgstrLines: input.msgstrLines,
+        });
+        if (r.errors.length > 0) {
+          // msgfmt exits 1 (and still writes the file): refused here, nothing written.
+          const shown = r.errors.slice(0, 10).map((e) => `line ${e.line}: ${e.message}`).join("; ");
+          throw new UnwritableCatalogError(
+            `Cannot compile ${file_path}: msgfmt finds ${r.fatalErrors} fatal error${
+              r.fatalErrors === 1 ? "" : "s"
+            } and exits 1: ${shown}${r.errors.length > 10 ? "; …" : ""}`,
+          );
+        }
+        const written = r.bytes === null
+          ? false
+          : (await catalogues.writeFile(target, r.bytes, [".mo"], { signal: call.signal })).written;
         return {
           success: true,
-          message: `Compiled ${file_path} to ${target}: ${r.messages} messages`,
+          message: r.bytes === null
+            ? `Nothing to compile in ${file_path} (no header, nothing translated): no MO file written, as msgfmt writes none`
+            : `Compiled ${file_path} to ${target}: ${r.messages} messages`,
           output_path: target,
           written,
-          bytes: r.bytes.length,
+          bytes: r.bytes?.length ?? 0,
           messages: r.messages,
           fuzzy_skipped: r.fuzzySkipped,
           untranslated_skipped: r.untranslatedSkipped,
+          warnings: input.warnings,
         };
       },
     }),

@@ -1,7 +1,8 @@
 import assert from "node:assert/strict";
 // @ts-types="@types/gettext-parser"
 import { mo } from "gettext-parser";
-import { compileMo } from "../lib/po/compile.ts";
+import { compileMo, type CompileOptions } from "../lib/po/compile.ts";
+import type { PoCatalog } from "../lib/po/types.ts";
 import { parsePo } from "../lib/po/mod.ts";
 import { compareBytes, readMoPairs } from "../lib/po/_mo_layout.ts";
 import { PoSyntaxError } from "../lib/errors.ts";
@@ -12,6 +13,13 @@ import { runMain } from "./_run_main.ts";
 const FIXTURES = new URL("./fixtures/merge/", import.meta.url);
 const CORPUS = new URL("../../shared/corpus/po/", import.meta.url);
 const text = new TextDecoder();
+
+/** {@link compileMo}, for a catalogue it writes an MO file for. */
+function compile(cat: PoCatalog, options?: CompileOptions) {
+  const r = compileMo(cat, options);
+  assert.ok(r.bytes !== null, "an MO file is written");
+  return { ...r, bytes: r.bytes };
+}
 
 function fixture(name: string) {
   return parsePo(Deno.readFileSync(new URL(name, FIXTURES)), name);
@@ -86,7 +94,7 @@ async function msgunfmt(bytes: Uint8Array): Promise<string> {
 }
 
 Deno.test("compileMo leaves out fuzzy, untranslated and obsolete entries as msgfmt does, and keeps plural and context entries", () => {
-  const result = compileMo(fixture("compile.po"));
+  const result = compile(fixture("compile.po"));
   assert.equal(result.messages, 8);
   assert.equal(result.fuzzySkipped, 1);
   assert.equal(result.untranslatedSkipped, 2);
@@ -105,11 +113,11 @@ Deno.test("compileMo leaves out fuzzy, untranslated and obsolete entries as msgf
       "Plural-Forms: nplurals=2; plural=(n > 1);\nX-Note:   spaced value  \n",
     "msgfmt's header: POT-Creation-Date gone, the rest as written (gettext-parser alone lowercases the charset)",
   );
-  assert.equal(compileMo(fixture("compile.po"), { useFuzzy: true }).messages, 9);
+  assert.equal(compile(fixture("compile.po"), { useFuzzy: true }).messages, 9);
 });
 
 Deno.test("compileMo sorts the strings in byte order, the order libintl binary-searches", () => {
-  const ids = readMoPairs(compileMo(fixture("compile.po")).bytes).map((p) => p.id);
+  const ids = readMoPairs(compile(fixture("compile.po")).bytes).map((p) => p.id);
   for (let i = 1; i < ids.length; i++) {
     assert.ok(compareBytes(ids[i - 1]!, ids[i]!) < 0, `pair ${i} in byte order`);
   }
@@ -118,19 +126,24 @@ Deno.test("compileMo sorts the strings in byte order, the order libintl binary-s
   assert.ok(order.indexOf("a！") < order.indexOf("a😀"));
 });
 
-Deno.test("compileMo refuses what msgfmt refuses: duplicates, several domains", () => {
+Deno.test("compileMo refuses what msgfmt refuses: duplicates, also across domains, which msgfmt -o merges", () => {
   const dup = parsePo(new TextEncoder().encode('msgid "a"\nmsgstr "1"\n\nmsgid "a"\nmsgstr "2"\n'), {
     fileName: "d.po",
     strict: false,
   });
   assert.throws(
-    () => compileMo(dup),
+    () => compile(dup),
     (e: Error) => e instanceof PoSyntaxError && /duplicate message definition/.test(e.message),
   );
   const domains = parsePo(
     new TextEncoder().encode('msgid "a"\nmsgstr "1"\n\ndomain "other"\nmsgid "b"\nmsgstr "2"\n'),
   );
-  assert.throws(() => compileMo(domains), /one file per domain/);
+  // msgfmt -o puts every domain into the one file; the same msgid in two domains is a duplicate.
+  assert.deepEqual(readMoPairs(compile(domains).bytes).map((p) => text.decode(p.id)), ["a", "b"]);
+  const twice = parsePo(
+    new TextEncoder().encode('msgid "a"\nmsgstr "1"\n\ndomain "other"\nmsgid "a"\nmsgstr "2"\n'),
+  );
+  assert.throws(() => compile(twice), /duplicate message definition/);
 });
 
 Deno.test(
@@ -144,7 +157,7 @@ Deno.test(
       ]] as const
     ) {
       const expected = text.decode(Deno.readFileSync(new URL(golden, FIXTURES)));
-      assert.equal(await msgunfmt(compileMo(fixture("compile.po"), options).bytes), expected, golden);
+      assert.equal(await msgunfmt(compile(fixture("compile.po"), options).bytes), expected, golden);
     }
   },
 );
@@ -166,7 +179,7 @@ Deno.test(
             .success;
         if (!accepted) continue;
         await t.step(name, async () => {
-          const ours = compileMo(parsePo(await Deno.readFile(path), { fileName: name, strict: false }));
+          const ours = compile(parsePo(await Deno.readFile(path), { fileName: name, strict: false }));
           const theirs = await Deno.readFile(gnu);
           // xz's catalogues hold <inttypes.h> directives: minor revision 1, sysdep tables.
           if (new DataView(theirs.buffer).getUint32(4, true) !== 0) sysdep++;
@@ -182,7 +195,7 @@ Deno.test(
 );
 
 Deno.test("compileMo writes <inttypes.h> directives and the I flag as system-dependent strings, as msgfmt 0.21 does", () => {
-  const result = compileMo(fixture("compile-sysdep.po"));
+  const result = compile(fixture("compile-sysdep.po"));
   assert.equal(result.messages, 8, "the header, 3 static pairs and 4 system-dependent ones");
   assert.equal(result.fuzzySkipped, 1);
   const view = new DataView(result.bytes.buffer, result.bytes.byteOffset);
@@ -232,7 +245,7 @@ function directiveCatalogue(): Uint8Array {
 }
 
 Deno.test("compileMo finds the directives msgfmt's C format parser finds, in valid format strings only", () => {
-  const result = compileMo(parsePo(directiveCatalogue(), "cases.po"));
+  const result = compile(parsePo(directiveCatalogue(), "cases.po"));
   assert.deepEqual(
     readSysdep(result.bytes).strings.map(([id]) => id),
     DIRECTIVE_CASES.flatMap(([, sysdep], i) => sysdep ? [`case ${i}`] : []),
@@ -245,7 +258,7 @@ Deno.test("msgfmt writes the same bytes for every directive case", { ignore: lac
     await Deno.writeFile(`${dir}/cases.po`, directiveCatalogue());
     const r = await new Deno.Command("msgfmt", { args: [`${dir}/cases.po`, "-o", `${dir}/gnu.mo`] }).output();
     assert.ok(r.success);
-    const ours = compileMo(parsePo(directiveCatalogue(), "cases.po")).bytes;
+    const ours = compile(parsePo(directiveCatalogue(), "cases.po")).bytes;
     assert.ok(equalBytes(ours, await Deno.readFile(`${dir}/gnu.mo`)));
   } finally {
     await Deno.remove(dir, { recursive: true });
@@ -259,7 +272,7 @@ function latin1Sysdep(): Uint8Array {
 }
 
 Deno.test("compileMo cuts system-dependent strings in the catalogue's own charset", () => {
-  const result = compileMo(parsePo(latin1Sysdep(), "latin1.po"));
+  const result = compile(parsePo(latin1Sysdep(), "latin1.po"));
   const sysdep = readSysdep(result.bytes, new TextDecoder("latin1"));
   assert.deepEqual(sysdep.strings[0], [
     "Using up to %<PRIu32> threads.",
@@ -279,14 +292,14 @@ Deno.test(
         args: [new URL("compile-sysdep.po", FIXTURES).pathname, "-o", gnu],
       }).output();
       assert.ok(r.success);
-      const ours = compileMo(fixture("compile-sysdep.po")).bytes;
+      const ours = compile(fixture("compile-sysdep.po")).bytes;
       assert.ok(equalBytes(ours, await Deno.readFile(gnu)));
       const expected = text.decode(Deno.readFileSync(new URL("compile-sysdep.msgunfmt.po", FIXTURES)));
       assert.equal(await msgunfmt(ours), expected);
       await Deno.writeFile(`${dir}/latin1.po`, latin1Sysdep());
       const latin1 = await new Deno.Command("msgfmt", { args: [`${dir}/latin1.po`, "-o", gnu] }).output();
       assert.ok(latin1.success);
-      assert.ok(equalBytes(compileMo(parsePo(latin1Sysdep(), "latin1.po")).bytes, await Deno.readFile(gnu)));
+      assert.ok(equalBytes(compile(parsePo(latin1Sysdep(), "latin1.po")).bytes, await Deno.readFile(gnu)));
     } finally {
       await Deno.remove(dir, { recursive: true });
     }
@@ -302,7 +315,7 @@ Deno.test("POST /po/compile writes NAME.mo beside the catalogue, or to output_pa
   assert.equal(r.body.messages, 8);
   assert.equal(r.body.fuzzy_skipped, 1);
   const written = await Deno.readFile(f.path("fr/app.mo"));
-  assert.deepEqual(written, compileMo(fixture("compile.po")).bytes);
+  assert.deepEqual(written, compile(fixture("compile.po")).bytes);
 
   const other = await f.post("/po/compile", {
     file_path: f.path("fr/app.po"),
@@ -338,12 +351,12 @@ Deno.test("main.ts compile writes FILE.mo beside the catalogue, or -o OUT, with 
     const r = await runMain(dir, "compile", ["fr.po"]);
     assert.equal(r.code, 0, r.stderr);
     assert.equal(r.stderr, "compile: fr.mo: 8 messages, 1 fuzzy and 2 untranslated left out\n");
-    assert.deepEqual(Deno.readFileSync(`${dir}/fr.mo`), compileMo(fixture("compile.po")).bytes);
+    assert.deepEqual(Deno.readFileSync(`${dir}/fr.mo`), compile(fixture("compile.po")).bytes);
     const fuzzy = await runMain(dir, "compile", ["--use-fuzzy", "-q", "fr.po", "-o", "all.mo"]);
     assert.equal(fuzzy.code, 0, fuzzy.stderr);
     assert.deepEqual(
       Deno.readFileSync(`${dir}/all.mo`),
-      compileMo(fixture("compile.po"), { useFuzzy: true }).bytes,
+      compile(fixture("compile.po"), { useFuzzy: true }).bytes,
     );
     const missing = await runMain(dir, "compile", ["nope.po"]);
     assert.equal(missing.code, 1);

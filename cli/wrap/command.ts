@@ -49,7 +49,11 @@ import { terminalLines, terminalText } from "../../lib/terminal_text.ts";
 /** What the command may touch. */
 export interface WrapIo extends Partial<WrapTreeIo> {
   readFile(path: string): Promise<Uint8Array>;
-  writeFile(path: string, bytes: Uint8Array): Promise<void>;
+  /**
+   * Rewrites `path`. `tree`: the directory PATH the file was found in by a walk; the real file
+   * must then still be a `.po` inside it (a symlink swapped in leading elsewhere is refused).
+   */
+  writeFile(path: string, bytes: Uint8Array, tree?: string): Promise<void>;
   stdout(text: string): void;
   stderr(text: string): void;
   /**
@@ -208,7 +212,10 @@ type Outcome =
   | { path: string; error: unknown };
 
 /** The files of this run, or an exit status when there is nothing to run. */
-async function targets(options: Options, io: WrapIo): Promise<{ files: string[]; failed: boolean } | number> {
+async function targets(
+  options: Options,
+  io: WrapIo,
+): Promise<{ files: string[]; failed: boolean; trees?: Map<string, string> } | number> {
   let paths = options.files;
   if (options.modified) {
     if (!io.modifiedFiles) {
@@ -233,9 +240,9 @@ async function targets(options: Options, io: WrapIo): Promise<{ files: string[];
     io.stderr(`${terminalText(`wrap: ${e.message}`)}\n`);
     return 2;
   }
-  const { files, failures } = walked;
+  const { files, failures, trees } = walked;
   for (const { path, error } of failures) io.stderr(errorText(path, error));
-  return { files, failed: failures.length > 0 };
+  return { files, failed: failures.length > 0, trees };
 }
 
 /**
@@ -385,7 +392,7 @@ export async function runWrap(args: string[], io: WrapIo): Promise<number> {
         continue;
       }
       try {
-        await io.writeFile(path, after!);
+        await io.writeFile(path, after!, run.trees?.get(path));
       } catch (e) {
         report(errorText(path, e).replace(": cannot read: ", ": cannot write: "));
         io.forget?.(path);

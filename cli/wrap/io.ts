@@ -63,15 +63,18 @@ export function wrapIo(host: WrapHost): WrapIo {
       read.set(path, bytes);
       return bytes;
     },
-    writeFile: async (path, bytes) => {
-      const { atomicUpdateFile } = await prepareLocks();
-      await atomicUpdateFile(path, (current) => {
+    writeFile: async (path, bytes, tree) => {
+      const { atomicUpdateFile, confinedUpdateFile } = await prepareLocks();
+      const compute = (current: Uint8Array | null) => {
         if (current === null) return null;
         const before = read.get(path);
         return before && sameBytes(before, current)
           ? bytes
           : encodePo(parsePo(current, { fileName: path }), { noWrap, once: true });
-      });
+      };
+      // A file found by a walk stays a .po inside the tree walked; a PATH named is followed.
+      if (tree === undefined) await atomicUpdateFile(path, compute);
+      else await confinedUpdateFile(path, compute, { within: tree, extensions: [".po"] });
       read.delete(path);
     },
     fileSize: (path) => {

@@ -50,7 +50,11 @@ export interface CharsetInfo {
  *
  * @throws {PoSyntaxError} unknown charset name, or two different charsets.
  */
-export function resolveCharset(raw: RawParse, fileName: string | undefined): CharsetInfo {
+export function resolveCharset(
+  raw: RawParse,
+  fileName: string | undefined,
+  missingCharset?: string,
+): CharsetInfo {
   const headerBytes = new Map<PoMessage, Uint8Array>();
   for (const p of raw.pending) if (p.field === "msgstr" && p.index < 0) headerBytes.set(p.message, p.bytes);
   let spelled: string | null = null;
@@ -84,7 +88,13 @@ export function resolveCharset(raw: RawParse, fileName: string | undefined): Cha
       );
     }
   }
-  return { raw: spelled, canonical: canonical ?? "ASCII", missing: canonical === null, line };
+  // (A charset-less file read for msgfmt's compilation: in the charset its bytes are valid in.)
+  return {
+    raw: spelled,
+    canonical: canonical ?? missingCharset ?? "ASCII",
+    missing: canonical === null,
+    line,
+  };
 }
 
 function unsupportedCharset(info: CharsetInfo): PoSyntaxError {

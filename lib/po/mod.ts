@@ -42,8 +42,7 @@ export {
 } from "./tree_walk.ts";
 export { CHECK_NAMES, type CheckProblem, CHECKS, ChecksFailedError, DEFAULT_CHECKS } from "./checks/mod.ts";
 export { checkTree, type CheckTreeIo } from "./checks/tree.ts";
-export type { CompileOptions, CompileResult } from "./compile.ts";
-export { loadMoCompiler } from "./mo_compiler.ts";
+export { compileMo, type CompileOptions, type CompileResult, readForCompile } from "./compile.ts";
 export { pathFunctions } from "./_paths.ts";
 export { knownLayout, LAID_OUT, laidOutVerdict, NOT_LAID_OUT } from "./laid_out.ts";
 export { runCheckRequest } from "./checks/request.ts";

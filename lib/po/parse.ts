@@ -39,6 +39,12 @@ export interface ParsePoOptions {
    * writer refuses to format the catalogue while the duplicates remain.
    */
   strict?: boolean;
+  /**
+   * The charset to read a file in when no header names one (canonical name), instead of refusing
+   * its non-ASCII text as msgcat does: msgfmt compiles such a file's bytes as they are, with a
+   * warning (see `readForCompile`). The catalogue still has no charset (`charset: null`).
+   */
+  missingCharset?: string;
 }
 
 /**
@@ -125,12 +131,12 @@ export function parsePo(bytes: Uint8Array, options: string | ParsePoOptions = {}
 
   let read: { raw: RawParse; info: CharsetInfo } | null;
   try {
-    read = readAsBytes(body, opts.fileName);
+    read = readAsBytes(body, opts.fileName, CHUNK_BYTES, opts.missingCharset);
   } catch (e) {
     if (!(e instanceof PoSyntaxError)) throw e;
     read = null; // the careful reading finds the same error and says where, in characters
   }
-  const { raw, info } = read ?? readAsText(body, opts.fileName);
+  const { raw, info } = read ?? readAsText(body, opts.fileName, opts.missingCharset);
   checkDuplicates(raw, opts.strict ?? true);
 
   const catalog: Draft<PoCatalog> = { messages: raw.messages, charset: info.raw };
@@ -172,13 +178,14 @@ export function readAsBytes(
   body: Uint8Array,
   fileName: string | undefined,
   chunkBytes = CHUNK_BYTES,
+  missingCharset?: string,
 ): Reading | null {
   const guess = canonicalCharset(guessCharset(body));
   if (guess !== null && WEIRD_CJK.has(guess)) return null;
   const chunks = byteStringChunks(body, chunkBytes);
   if (chunks === null) return null;
   const raw = parseText(new Lexer(chunks[0]!, false, null, [], chunks.slice(1)));
-  const info = resolveCharset(raw, fileName);
+  const info = resolveCharset(raw, fileName, missingCharset);
   if (WEIRD_CJK.has(info.canonical)) return null;
   decodeByteMode(raw, info);
   if (info.canonical === "ASCII") checkAscii(raw, info);
@@ -219,14 +226,18 @@ function byteStringChunks(body: Uint8Array, chunkBytes: number): string[] | null
  * readAsText(new TextEncoder().encode('msgid "a"\nmsgstr "b"\n'), "a.po").raw.messages[0].msgstr; // "b"
  * ```
  */
-export function readAsText(body: Uint8Array, fileName: string | undefined): Reading {
+export function readAsText(
+  body: Uint8Array,
+  fileName: string | undefined,
+  missingCharset?: string,
+): Reading {
   const utf8Text = decodeUtf8(body);
   let raw: RawParse;
   let info: CharsetInfo;
   let byteMode: boolean;
   if (utf8Text !== null) {
     raw = parseWith(utf8Text, true, null);
-    info = resolveCharset(raw, fileName);
+    info = resolveCharset(raw, fileName, missingCharset);
     const allAscii = utf8Text.length === body.length;
     byteMode = info.canonical !== "UTF-8" && info.canonical !== "ASCII" && !allAscii;
   } else {
@@ -235,7 +246,7 @@ export function readAsText(body: Uint8Array, fileName: string | undefined): Read
     // know the charset before it reads strings. Guess it from the first "charset=" in the file.
     const guess = canonicalCharset(guessCharset(body));
     raw = parseWith(bytesToByteString(body), false, guess !== null && WEIRD_CJK.has(guess) ? guess : null);
-    info = resolveCharset(raw, fileName);
+    info = resolveCharset(raw, fileName, missingCharset);
     if (info.canonical !== guess && WEIRD_CJK.has(info.canonical)) {
       raw = parseWith(bytesToByteString(body), false, info.canonical);
     }

@@ -36,6 +36,8 @@ export interface WrapTreeIo {
 export interface WrapTargets {
   files: string[];
   failures: { path: string; error: unknown }[];
+  /** For each file found by walking a directory PATH, that PATH (a write must stay inside it). */
+  trees: Map<string, string>;
 }
 
 /** The kind of a directory entry as `Deno.readDir` reports it (symbolic links not followed). */
@@ -127,13 +129,15 @@ export async function collectWrapTargets(paths: readonly string[], io: WrapTreeI
   const files: string[] = [];
   const failures: { path: string; error: unknown }[] = [];
   const { normalize } = await pathFunctions();
+  const trees = new Map<string, string>();
   const seen = new Set<string>();
-  const take = (path: string) => {
+  const take = (path: string, tree?: string) => {
     const key = normalize(path);
     if (seen.has(key)) return;
     if (files.length >= MAX_WRAP_FILES) throw new RangeError(`more than ${MAX_WRAP_FILES} files in one run`);
     seen.add(key);
     files.push(path);
+    if (tree !== undefined) trees.set(path, tree);
   };
   for (const path of paths) {
     if ((await io.pathKind(path)) !== "directory") {
@@ -141,11 +145,11 @@ export async function collectWrapTargets(paths: readonly string[], io: WrapTreeI
       continue;
     }
     for await (const step of walkTree(path, io)) {
-      if ("file" in step) take(step.file);
+      if ("file" in step) take(step.file, path);
       else if ("unlisted" in step) failures.push({ path: step.unlisted, error: step.error });
     }
   }
-  return { files, failures };
+  return { files, failures, trees };
 }
 
 /**

@@ -15,3 +15,4 @@ export {
 export { StoreSetupError, useLockDirectory } from "./lock_dir.ts";
 export { atomicUpdateFile } from "./atomic_write.ts";
 export { catalogueStoreIo } from "./catalogue_tree_io.ts";
+export { confinedUpdateFile, type Confinement, TreeEscapeError } from "./confined_write.ts";

@@ -107,13 +107,14 @@ export async function resolveCataloguePath(
   userPath: string,
   options: PathPolicyOptions,
 ): Promise<ResolvedCataloguePath> {
-  const normalised = checkCataloguePathSyntax(userPath, options.extensions);
+  const extensions = options.extensions ?? CATALOGUE_EXTENSIONS;
+  const normalised = checkCataloguePathSyntax(userPath, extensions);
   const maxBytes = options.maxBytes ?? DEFAULT_MAX_FILE_BYTES;
   try {
     // A walk that finds something other than what realPath saw means a component changed in
     // between: resolved again, a few times, then refused.
     for (let attempt = 0; attempt < 3; attempt++) {
-      const found = await resolveOnce(roots, normalised, userPath, options.mustExist, maxBytes);
+      const found = await resolveOnce(roots, normalised, userPath, options.mustExist, maxBytes, extensions);
       if (found !== null) return found;
     }
     throw new PathChangedError(`Path changed while it was being opened, refused: ${userPath}`);
@@ -130,12 +131,16 @@ async function resolveOnce(
   userPath: string,
   mustExist: boolean,
   maxBytes: number,
+  extensions: readonly string[],
 ): Promise<ResolvedCataloguePath | null> {
   // Asked at once (each file-system call is a trip to a worker thread): the roots and the real path.
   const [realRoots, real] = await Promise.all([resolveRoots(roots), realPathOrNull(normalised)]);
   if (real !== null) {
     const inside = findRoot(realRoots, real);
     if (!inside) throw outside(roots, userPath);
+    // A symlink is followed only to a file the caller could have named: one of the expected kind
+    // (a `.mo` link to `.git/hooks/pre-commit` is refused, not replaced).
+    if (!hasExtension(basename(real), extensions)) throw new SymlinkRefusedError(userPath, extensions);
     const names = relative(inside.realRoot, real).split("/");
     const lexicalPath = join(inside.root, ...names);
     // The real path has no symlink below the root: every component is lstat'ed to make sure it
@@ -171,6 +176,25 @@ async function resolveOnce(
 }
 
 /**
+ * A path whose real file (symlinks resolved) is not of the kind asked for: a symlink named `x.mo`
+ * or `x.po` that leads to a file of another name (a hook, a key file) inside the roots. The
+ * message names the link as the caller gave it, never where it leads.
+ */
+export class SymlinkRefusedError extends OutsideRootsError {
+  constructor(userPath: string, extensions: readonly string[]) {
+    super(
+      `Refused: ${userPath} is a symbolic link to a file whose name does not end in ${
+        extensions.join(" or ")
+      }; a link is followed only to a file that could be named itself`,
+    );
+  }
+}
+
+function hasExtension(name: string, extensions: readonly string[]): boolean {
+  return extensions.some((e) => name.endsWith(e) && name.length > e.length);
+}
+
+/**
  * Checks the syntax of a catalogue path and returns it normalised (`.`, `..` and `//` resolved
  * lexically). Does not touch the file system.
  *
@@ -201,8 +225,7 @@ export function checkCataloguePathSyntax(
   }
   const normalised = normalize(userPath);
   const name = basename(normalised);
-  const ext = extensions.find((e) => name.endsWith(e) && name.length > e.length);
-  if (normalised.endsWith("/") || ext === undefined) {
+  if (normalised.endsWith("/") || !hasExtension(name, extensions)) {
     const endings = extensions.length === 1
       ? extensions[0]
       : `${extensions.slice(0, -1).join(", ")} or ${extensions.at(-1)}`;
