@@ -54,4 +54,18 @@ export {
   revisionDate,
   updateHeader,
 } from "./header.ts";
-export { mergeCatalogs, type MergeOptions, type MergeResult, type MergeStats } from "./merge.ts";
+export {
+  mergeCatalogs,
+  type MergeOptions,
+  type MergeOutcome,
+  type MergeResult,
+  type MergeStats,
+} from "./merge.ts";
+export {
+  closestExisting,
+  MAX_SIMILAR_CHECKED,
+  similarDistance,
+  type SimilarExisting,
+  similarExisting,
+} from "./similar_existing.ts";
+export { editHeader, type HeaderEdit, type HeaderEditResult } from "./edit_header.ts";

@@ -67,3 +67,4 @@ export {
   readRegularFileBytes,
   updateFileUnderLock,
 } from "./atomic_write.ts";
+export { absoluteCataloguePath, type RelativePathOptions } from "./relative_path.ts";
