@@ -8,7 +8,7 @@
 import assert from "node:assert/strict";
 import { countReads } from "./_work.ts";
 import { VERSION } from "../lib/version.ts";
-import { closestName } from "../routes/_closest_name.ts";
+import { closestName } from "../lib/closest_name.ts";
 import { examplesFor } from "../routes/tool_examples.ts";
 import { allTools } from "../routes/mod.ts";
 import { poFixture, postJson, REPO_ROOT, testApp } from "./_helpers.ts";

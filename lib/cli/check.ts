@@ -10,6 +10,7 @@
  * @module
  */
 import { parsePo } from "../po/parse.ts";
+import { unknownOption } from "../closest_name.ts";
 import { collectWrapTargets } from "../po/wrap_tree.ts";
 import { pathKind as wrapPathKind, readDirEntries } from "../po/wrap_host.ts";
 import { readRegularFileBytes } from "../store/atomic_write.ts";
@@ -51,6 +52,9 @@ export interface CheckCliIo extends CheckTreeIo {
   progress?(paths: readonly string[]): Promise<Progress>;
 }
 
+/** The options `check` takes (for "did you mean" on a misspelt one). */
+const CHECK_OPTIONS = ["--help", "--list", "--checks", "--severity", "--include-fuzzy", "--quiet"];
+
 /**
  * Runs the command; returns the exit status.
  *
@@ -90,7 +94,7 @@ export async function runCheck(args: readonly string[], io: CheckCliIo): Promise
     else if (options && arg === "--include-fuzzy") includeFuzzy = true;
     else if (options && (arg === "--quiet" || arg === "-q")) quiet = true;
     else if (options && arg.startsWith("-") && arg !== "-") {
-      io.err(`check: unknown option ${JSON.stringify(arg)} (main.ts check --help)`);
+      io.err(`check: ${unknownOption(arg, CHECK_OPTIONS)} (main.ts check --help)`);
       return 2;
     } else paths.push(arg);
   }

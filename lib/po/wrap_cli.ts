@@ -23,6 +23,7 @@
  * @module
  */
 import { sameBytes } from "../byte_runs.ts";
+import { unknownOption } from "../closest_name.ts";
 import { loadNativeBytes, NATIVE_BYTES_WORTHWHILE } from "../native_bytes.ts";
 import { DomainError, PoSyntaxError } from "../errors.ts";
 import { NotRegularFileError } from "../store/regular_read.ts";
@@ -110,6 +111,18 @@ interface Options {
   files: string[];
 }
 
+/** The options `wrap` takes (for "did you mean" on a misspelt one). */
+const WRAP_OPTIONS = [
+  "--help",
+  "--check",
+  "--diff",
+  "--stdout",
+  "--no-wrap",
+  "--modified",
+  "--quiet",
+  "--jobs",
+];
+
 function parseArgs(args: string[]): Options | string {
   const o: Options = {
     check: false,
@@ -154,7 +167,7 @@ function parseArgs(args: string[]): Options | string {
         break;
       default: {
         const jobs = /^--jobs=([1-9][0-9]?)$/.exec(a);
-        if (!jobs) return `unknown option ${a}`;
+        if (!jobs) return unknownOption(a, WRAP_OPTIONS);
         o.jobs = Number(jobs[1]);
       }
     }

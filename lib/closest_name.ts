@@ -1,5 +1,6 @@
 /**
- * "Did you mean …?" for a misspelt field name: the known name nearest by edit distance.
+ * "Did you mean …?" for a misspelt name a user typed (a request field, a command-line option): the
+ * known name nearest by edit distance, or the one the name is a word of (`file` → `file_path`).
  *
  * @module
  */
@@ -39,7 +40,9 @@ function distance(a: string, b: string, limit: number): number {
 /**
  * The name in `names` closest to `key`, or null when none is close: a name equal but for case,
  * else one within about a third of its length in edits (at least 2), ties going to the first
- * listed. The work is bounded: keys over 64 characters are not compared.
+ * listed; else the first name that has `key` as one of its words (`file` → `file_path`), or that
+ * is one of `key`'s words (`file_path` → `path`). The work is bounded: keys over 64 characters
+ * are not compared.
  *
  * @example
  * ```ts
@@ -62,5 +65,29 @@ export function closestName(key: string, names: readonly string[]): string | nul
       bestDistance = d;
     }
   }
-  return best;
+  if (best !== null) return best;
+  const words = (s: string) => s.toLowerCase().split(/[_-]+/).filter((w) => w !== "");
+  const keyWords = words(key);
+  for (const name of names) if (words(name).includes(lower)) return name;
+  for (const name of names) if (keyWords.length > 1 && keyWords.includes(name.toLowerCase())) return name;
+  return null;
+}
+
+/**
+ * The message for an unknown command-line option: `unknown option "--chek"; did you mean
+ * --check?` when one of `known` is near (an option's `=value` is left out of the comparison).
+ *
+ * @example
+ * ```ts
+ * unknownOption("--chek", ["--check", "--diff"]); // 'unknown option "--chek"; did you mean --check?'
+ * ```
+ */
+export function unknownOption(arg: string, known: readonly string[]): string {
+  const eq = arg.indexOf("=");
+  const name = eq > 0 ? arg.slice(0, eq) : arg;
+  const near = name.startsWith("--")
+    ? closestName(name.slice(2), known.filter((k) => k.startsWith("--")).map((k) => k.slice(2)))
+    : null;
+  if (near !== null && `--${near}` === name) return `invalid value in ${JSON.stringify(arg)} (see --help)`;
+  return `unknown option ${JSON.stringify(arg)}${near === null ? "" : `; did you mean --${near}?`}`;
 }
