@@ -88,7 +88,8 @@ function advertisedSchema(schema: z.ZodType, example?: Record<string, unknown>) 
  * A JSON Schema without what says nothing to a client, in its shortest equivalent form: no
  * `$schema` URI (MCP fixes the dialect), no `propertyNames: {type: "string"}` (every JSON key is a
  * string), no per-field `example` (the root's `examples` has one request), no `additionalProperties:
- * false` (an unknown field is refused all the same, with the name meant), no `type` beside an
+ * false` (an unknown field is refused all the same, with the name meant), no `maxLength` of 4096
+ * or more (it still holds), no `type` beside an
  * enumeration of strings, and `anyOf: [X, {type: "null"}]` written as X with `"null"` among its types. tools/list is read by the model before its
  * first useful call: every byte of it costs every session.
  */
@@ -101,6 +102,8 @@ function compactSchema(schema: unknown): unknown {
     if (key === "$schema" || key === "example" || (key === "additionalProperties" && value === false)) {
       continue;
     }
+    // A bound no honest request meets (a cursor of 8 KiB, a path of 4 KiB): it still holds.
+    if (key === "maxLength" && typeof value === "number" && value >= 4096) continue;
     if (key === "propertyNames" && JSON.stringify(value) === '{"type":"string"}') continue;
     out[key] = compactSchema(value);
   }

@@ -100,8 +100,8 @@ export const patentResearchTools = defineToolGroup<ResearchDeps>({
       path: "/tools/get_quota_status",
       summary: "What is left of the GPSS download quota",
       description:
-        "Records fetched in the current GPSS quota window (weekdays 08:00-18:00 Taipei: 10,000; else " +
-        "30,000), what is left and when it resets; a search that would go over is refused (429).",
+        "Records fetched in the current GPSS quota window, what is left and when it resets; a search " +
+        "that would go over is refused (429).",
       input: null,
       annotations: LOCAL_STATE,
       output: z.object({

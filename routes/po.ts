@@ -115,10 +115,8 @@ export const ReadPoRequest = z.strictObject({ file_path: FilePath, ...PagingFiel
 export const FindFuzzyRequest = z.strictObject({ file_path: FilePath, ...PagingFields }).meta({
   id: "FindFuzzyRequest",
 });
-const WRITE_MODE_DESCRIPTION =
-  "update: existing entries only (a missing msgid: 409 with the closest ones). " +
-  "create: new entries only. upsert: either; an entry created a few edits from an existing msgid is in " +
-  "similar_existing";
+const WRITE_MODE_DESCRIPTION = "update: existing entries only (a missing msgid: 409, closest ones named). " +
+  "create: new ones only. upsert: either; one created a typo away from a msgid is in similar_existing";
 export const WritePoRequest = z.strictObject({
   file_path: FilePath,
   entries: z.array(PoEntryInput),
@@ -137,8 +135,7 @@ export const WritePoRequest = z.strictObject({
     description: "Write nothing; answer the counts and the unified diff the write would make.",
   }),
   checks: z.enum(["off", "warn", "strict"]).default("warn").meta({
-    description: "Checks of the changed entries (list_checks): warn lists in problems what the write " +
-      "introduces; strict refuses (422) a write that introduces an error; off.",
+    description: "warn: list the problems the write introduces; strict: refuse (422) one that adds an error.",
   }),
   stamp_revision_date: z.boolean().default(false).meta({
     description: "When an entry changes, set the header's PO-Revision-Date to now (UTC).",
@@ -349,8 +346,8 @@ export const poTools = defineToolGroup<PoToolDeps>({
       name: "read_po",
       path: "/po/read",
       summary: "Read every entry of a PO file",
-      description: "Every entry of one catalogue in file order (obsolete #~ included), or a page. For a " +
-        "work list by state use list_entries; for one entry, read_po_context; across files, search_entries.",
+      description: "Every entry of one catalogue (obsolete included), or a page. A work list by state: " +
+        "list_entries; one entry: read_po_context; across files: search_entries.",
       input: ReadPoRequest,
       annotations: READS,
       example: ({ catalogue }) => ({ file_path: catalogue }),
@@ -369,10 +366,9 @@ export const poTools = defineToolGroup<PoToolDeps>({
       name: "write_po",
       path: "/po/write",
       summary: "Write entries of a PO file",
-      description: "Changes or adds entries of one catalogue in one atomic write, laid out as GNU msgcat " +
-        "0.21 lays it out; entries match by (msgctxt, msgid), fields left out are kept. Translate with " +
-        'mode "update" and expected_msgstr (the msgstr you read: a concurrent edit is refused). Answers ' +
-        "counts, outcomes, problems, the new revision. The header: update_header; a template: merge_po.",
+      description: "Changes or adds entries (matched by msgctxt and msgid; fields left out kept) in one " +
+        'atomic write, laid out as GNU msgcat 0.21 does. Translate with mode "update" and expected_msgstr ' +
+        "(a concurrent edit is refused). Header: update_header; template: merge_po.",
       input: WritePoRequest,
       mcpInput: WritePoMcpRequest,
       // Replaces translations in place; the same write twice leaves the file as the first left it.
@@ -412,13 +408,11 @@ export const poTools = defineToolGroup<PoToolDeps>({
           ? `; ${r.similarExisting.length} created entries have an existing msgid a few edits away ` +
             "(similar_existing): check they are not typos"
           : "";
-        const counts =
-          `${r.created} created, ${r.updated} updated, ${r.unchanged} unchanged, ${r.revived} revived`;
         const message = dry_run
-          ? `Dry run: nothing was written to ${file_path} (it would be: ${counts})${merged}${similar}`
+          ? `Dry run: nothing was written to ${file_path}${merged}${similar}`
           : r.written
-          ? `Wrote ${file_path} (${counts}), laid out as GNU msgcat 0.21 lays it out${merged}${similar}`
-          : `Nothing to write: ${file_path} already holds what the write would make (${counts})${merged}${similar}`;
+          ? `Wrote ${file_path}, laid out as GNU msgcat 0.21 lays it out${merged}${similar}`
+          : `Nothing to write: ${file_path} already holds what the write would make${merged}${similar}`;
         return {
           success: true,
           message,
@@ -439,8 +433,8 @@ export const poTools = defineToolGroup<PoToolDeps>({
       name: "read_po_context",
       path: "/po/read_context",
       summary: "Find an entry and its neighbours",
-      description: "One entry (by msgid and msgctxt) and context_size neighbours each side. No match: " +
-        "target_entry null and closest, the nearest msgids. To find entries by text: search_entries.",
+      description: "One entry (by msgid, msgctxt) and its neighbours. No match: target_entry null and " +
+        "closest (the nearest msgids). By text: search_entries.",
       input: ReadPoContextRequest,
       annotations: READS,
       example: ({ catalogue, msgid }) => ({ file_path: catalogue, msgid, context_size: 2 }),

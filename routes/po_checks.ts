@@ -52,8 +52,8 @@ export const CheckPoRequest = z.strictObject({
     description: "A directory (absolute, or relative to a root): every *.po under it.",
   }),
   checks: z.array(CheckName).max(CHECK_NAMES.length * 2).optional().meta({
-    description: "The checks to run (default: those on by default; see list_checks). Named reST checks " +
-      "run on every entry, else on entries from .rst files.",
+    description: "Checks to run (default: those on by default, see list_checks); named reST checks run on " +
+      "every entry.",
   }),
   include_fuzzy: z.boolean().default(false).meta({
     description: "Check fuzzy entries too (msgfmt leaves them out).",
@@ -130,9 +130,9 @@ export const poCheckTools = defineToolGroup<CheckToolDeps>({
       name: "check_po",
       path: "/po/check",
       summary: "Check translations (placeholders, markup, plurals)",
-      description: "Checks one entry, a catalogue or a directory: placeholders as msgfmt -c, reST as " +
-        "sphinx-lint, URLs, tags, white space, plural forms, header. Problems, totals, and not_run (what " +
-        "did not run, why). Before a write: entry + file_path; write_po's checks does it on write.",
+      description: "Checks an entry, a catalogue or a directory: placeholders as msgfmt -c, reST as " +
+        "sphinx-lint, URLs, tags, plurals, header; not_run says what did not run and why. Before a write: " +
+        "entry + file_path.",
       input: CheckPoRequest,
       annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
       example: ({ catalogue }) => ({ file_path: catalogue }),

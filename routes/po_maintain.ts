@@ -43,8 +43,8 @@ const ReadHeaderResponse = z.object({
 export const UpdateHeaderRequest = z.strictObject({
   file_path: FilePath,
   set: z.record(z.string(), z.string().max(MAX_HEADER_VALUE_CHARS).nullable()).default({}).meta({
-    description: "Field name → new value (one line), or null to remove it; placed as msgmerge places it. " +
-      "Plural-Forms is checked as msgfmt does; a charset change is refused.",
+    description:
+      "Field name → new value (one line), or null to remove it. Plural-Forms is checked as msgfmt does.",
   }),
   stamp_revision_date: z.boolean().default(false).meta({
     description: "Set PO-Revision-Date to the current time (UTC).",
@@ -299,9 +299,8 @@ export const poMaintainTools = defineToolGroup<HeaderToolDeps>({
       name: "merge_po",
       path: "/po/merge",
       summary: "Merge a catalogue with a template, as msgmerge does",
-      description: "Updates a catalogue from its template (.pot) as msgmerge 0.21 does, byte for byte, " +
-        "and lists the entries of each outcome: kept, fuzzied (similar msgid), new, obsoleted, dropped. " +
-        "dry_run writes nothing. Single entries: write_po.",
+      description: "Updates a catalogue from its template as msgmerge 0.21 does, byte for byte, and lists " +
+        "each outcome's entries (kept, fuzzied, new, obsoleted, dropped). Single entries: write_po.",
       input: MergePoRequest,
       annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
       // The catalogue merged with itself as template, counted only.

@@ -98,8 +98,8 @@ export const ListEntriesRequest = z.strictObject({
 
 export const SearchEntriesRequest = z.strictObject({
   query: z.string().min(1).max(1000).meta({
-    description: "A substring, or with regex: true a regular expression (JavaScript syntax, at most " +
-      `${MAX_PATTERN_LENGTH} characters; no backreferences, lookarounds or nested repetitions).`,
+    description: "A substring, or with regex: true a JavaScript regular expression (no backreferences, " +
+      "lookarounds or nested repetitions).",
   }),
   regex: z.boolean().default(false),
   case_insensitive: z.boolean().default(false),
@@ -232,10 +232,9 @@ export const workbenchTools = defineToolGroup<WorkbenchDeps>({
       name: "list_catalogues",
       path: "/po/catalogues",
       summary: "List catalogues with their progress",
-      description: "Start here: every .po/.pot catalogue under the roots as {root, path}, with language, " +
-        "entry and word counts by state (as msgfmt --statistics), percent done, revision; the first page " +
-        "has totals per directory. Filter with glob, exclude, min/max_percent, has_fuzzy. Then " +
-        "list_entries for one catalogue's work.",
+      description: "Start here: the catalogues under the roots ({root, path}), language, counts by state " +
+        "(as msgfmt --statistics), percent done, revision, totals per directory. Then list_entries for " +
+        "one catalogue's work.",
       input: ListCataloguesRequest,
       annotations: READS,
       example: () => ({ max_percent: 99, limit: 20 }),
@@ -266,10 +265,9 @@ export const workbenchTools = defineToolGroup<WorkbenchDeps>({
       name: "list_entries",
       path: "/po/entries",
       summary: "List one catalogue's entries by state, in pages",
-      description: "One catalogue's entries in some states (untranslated, fuzzy, translated, obsolete), " +
-        "in file order and pages (next_cursor), each with index, line, state and the fields asked, with the " +
-        'catalogue\'s revision and counts. To translate: states ["untranslated"], then write_po with ' +
-        "expected_msgstr. Prefer it to read_po (whole file) and find_fuzzy.",
+      description: "One catalogue's entries in some states, in pages (next_cursor), with line, state, the " +
+        'fields asked, revision and counts. To translate: states ["untranslated"], then write_po with ' +
+        "expected_msgstr. Better than read_po and find_fuzzy for work.",
       input: ListEntriesRequest,
       annotations: READS,
       example: ({ catalogue }) => ({
@@ -307,10 +305,9 @@ export const workbenchTools = defineToolGroup<WorkbenchDeps>({
       name: "search_entries",
       path: "/po/search",
       summary: "Search entries across catalogues",
-      description: "Finds entries across catalogues whose msgid, msgstr, msgctxt or comments contain " +
-        "query (substring or regex), by state and path, in pages. As a translation memory: query a term, " +
-        'in ["msgid"], states ["translated"] shows how it was translated elsewhere. For one catalogue\'s ' +
-        "work list use list_entries.",
+      description: "Entries across catalogues whose msgid, msgstr, msgctxt or comments contain query " +
+        '(substring or regex), in pages. As a translation memory: in ["msgid"], states ["translated"]. ' +
+        "One catalogue's work: list_entries.",
       input: SearchEntriesRequest,
       annotations: READS,
       example: ({ msgid }) => ({
