@@ -40,8 +40,8 @@ function distance(a: string, b: string, limit: number): number {
 /**
  * The name in `names` closest to `key`, or null when none is close: a name equal but for case,
  * else one within about a third of its length in edits (at least 2), ties going to the first
- * listed; else the first name that has `key` as one of its words (`file` → `file_path`), or that
- * is one of `key`'s words (`file_path` → `path`). The work is bounded: keys over 64 characters
+ * listed; else the first name that has every word of `key` (`file` → `file_path`,
+ * `stamp_revision` → `stamp_revision_date`), or whose words are all in `key` (`file_path` → `path`). The work is bounded: keys over 64 characters
  * are not compared.
  *
  * @example
@@ -68,8 +68,9 @@ export function closestName(key: string, names: readonly string[]): string | nul
   if (best !== null) return best;
   const words = (s: string) => s.toLowerCase().split(/[_-]+/).filter((w) => w !== "");
   const keyWords = words(key);
-  for (const name of names) if (words(name).includes(lower)) return name;
-  for (const name of names) if (keyWords.length > 1 && keyWords.includes(name.toLowerCase())) return name;
+  const within = (a: string[], b: string[]) => a.length > 0 && a.every((w) => b.includes(w));
+  for (const name of names) if (within(keyWords, words(name))) return name;
+  for (const name of names) if (keyWords.length > 1 && within(words(name), keyWords)) return name;
   return null;
 }
 

@@ -131,8 +131,8 @@ export const poCheckTools = defineToolGroup<CheckToolDeps>({
       path: "/po/check",
       summary: "Check translations (placeholders, markup, plurals)",
       description: "Checks an entry, a catalogue or a directory: placeholders as msgfmt -c, reST as " +
-        "sphinx-lint, URLs, tags, plurals, header; not_run says what did not run and why. Before a write: " +
-        "entry + file_path.",
+        "sphinx-lint, URLs, tags, plurals, header (list_checks); not_run says what did not run and why. " +
+        "Before write_po: entry + file_path.",
       input: CheckPoRequest,
       annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
       example: ({ catalogue }) => ({ file_path: catalogue }),
