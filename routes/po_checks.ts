@@ -106,6 +106,7 @@ const CheckPoResponse = z.object({
 }).meta({ id: "CheckPOResponse" });
 
 const ListChecksResponse = z.object({
+  success: z.boolean(),
   checks: z.array(z.object({
     name: z.string(),
     severity: z.enum(["error", "warning"]),
@@ -184,6 +185,7 @@ export const poCheckTools = defineToolGroup<CheckToolDeps>({
       annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
       output: ListChecksResponse,
       handle: () => ({
+        success: true,
         checks: CHECKS.map((c) => ({
           name: c.name,
           severity: c.severity,
