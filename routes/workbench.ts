@@ -9,7 +9,6 @@ import { z } from "zod";
 import type { PoCatalog } from "../lib/po/types.ts";
 import type { CatalogueStore } from "../lib/store/mod.ts";
 import {
-  catalogueFilePath,
   type CatalogueSummary as CatalogueSummaryValue,
   countCatalogue,
   ENTRY_FIELDS,
@@ -37,6 +36,7 @@ import {
   type ToolAnnotations,
 } from "./tool.ts";
 import { pyInt } from "./validation.ts";
+import { cataloguePath } from "./_catalogue_path.ts";
 
 /** Catalogue fields a listing may be limited to (root and path always come). */
 const CATALOGUE_FIELDS = ["language", "counts", "size", "modified", "revision", "error"] as const;
@@ -280,7 +280,8 @@ export const workbenchTools = defineToolGroup<WorkbenchDeps>({
       output: ListEntriesResponse,
       httpResponseHeaders: [REVISION_ETAG],
       handle: async (input, { workbench: bench, catalogues }, call) => {
-        const filePath = catalogueFilePath(bench.roots, input.path);
+        // Relative: under the one root that has it, else refused naming the candidates (issue 34.9).
+        const filePath = cataloguePath(catalogues, input.path);
         const read = await catalogues.read(filePath, { signal: call.signal });
         tagRevision(call, read.revision);
         const states = input.states ?? null;
