@@ -279,7 +279,7 @@ export const workbenchTools = defineToolGroup<WorkbenchDeps>({
       errors: [403, 404],
       output: ListEntriesResponse,
       httpResponseHeaders: [REVISION_ETAG],
-      handle: async (input, { workbench: bench, catalogues }, call) => {
+      handle: async (input, { catalogues }, call) => {
         // Relative: under the one root that has it, else refused naming the candidates (issue 34.9).
         const filePath = cataloguePath(catalogues, input.path);
         const read = await catalogues.read(filePath, { signal: call.signal });
