@@ -203,12 +203,12 @@ const SUMMARY_STRING_CHARS = 200;
  * knows what came back and how to ask for a part.
  */
 export function resultSummary(value: unknown, bytes: number): string {
-  const brief = (v: unknown): unknown => {
+  const brief = (v: unknown, key?: string): unknown => {
     if (Array.isArray(v)) return `[${v.length} items: in structuredContent]`;
     if (typeof v === "string") {
-      return v.length > SUMMARY_STRING_CHARS
-        ? `${v.slice(0, SUMMARY_STRING_CHARS)}… (${v.length} characters: in structuredContent)`
-        : v;
+      // A message says what was done: kept whole unless it is very long.
+      const max = key === "message" ? 5 * SUMMARY_STRING_CHARS : SUMMARY_STRING_CHARS;
+      return v.length > max ? `${v.slice(0, max)}… (${v.length} characters: in structuredContent)` : v;
     }
     if (v !== null && typeof v === "object") {
       const json = JSON.stringify(v);
@@ -219,7 +219,7 @@ export function resultSummary(value: unknown, bytes: number): string {
     return v;
   };
   const top = value !== null && typeof value === "object" && !Array.isArray(value)
-    ? Object.fromEntries(Object.entries(value).map(([k, v]) => [k, brief(v)]))
+    ? Object.fromEntries(Object.entries(value).map(([k, v]) => [k, brief(v, k)]))
     : brief(value);
   return `Result of ${bytes} bytes of JSON, sent whole in structuredContent (not repeated here). ` +
     `Its top-level fields: ${JSON.stringify(top)}. For it as text, ask for a smaller page ` +
