@@ -23,6 +23,7 @@ import {
 } from "../lib/po/mod.ts";
 import { pathKind as wrapPathKind, readDirEntries } from "./tree_host.ts";
 import { readRegularFileBytes } from "../lib/regular_read.ts";
+import { unknownOption } from "../lib/closest_name.ts";
 import { writeAll } from "./log.ts";
 import { type Progress, SILENT_PROGRESS, terminalProgress } from "./progress.ts";
 import { githubAnnotation, terminalText } from "../lib/terminal_text.ts";
@@ -59,6 +60,9 @@ export interface CheckCliIo extends CheckTreeIo {
   /** A progress bar over the catalogues under `paths` (drawn on a terminal only), when given. */
   progress?(paths: readonly string[]): Promise<Progress>;
 }
+
+/** The options `check` takes (for "did you mean" on a misspelt one). */
+const CHECK_OPTIONS = ["--help", "--list", "--checks", "--severity", "--include-fuzzy", "--quiet"];
 
 /**
  * Runs the command; returns the exit status.
@@ -104,7 +108,7 @@ export async function runCheck(args: readonly string[], io: CheckCliIo): Promise
     else if (options && arg === "--format=github") github = true;
     else if (options && arg === "--format=text") github = false;
     else if (options && arg.startsWith("-") && arg !== "-") {
-      io.err(`check: unknown option ${terminalText(JSON.stringify(arg))} (main.ts check --help)`);
+      io.err(`check: ${terminalText(unknownOption(arg, CHECK_OPTIONS))} (main.ts check --help)`);
       return 2;
     } else paths.push(arg);
   }

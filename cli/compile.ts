@@ -11,6 +11,7 @@
  */
 import { DomainError } from "../lib/errors.ts";
 import { collectWrapTargets, compileMo, readForCompile } from "../lib/po/mod.ts";
+import { unknownOption } from "../lib/closest_name.ts";
 import type { LockedFileIo } from "./_locked_files.ts";
 import { SILENT_PROGRESS } from "./progress.ts";
 import { dirname, normalize, relative } from "node:path";
@@ -38,6 +39,9 @@ the catalogue compiled as its bytes are.
 Entries whose C format uses <inttypes.h> macros (%<PRIu32>) are written as system-dependent
 strings, as msgfmt 0.21 writes them.
 `;
+
+/** The options `compile` takes (for "did you mean" on a misspelt one). */
+const COMPILE_OPTIONS = ["--help", "--output-file", "--use-fuzzy", "--quiet"];
 
 /**
  * Runs the command; returns the exit status (0; 1 for a file that cannot be read or compiled;
@@ -69,7 +73,7 @@ export async function runCompile(args: readonly string[], io: LockedFileIo): Pro
     else if (a.startsWith("-o") && a.length > 2) output = a.slice(2);
     else if (a === "-f" || a === "--use-fuzzy") useFuzzy = true;
     else if (a === "-q" || a === "--quiet") quiet = true;
-    else return usage(io, `unknown option ${JSON.stringify(a)}`);
+    else return usage(io, unknownOption(a, COMPILE_OPTIONS));
   }
   if (files.length === 0) return usage(io, "no input file given");
   const tree = files.length > 1 || (await io.pathKind?.(files[0]!)) === "directory";

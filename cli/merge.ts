@@ -18,6 +18,7 @@ import {
   parsePo,
   type PoCatalog,
 } from "../lib/po/mod.ts";
+import { unknownOption } from "../lib/closest_name.ts";
 import type { LockedFileIo } from "./_locked_files.ts";
 import { join, relative } from "node:path";
 import { SILENT_PROGRESS } from "./progress.ts";
@@ -59,6 +60,17 @@ interface Parsed {
   timeLimitMs: number;
 }
 
+/** The options `merge` takes (for "did you mean" on a misspelt one). */
+const MERGE_OPTIONS = [
+  "--output-file",
+  "--update",
+  "--no-fuzzy-matching",
+  "--previous",
+  "--quiet",
+  "--silent",
+  "--fuzzy-time-limit",
+];
+
 function parseArgs(args: readonly string[]): Parsed | string {
   const files: string[] = [];
   const p: Parsed = {
@@ -89,7 +101,7 @@ function parseArgs(args: readonly string[]): Parsed | string {
       const s = Number(a.slice(19));
       if (!Number.isFinite(s) || s < 0) return `--fuzzy-time-limit needs a number of seconds: ${a}`;
       p.timeLimitMs = s * 1000;
-    } else return `unknown option ${JSON.stringify(a)}`;
+    } else return unknownOption(a, MERGE_OPTIONS);
   }
   if (files.length !== 2) return `exactly 2 input files required, got ${files.length}`;
   if (p.update && p.output !== null) return "--update and --output-file are mutually exclusive";

@@ -18,7 +18,7 @@ import { BodyParseError, readBodyBytes } from "./json_body.ts";
 import { DEFAULT_REQUEST_TIMEOUT_MS } from "./timeout.ts";
 import { answerTooLarge, GENERIC_HINT, JsonAnswer, jsonWithin } from "../lib/json_answer.ts";
 import { TextAnswer } from "./text_answer.ts";
-import { describeTool, maxAnswerBytes, type ServedTool, type ToolCall } from "./tool.ts";
+import { maxAnswerBytes, type ServedTool, type ToolAnnotations, type ToolCall } from "./tool.ts";
 import { validateJson } from "./validation.ts";
 import { withoutMachineLimits } from "./openapi.ts";
 import { type ToolExamples, toolExamples } from "./tool_examples.ts";
@@ -27,17 +27,22 @@ import { VERSION } from "../lib/version.ts";
 /** Name and version announced in `initialize`. */
 export const MCP_SERVER_INFO = { name: "po-tools", version: VERSION };
 
-/** The server's `instructions`: what the tools are for, and where catalogues may be. */
+/** The server's `instructions`: the workflow, what the tools are for, and where catalogues may be. */
 export function serverInstructions(examples: ToolExamples): string {
   const roots = examples.roots.length > 0
-    ? `Catalogue paths (file_path) must be absolute and inside one of these roots: ${
+    ? `Catalogues (file_path, path) are given absolute or relative to a root; the roots are ${
       examples.roots.map((r) => JSON.stringify(r)).join(", ")
-    }; any other path is refused. For example ${JSON.stringify(examples.catalogue)}.`
+    } (any other path is refused). For example ${JSON.stringify(examples.catalogue)}.`
     : "This server serves no catalogues.";
-  return "Tools to read, write and search gettext PO catalogues (written back in msgcat's layout), " +
-    `a greeting, and TIPO GPSS patent search. ${roots} write_po refuses unknown entry fields and ` +
-    "says which field was probably meant; find_fuzzy lists the entries that need review. Patent " +
-    "searches report upstream failures in-band (success: false, error).";
+  return "Tools to read, write, check and merge gettext PO catalogues (written back laid out as GNU " +
+    "msgcat 0.21 lays them out), a greeting, and TIPO GPSS patent search. " +
+    "Workflow: list_catalogues (progress, which files are unfinished) -> list_entries (one catalogue's " +
+    "untranslated or fuzzy entries, in pages) -> search_entries (how a term was translated elsewhere) -> " +
+    'write_po (mode "update" by default here: a mistyped msgid is refused with the closest ones; ' +
+    "expected_msgstr guards against concurrent edits) -> check_po (placeholders, reST markup, plural " +
+    `forms; list_checks names every check). ${roots} An unknown field is refused with the name ` +
+    "probably meant. A result larger than 4 KB is sent whole in structuredContent, with a summary as " +
+    "text. Patent searches report upstream failures in-band (success: false, error).";
 }
 
 /**
@@ -63,7 +68,7 @@ function advertisedSchema(schema: z.ZodType, example?: Record<string, unknown>) 
     return { $schema: json.$schema, ...root, ...(Object.keys(others).length ? { $defs: others } : {}) };
   };
   const publish = (json: Record<string, unknown>) => {
-    const clean = withoutMachineLimits(inline(json));
+    const clean = sharedEnums(compactSchema(withoutMachineLimits(inline(json))) as Record<string, unknown>);
     return example ? { ...clean, examples: [example] } : clean;
   };
   return {
@@ -79,6 +84,100 @@ function advertisedSchema(schema: z.ZodType, example?: Record<string, unknown>) 
   };
 }
 
+/**
+ * A JSON Schema without what says nothing to a client, in its shortest equivalent form: no
+ * `$schema` URI (MCP fixes the dialect), no `propertyNames: {type: "string"}` (every JSON key is a
+ * string), no per-field `example` (the root's `examples` has one request), no `additionalProperties:
+ * false` (an unknown field is refused all the same, with the name meant), no `maxLength` of 4096
+ * or more (it still holds), no `type` beside an
+ * enumeration of strings, and `anyOf: [X, {type: "null"}]` written as X with `"null"` among its types. tools/list is read by the model before its
+ * first useful call: every byte of it costs every session.
+ */
+function compactSchema(schema: unknown): unknown {
+  if (Array.isArray(schema)) return schema.map(compactSchema);
+  if (schema === null || typeof schema !== "object") return schema;
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(schema)) {
+    // additionalProperties false: every tool refuses an unknown field anyway, naming the one meant.
+    if (key === "$schema" || key === "example" || (key === "additionalProperties" && value === false)) {
+      continue;
+    }
+    // A bound no honest request meets (a cursor of 8 KiB, a path of 4 KiB): it still holds.
+    if (key === "maxLength" && typeof value === "number" && value >= 4096) continue;
+    if (key === "propertyNames" && JSON.stringify(value) === '{"type":"string"}') continue;
+    out[key] = compactSchema(value);
+  }
+  // An enumeration of strings says the type already.
+  if (out.type === "string" && Array.isArray(out.enum) && out.enum.every((v) => typeof v === "string")) {
+    delete out.type;
+  }
+  const anyOf = out.anyOf;
+  if (Array.isArray(anyOf) && anyOf.length === 2) {
+    const [a, b] = anyOf as Record<string, unknown>[];
+    if (
+      JSON.stringify(b) === '{"type":"null"}' && a !== undefined && typeof a.type === "string" &&
+      a.enum === undefined && a.const === undefined && a.anyOf === undefined && !("type" in out)
+    ) {
+      delete out.anyOf;
+      return { ...out, ...a, type: [a.type, "null"] };
+    }
+  }
+  return out;
+}
+
+/**
+ * A schema whose long enumerations (8 values or more) that appear more than once are written once,
+ * in `$defs`, and referred to (search_patents' 27 field names were listed twice).
+ */
+function sharedEnums(schema: Record<string, unknown>): Record<string, unknown> {
+  const isLongEnum = (v: unknown): v is Record<string, unknown> =>
+    v !== null && typeof v === "object" && !Array.isArray(v) &&
+    Array.isArray((v as Record<string, unknown>).enum) && ((v as { enum: unknown[] }).enum.length >= 8);
+  const seen = new Map<string, number>();
+  const count = (v: unknown): void => {
+    if (Array.isArray(v)) return v.forEach(count);
+    if (v === null || typeof v !== "object") return;
+    if (isLongEnum(v)) {
+      const key = JSON.stringify(v);
+      seen.set(key, (seen.get(key) ?? 0) + 1);
+    }
+    Object.values(v).forEach(count);
+  };
+  count(schema);
+  const names = new Map<string, string>();
+  for (const [key, n] of seen) if (n > 1) names.set(key, `enum${names.size}`);
+  if (names.size === 0) return schema;
+  const replace = (v: unknown): unknown => {
+    if (Array.isArray(v)) return v.map(replace);
+    if (v === null || typeof v !== "object") return v;
+    if (isLongEnum(v)) {
+      const name = names.get(JSON.stringify(v));
+      if (name !== undefined) return { $ref: `#/$defs/${name}` };
+    }
+    return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, replace(x)]));
+  };
+  const out = replace(schema) as Record<string, unknown>;
+  const defs = { ...(out.$defs as Record<string, unknown> | undefined) };
+  for (const [key, name] of names) defs[name] = JSON.parse(key);
+  return { ...out, $defs: defs };
+}
+
+/**
+ * A tool's annotations without the hints that say what MCP's defaults say (not read-only,
+ * destructive, not idempotent, open world): the same meaning in fewer bytes. destructiveHint and
+ * idempotentHint mean something only for a tool that is not read-only.
+ */
+function compactAnnotations(a: ToolAnnotations): Partial<ToolAnnotations> {
+  const out: Partial<ToolAnnotations> = {};
+  if (a.readOnlyHint) out.readOnlyHint = true;
+  else {
+    if (!a.destructiveHint) out.destructiveHint = false;
+    if (a.idempotentHint) out.idempotentHint = true;
+  }
+  if (!a.openWorldHint) out.openWorldHint = false;
+  return out;
+}
+
 type ToolResult = {
   content: { type: "text"; text: string }[];
   structuredContent?: Record<string, unknown>;
@@ -88,31 +187,77 @@ type ToolResult = {
 const SMALLER_READ_HINT = "Read a part: read_po_context gives one entry and its neighbours.";
 
 /**
- * A tool's result as MCP carries it: the JSON once as text (compact: what a model reads) and once as
- * structured content. It is therefore about twice the JSON, and that whole is held to the answer
- * limit, checked before anything large is built.
+ * Results up to this many bytes of JSON carry it twice, as MCP's spec advises (structured content,
+ * and the same JSON as text for clients that show text only); larger ones carry it once, in
+ * structured content, with a summary as text (see {@link resultSummary}). 4 KB holds a write's
+ * answer, a check of a few entries, a page of 10–20 short entries.
+ */
+export const MIRRORED_RESULT_BYTES = 4096;
+
+/** Longest string a summary repeats (longer ones are cut, with the length said). */
+const SUMMARY_STRING_CHARS = 200;
+
+/**
+ * The text of a result too large to be mirrored: what it holds (its top-level fields, lists as
+ * their lengths, long strings cut) and where the rest is, so a model that reads text only still
+ * knows what came back and how to ask for a part.
+ */
+export function resultSummary(value: unknown, bytes: number): string {
+  const brief = (v: unknown, key?: string): unknown => {
+    if (Array.isArray(v)) return `[${v.length} items: in structuredContent]`;
+    if (typeof v === "string") {
+      // A message says what was done: kept whole unless it is very long.
+      const max = key === "message" ? 5 * SUMMARY_STRING_CHARS : SUMMARY_STRING_CHARS;
+      return v.length > max ? `${v.slice(0, max)}… (${v.length} characters: in structuredContent)` : v;
+    }
+    if (v !== null && typeof v === "object") {
+      const json = JSON.stringify(v);
+      return json.length <= 2 * SUMMARY_STRING_CHARS
+        ? v
+        : `{${Object.keys(v).length} fields: in structuredContent}`;
+    }
+    return v;
+  };
+  const top = value !== null && typeof value === "object" && !Array.isArray(value)
+    ? Object.fromEntries(Object.entries(value).map(([k, v]) => [k, brief(v, k)]))
+    : brief(value);
+  return `Result of ${bytes} bytes of JSON, sent whole in structuredContent (not repeated here). ` +
+    `Its top-level fields: ${JSON.stringify(top)}. For it as text, ask for a smaller page ` +
+    "(limit, fields) or a part.";
+}
+
+/**
+ * A tool's result as MCP carries it: the JSON as structured content, and as text too when it is at
+ * most {@link MIRRORED_RESULT_BYTES} (else a summary). The whole is held to the answer limit,
+ * checked before anything large is built.
  */
 function toolResult(answer: unknown, call: ToolCall, hold: Hold | undefined): ToolResult {
   const max = call.maxAnswerBytes;
-  if (answer instanceof JsonAnswer) {
-    if (2 * answer.length > max) throw answerTooLarge(2 * answer.length, max, SMALLER_READ_HINT);
-    // Text, structured content and the SDK's serialisation of both: about three times the JSON.
-    hold?.(3 * answer.length);
+  const result = (text: () => string, length: number, value: () => unknown): ToolResult => {
+    const structured = value() as Record<string, unknown>;
     return {
-      content: [{ type: "text", text: answer.text() }],
-      structuredContent: answer.value() as Record<string, unknown>,
+      content: [{
+        type: "text",
+        text: length <= MIRRORED_RESULT_BYTES ? text() : resultSummary(structured, length),
+      }],
+      structuredContent: structured,
     };
+  };
+  if (answer instanceof JsonAnswer) {
+    if (answer.length > max) throw answerTooLarge(answer.length, max, SMALLER_READ_HINT);
+    // Structured content and the SDK's serialisation of it: about twice the JSON.
+    hold?.(2 * answer.length);
+    return result(() => answer.text(), answer.length, () => answer.value());
   }
   if (answer instanceof TextAnswer) {
-    // An export: its text is the content; its JSON form the structured content.
+    // An export: its text is the content (what was asked for); its JSON form the structured content.
     if (3 * answer.length > max) throw answerTooLarge(3 * answer.length, max, GENERIC_HINT);
     hold?.(4 * answer.length);
     return { content: [{ type: "text", text: answer.text() }], structuredContent: answer.value() };
   }
   const text = jsonWithin(answer, max, GENERIC_HINT);
-  if (2 * text.length > max) throw answerTooLarge(2 * text.length, max, GENERIC_HINT);
-  hold?.(3 * text.length);
-  return { content: [{ type: "text", text }], structuredContent: answer as Record<string, unknown> };
+  hold?.(2 * text.length);
+  return result(() => text, new TextEncoder().encode(text).length, () => answer);
 }
 
 /**
@@ -129,8 +274,9 @@ async function callTool(
   hold: Hold | undefined,
 ): Promise<ToolResult> {
   try {
-    const input = tool.input ? validateJson(tool.input, args ?? {}) : undefined;
-    const call = { signal, maxAnswerBytes: maxAnswerBytes(deps) };
+    const schema = tool.mcpInput ?? tool.input;
+    const input = schema ? validateJson(schema, args ?? {}) : undefined;
+    const call: ToolCall = { signal, maxAnswerBytes: maxAnswerBytes(deps), via: "mcp" };
     return toolResult(await tool.run(input, call), call, hold);
   } catch (error) {
     const answer = toErrorAnswer(error);
@@ -168,16 +314,20 @@ export function buildMcpServer(
   for (const tool of tools) {
     // Failures are `isError` results carrying `{detail}`: the SDK (server and client) checks
     // structured content against the output schema only for results that are not errors.
+    // No outputSchema: the output schemas were 26 of tools/list's 67 KB, read by the model before
+    // its first call; they are in /openapi.json, and structured content is sent all the same.
+    // The example is the input schema's (`examples`), not repeated in the description.
     const config = {
       title: tool.summary,
-      description: describeTool(tool, examples),
-      outputSchema: advertisedSchema(tool.output),
-      annotations: { title: tool.summary, ...tool.annotations },
+      description: tool.description,
+      // (Not the title again in annotations: the tool's title is the one clients show.)
+      ...(tool.annotations ? { annotations: compactAnnotations(tool.annotations) } : {}),
     };
-    if (tool.input) {
+    const input = tool.mcpInput ?? tool.input;
+    if (input) {
       server.registerTool(
         tool.name,
-        { ...config, inputSchema: advertisedSchema(tool.input, tool.example?.(examples)) },
+        { ...config, inputSchema: advertisedSchema(input, tool.example?.(examples)) },
         (args: unknown) => callTool(tool, args, deps, signal, hold),
       );
     } else {

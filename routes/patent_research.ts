@@ -102,10 +102,8 @@ export const patentResearchTools = defineToolGroup<ResearchDeps>({
       path: "/tools/get_quota_status",
       summary: "What is left of the GPSS download quota",
       description:
-        "Returns the records this service has fetched with its user code in the current GPSS quota " +
-        "window (weekdays 08:00-18:00 Taipei time: 10,000; other hours: 30,000, unless configured otherwise), " +
-        "what is left, and when the window resets. Searches that would go over are refused (429) before " +
-        "anything is sent; answers from the cache cost nothing. Asks nothing of GPSS. Takes no arguments.",
+        "Records fetched in the current GPSS quota window, what is left and when it resets; a search " +
+        "that would go over is refused (429).",
       input: null,
       annotations: LOCAL_STATE,
       output: z.object({

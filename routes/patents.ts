@@ -85,15 +85,12 @@ const DateField = z.string().nullable().optional().superRefine((value, ctx) => {
 /** The fields of a search body; {@link SearchPatentsRequest} adds the rules across fields. */
 const SearchPatentsFields = z.strictObject({
   keywords: z.string().min(1).max(MAX_KEYWORDS_LENGTH).meta({
-    description: "Search expression; GPSS boolean syntax (and, or, not, parentheses) is passed through. " +
-      `At most ${MAX_KEYWORDS_LENGTH} characters (GPSS refuses longer search conditions), and the query ` +
-      `sent upstream (keywords percent-encoded once per search field) at most ${MAX_QUERY_LENGTH}.`,
+    description: "Search expression in GPSS syntax (and, or, not, parentheses); at most " +
+      `${MAX_KEYWORDS_LENGTH} characters, and ${MAX_QUERY_LENGTH} once encoded for every search field.`,
     example: "wireless charging",
   }),
   search_field: z.union([FieldName, listOf(FieldName, SEARCH_FIELDS.length)]).default("title").meta({
-    description:
-      "Field (or list of fields, OR-ed together) to search the keywords in; a list holds at most " +
-      `${SEARCH_FIELDS.length} names (duplicates are dropped).`,
+    description: "Field, or list of fields OR-ed together, to search the keywords in.",
     example: ["title", "abstract"],
   }),
   databases: listOf(z.enum(DATABASE_CODES), DATABASE_CODES.length).nullable().optional().meta({
@@ -118,17 +115,13 @@ const SearchPatentsFields = z.strictObject({
     example: 30,
   }),
   fields: listOf(z.enum(OUTPUT_SECTIONS), OUTPUT_SECTIONS.length).optional().meta({
-    description: "Extra sections of each record: claims (numbered, independent/dependent marked), " +
-      "citations (cited references), classifications (Locarno, USPC, FI, F-term, D-term; IPC and CPC " +
-      "are always given), priority_claims, agents, examiners. Claims are large: ask for them on few records.",
+    description: "Extra sections of each record (IPC and CPC always come); claims are large: ask for " +
+      "them on few records.",
     example: ["claims", "citations"],
   }),
   format: z.enum(EXPORT_FORMATS).optional().meta({
-    description: "Export the records instead of the JSON answer: csv (RFC 4180, a header row, cells that a " +
-      "spreadsheet would read as a formula prefixed with ', lists joined with '; ') or jsonl (one record per " +
-      "line). Over HTTP the body is the export itself (text/csv or application/jsonl, X-Total-Count and " +
-      "X-Next-Offset headers); over MCP the text is the result and structured content holds it in export.text. " +
-      "An Accept header of text/csv or application/jsonl asks for the same. Failures stay JSON.",
+    description: "Export the records as csv (RFC 4180, formula-like cells prefixed with ') or jsonl: over " +
+      "HTTP the body (or Accept: text/csv, application/jsonl), over MCP the text. Failures stay JSON.",
     example: "csv",
   }),
 });
@@ -330,12 +323,9 @@ export const patentTools = defineToolGroup<PatentToolDeps>({
       name: "search_patents",
       path: "/tools/search_patents",
       summary: "Search patents in TIPO's GPSS",
-      description: "Searches the GPSS patent databases and returns parsed records (numbers, dates, titles, " +
-        "abstract paragraphs, applicants, inventors, IPC/CPC), and the extra sections named in `fields`. " +
-        "Pages: data.total is the number of results, data.next_offset the offset of the next page. " +
-        "Failures (USER_CODE missing or refused, quota " +
-        "used up, upstream down) come back as success=false with an error saying what to do. request_params " +
-        "shows the query sent upstream (without the user code).",
+      description: "Searches GPSS patent databases: parsed records (numbers, dates, titles, abstracts, " +
+        "parties, IPC/CPC), in pages (data.total, data.next_offset). Upstream failures come back as " +
+        "success=false with what to do. One patent by number: get_patent.",
       input: SearchPatentsRequest,
       annotations: UPSTREAM,
       errors: [429],
@@ -371,8 +361,7 @@ export const patentTools = defineToolGroup<PatentToolDeps>({
       name: "get_available_databases",
       path: "/tools/get_available_databases",
       summary: "List the GPSS patent databases",
-      description: "Returns every patDB code usable in search_patents' `databases`, grouped by region " +
-        "(TW, US, JP, EP, KR, CN, International), with a description. Takes no arguments.",
+      description: "Every patDB code for search_patents' databases, by region, described.",
       input: null,
       annotations: LOCAL_LIST,
       output: z.object({
@@ -385,8 +374,7 @@ export const patentTools = defineToolGroup<PatentToolDeps>({
       name: "get_search_examples",
       path: "/tools/get_search_examples",
       summary: "Example search_patents requests",
-      description:
-        "Returns named example bodies for search_patents; each can be sent as is. Takes no arguments.",
+      description: "Named example bodies for search_patents, each ready to send.",
       input: null,
       annotations: LOCAL_LIST,
       output: z.object({

@@ -6,6 +6,7 @@
  */
 import { z } from "zod";
 import {
+  closestExisting,
   editCatalogue,
   entryMessages,
   fuzzyMessages,
@@ -33,9 +34,10 @@ import {
   type ToolAnnotations,
 } from "./tool.ts";
 import { pyInt, RequestValidationError } from "./validation.ts";
+import { cataloguePath } from "./_catalogue_path.ts";
 
 const FilePath = z.string().meta({
-  description: "Absolute path of a .po/.pot file inside one of the configured catalogue roots (PO_ROOTS).",
+  description: "A catalogue (.po/.pot): absolute, or relative to a root.",
 });
 
 /** An entry as read and written (the old API's seven fields, then the extras old clients can ignore). */
@@ -77,12 +79,11 @@ export const PoEntryInput = z.strictObject({
   }),
   occurrences: z.array(z.string()).optional().meta({ description: "Replaces the references when given." }),
   flags: z.array(z.string()).optional().meta({
-    description: "Replaces the whole flag list when given ([] clears fuzzy and python-format alike). " +
-      "To mark or unmark fuzzy alone, use fuzzy instead (not both).",
+    description:
+      "Replaces the whole flag list ([] clears fuzzy too); to set or clear fuzzy alone, use fuzzy.",
   }),
   fuzzy: z.boolean().optional().meta({
-    description: "true sets the fuzzy flag, false clears it; every other flag (python-format, no-wrap, …) " +
-      "is kept. Not together with flags.",
+    description: "true sets, false clears the fuzzy flag; the other flags are kept. Not with flags.",
   }),
   msgid_plural: z.string().nullable().optional(),
   msgstr_plural: z.record(z.string(), z.string()).optional(),
@@ -90,9 +91,8 @@ export const PoEntryInput = z.strictObject({
   previous_msgctxt: z.string().nullable().optional(),
   obsolete: z.boolean().optional(),
   expected_msgstr: z.string().optional().meta({
-    description: "Compare-and-swap: the msgstr you read. The whole write is refused (409, with the current " +
-      "msgstr) unless a non-obsolete entry with this msgctxt and msgid holds exactly this now. On a plural " +
-      "entry use expected_msgstr_plural (expected_msgstr alone is refused there: 422).",
+    description: "The msgstr you read: the write is refused (409, with the current one) unless the entry " +
+      "holds exactly this now. On a plural entry use expected_msgstr_plural (expected_msgstr alone: 422).",
   }),
   expected_msgstr_plural: z.record(z.string(), z.string()).optional().meta({
     description: "As expected_msgstr, for the plural forms (msgstr_plural as read): every form must match.",
@@ -106,15 +106,13 @@ export const PoEntryInput = z.strictObject({
  */
 const PagingFields = {
   limit: pyInt({ ge: 1, le: MAX_PAGE_LIMIT }).optional().meta({
-    description: `Page size (1 to ${MAX_PAGE_LIMIT}). With limit, cursor or fields the answer is one page: ` +
-      "entries, next_cursor (null on the last page), revision, total. Without them: every entry, as always.",
+    description: `Page size (1–${MAX_PAGE_LIMIT}); with limit, cursor or fields the answer is a page.`,
   }),
   cursor: z.string().max(8192).nullable().optional().meta({
-    description: "next_cursor of the previous page. A cursor into a catalogue that changed since is " +
-      "refused with 409 (start again without it).",
+    description: "next_cursor of the previous page.",
   }),
   fields: z.array(z.enum(ENTRY_FIELDS)).max(ENTRY_FIELDS.length).nullable().optional().meta({
-    description: 'Entry fields to return, e.g. ["msgid", "msgstr"] (default all).',
+    description: "Entry fields to return (default all).",
   }),
 };
 export const ReadPoRequest = z.strictObject({ file_path: FilePath, ...PagingFields }).meta({
@@ -123,37 +121,46 @@ export const ReadPoRequest = z.strictObject({ file_path: FilePath, ...PagingFiel
 export const FindFuzzyRequest = z.strictObject({ file_path: FilePath, ...PagingFields }).meta({
   id: "FindFuzzyRequest",
 });
+const WRITE_MODE_DESCRIPTION = "update: existing entries only (a missing msgid: 409, closest ones named). " +
+  "create: new ones only. upsert: either; one created a typo away from a msgid is in similar_existing";
 export const WritePoRequest = z.strictObject({
   file_path: FilePath,
   entries: z.array(PoEntryInput),
   mode: z.enum(["upsert", "update", "create"]).default("upsert").meta({
-    description: "upsert (default): update or add each entry. update: every entry must match an existing, " +
-      "non-obsolete entry by (msgctxt, msgid), else nothing is written (409 listing each missing msgid with " +
-      "the closest existing ones: a typo shows). create: every entry must be new, else 409.",
+    description: `${WRITE_MODE_DESCRIPTION}. Default upsert over HTTP, update over MCP.`,
+  }),
+  refuse_similar: z.boolean().default(false).meta({
+    description: "With upsert: refuse the write (409, nothing written) when an entry it would create has " +
+      "an existing msgid a few edits away (similar_existing): a typo. The dashboard sends true; MCP " +
+      'always refuses. Send mode "create" when the new entries are meant.',
   }),
   if_revision: z.string().optional().meta({
-    description:
-      "Compare-and-swap on the whole file: write only if its revision (from a read) is still this " +
-      "one, else 409 with the current revision. Over HTTP, the If-Match header does the same.",
+    description: "Write only if the file's revision is still this one (else 409). HTTP: or If-Match.",
   }),
   dry_run: z.boolean().default(false).meta({
-    description: "true: write nothing, and answer the counts and the unified diff the write would make.",
+    description: "Write nothing; answer the counts and the unified diff the write would make.",
   }),
   checks: z.enum(["off", "warn", "strict"]).default("warn").meta({
-    description:
-      "Quality checks of the entries the write changes (those of POST /po/check). warn (default): " +
-      "write, and list in `problems` what the write introduces (problems already there are not listed). " +
-      "strict: a write that would introduce an error (a broken placeholder, role, plural form…) is refused " +
-      "with 422 listing each problem (entry, check, message), and the file is untouched. off: no checks.",
+    description: "warn: list the problems the write introduces; strict: refuse (422) one that adds an error.",
   }),
   stamp_revision_date: z.boolean().default(false).meta({
-    description: "When the write changes an entry, set the header's PO-Revision-Date to now (UTC). Off by " +
-      "default: powrap leaves the header alone.",
+    description: "When an entry changes, set the header's PO-Revision-Date to now (UTC).",
   }),
 }).meta({ id: "WritePORequest" });
+
+/**
+ * write_po over MCP: an agent's write defaults to mode "update" (a mistyped msgid is refused
+ * instead of added), and an upsert that would create an entry a few edits from an existing msgid
+ * is always refused (no refuse_similar to turn off).
+ */
+const WritePoMcpRequest = WritePoRequest.omit({ refuse_similar: true }).extend({
+  mode: z.enum(["upsert", "update", "create"]).default("update").meta({
+    description: `${WRITE_MODE_DESCRIPTION}, and refused (409).`,
+  }),
+});
 export const ReadPoContextRequest = z.strictObject({
   file_path: FilePath,
-  msgid: z.string().meta({ description: "The msgid to find (the first entry with this msgid and msgctxt)." }),
+  msgid: z.string().meta({ description: "The msgid to find (the first entry with it and msgctxt)." }),
   msgctxt: z.string().nullable().optional().meta({
     description: "The context; absent or null = no context.",
   }),
@@ -161,6 +168,12 @@ export const ReadPoContextRequest = z.strictObject({
     description: "Neighbours to return on each side (default 1).",
   }),
 }).meta({ id: "ReadPOContextRequest" });
+
+const ClosestMsgid = z.object({
+  msgctxt: z.string().nullable(),
+  msgid: z.string(),
+  distance: z.int().meta({ description: "Edit distance from the msgid asked for." }),
+});
 
 /** Every entry; or, when paged (limit, cursor or fields), a page of entries with only the fields asked. */
 const EntriesResponse = z.object({
@@ -205,11 +218,26 @@ const WritePoResponse = z.object({
   })).meta({
     description: 'Problems the write introduces (checks "warn"; [] with "off"): see POST /po/check.',
   }),
+  similar_existing: z.array(z.object({
+    index: z.int().meta({ description: "The entry's position in the request." }),
+    msgctxt: z.string().nullable(),
+    msgid: z.string(),
+    similar: z.array(ClosestMsgid),
+  })).meta({
+    description: "Entries the write created (or, dry run, would create) while an existing msgid is a few " +
+      "edits away (distance 0: the same msgid in another context): likely typos. Empty for mode update " +
+      "and create.",
+  }),
 }).meta({ id: "WritePOResponse" });
 const ReadPoContextResponse = z.object({
   target_entry: PoEntry.nullable(),
   context_before: z.array(PoEntry),
   context_after: z.array(PoEntry),
+  closest: z.array(ClosestMsgid).optional().meta({
+    description: "Only when no entry matched: the existing msgids closest to the one asked for (a typo " +
+      "shows), nearest first; [] when none is near.",
+  }),
+  message: z.string().optional().meta({ description: "Only when no entry matched: what was looked for." }),
 }).meta({ id: "ReadPOContextResponse" });
 
 /** The shortest JSON an entry can have (every field empty), with the comma after it. */
@@ -324,18 +352,16 @@ export const poTools = defineToolGroup<PoToolDeps>({
       name: "read_po",
       path: "/po/read",
       summary: "Read every entry of a PO file",
-      description:
-        "Returns every entry of the catalogue in file order (header excluded, obsolete #~ entries " +
-        "included). file_path must be absolute and inside one of the catalogue roots (PO_ROOTS). A long " +
-        "catalogue can be read in pages: limit (then next_cursor as cursor until it is null) and fields " +
-        "(only the entry fields needed); a paged answer also has revision and total.",
+      description: "Every entry of one catalogue (obsolete included), or a page. A work list by state: " +
+        "list_entries; one entry: read_po_context; across files: search_entries.",
       input: ReadPoRequest,
       annotations: READS,
       example: ({ catalogue }) => ({ file_path: catalogue }),
       errors: [403, 404],
       output: EntriesResponse.meta({ id: "ReadPOResponse" }),
       httpResponseHeaders: [REVISION_ETAG],
-      handle: async (input, { catalogues, readAnswers }, call) => {
+      handle: async (given, { catalogues, readAnswers }, call) => {
+        const input = { ...given, file_path: cataloguePath(catalogues, given.file_path) };
         const read = await catalogues.read(input.file_path, { signal: call.signal });
         tagRevision(call, read.revision);
         if (!isPaged(input)) return readAnswers.answer(read.doc, call.maxAnswerBytes);
@@ -345,22 +371,12 @@ export const poTools = defineToolGroup<PoToolDeps>({
     defineTool({
       name: "write_po",
       path: "/po/write",
-      summary: "Create or update entries, then lay the file out exactly as msgcat/powrap would",
-      description:
-        "Each entry updates the non-obsolete entry with the same msgid and msgctxt, or is appended " +
-        "(or, when only an obsolete #~ entry has that key, revives it). Fields left out are kept " +
-        "(references, flags, comments); a field given replaces the old value. One request is one atomic " +
-        "write; the answer counts created, updated (changed), unchanged and revived entries, gives each " +
-        "entry's outcome in request order, and the file's new revision. A missing file is created with a " +
-        'UTF-8 header. An unknown field is refused with a suggestion (e.g. "msgctx": did you mean ' +
-        '"msgctxt"?). The safe way for an agent to edit: read first, then write with mode "update" (a ' +
-        "mistyped msgid is refused with the closest existing msgids instead of being added) and " +
-        "expected_msgstr (refused with the current msgstr if someone changed it since your read). " +
-        'Translate an untranslated entry: {"file_path": F, "mode": "update", "entries": [{"msgid": ' +
-        '"Save", "msgstr": "Enregistrer", "expected_msgstr": ""}]}. Mark one fuzzy, keeping its other ' +
-        'flags: {"file_path": F, "mode": "update", "entries": [{"msgid": "Save", "msgstr": "Enregistrer", ' +
-        '"fuzzy": true}]}. dry_run: true shows the diff and writes nothing.',
+      summary: "Write entries of a PO file",
+      description: "Changes or adds entries (matched by msgctxt and msgid; fields left out kept) in one " +
+        'atomic write, laid out as GNU msgcat 0.21 does. Translate with mode "update" and expected_msgstr ' +
+        "(a concurrent edit is refused). Header: update_header; template: merge_po.",
       input: WritePoRequest,
+      mcpInput: WritePoMcpRequest,
       // Replaces translations in place; the same write twice leaves the file as the first left it.
       annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
       // The catalogue's own first translation: sent as it is, it changes no translation.
@@ -377,23 +393,32 @@ export const poTools = defineToolGroup<PoToolDeps>({
       }],
       output: WritePoResponse,
       handle: async (input, { catalogues }, call) => {
-        const { file_path, entries, mode, if_revision, dry_run, checks, stamp_revision_date } = input;
+        const { entries, mode, if_revision, dry_run, checks, stamp_revision_date } = input;
+        const file_path = cataloguePath(catalogues, input.file_path);
+        // Over MCP an upsert never creates an entry a few edits from an existing msgid (an agent's typo).
+        const refuseSimilar = call.via === "mcp" ||
+          (input as { refuse_similar?: boolean }).refuse_similar === true;
         const r = await editCatalogue(catalogues, file_path, {
           entries,
           mode,
           ifRevision: expectedRevision(if_revision, call.headers?.get("if-match") ?? null),
           dryRun: dry_run,
           checks,
+          refuseSimilar,
           ...(stamp_revision_date ? { stampRevisionDate: new Date() } : {}),
         }, { signal: call.signal });
         const merged = r.duplicatesDropped > 0
           ? `; ${r.duplicatesDropped} duplicate (msgctxt, msgid) entries in the request were merged, the last one wins`
           : "";
+        const similar = r.similarExisting.length > 0
+          ? `; ${r.similarExisting.length} created entries have an existing msgid a few edits away ` +
+            "(similar_existing): check they are not typos"
+          : "";
         const message = dry_run
-          ? `Dry run: nothing was written to ${file_path}${merged}`
+          ? `Dry run: nothing was written to ${file_path}${merged}${similar}`
           : r.written
-          ? `Successfully wrote to ${file_path} and formatted with powrap${merged}`
-          : `Nothing to write: ${file_path} already holds what the write would make${merged}`;
+          ? `Wrote ${file_path}, laid out as GNU msgcat 0.21 lays it out${merged}${similar}`
+          : `Nothing to write: ${file_path} already holds what the write would make${merged}${similar}`;
         return {
           success: true,
           message,
@@ -406,6 +431,7 @@ export const poTools = defineToolGroup<PoToolDeps>({
           written: r.written,
           ...(r.diff !== undefined ? { diff: r.diff } : {}),
           problems: r.problems,
+          similar_existing: r.similarExisting,
         };
       },
     }),
@@ -413,10 +439,8 @@ export const poTools = defineToolGroup<PoToolDeps>({
       name: "read_po_context",
       path: "/po/read_context",
       summary: "Find an entry and its neighbours",
-      description:
-        "Finds the first entry whose msgid matches and whose msgctxt equals the given one (absent or " +
-        "null = no context) and returns up to context_size entries before and after it, in file order. " +
-        "No match gives target_entry null.",
+      description: "One entry (by msgid, msgctxt) and its neighbours. No match: target_entry null and " +
+        "closest (the nearest msgids). By text: search_entries.",
       input: ReadPoContextRequest,
       annotations: READS,
       example: ({ catalogue, msgid }) => ({ file_path: catalogue, msgid, context_size: 2 }),
@@ -424,24 +448,39 @@ export const poTools = defineToolGroup<PoToolDeps>({
       output: ReadPoContextResponse,
       httpResponseHeaders: [REVISION_ETAG],
       handle: async ({ file_path, msgid, msgctxt, context_size }, { catalogues }, call) => {
-        const read = await catalogues.read(file_path, { signal: call.signal });
+        const read = await catalogues.read(cataloguePath(catalogues, file_path), { signal: call.signal });
         tagRevision(call, read.revision);
-        return readContext(read.doc, msgid, msgctxt ?? null, context_size);
+        const window = readContext(read.doc, msgid, msgctxt ?? null, context_size);
+        if (window.target_entry !== null) return window;
+        // 200 as the old service answered, with what was near: a typo shows (no silent null).
+        const closest = closestExisting(read.doc, msgid);
+        const where = msgctxt == null ? "without context" : `with msgctxt ${JSON.stringify(msgctxt)}`;
+        const near = closest.entries.length > 0
+          ? `; closest: ${closest.entries.map((c) => JSON.stringify(c.msgid)).join(", ")}`
+          : "; no msgid is near it";
+        return {
+          ...window,
+          closest: closest.entries,
+          message: `No entry has msgid ${
+            JSON.stringify(msgid.length > 80 ? msgid.slice(0, 80) + "…" : msgid)
+          } ${where}${near}`,
+        };
       },
     }),
     defineTool({
       name: "find_fuzzy",
       path: "/po/find_fuzzy",
       summary: "List the fuzzy entries of a PO file",
-      description: 'Returns the entries flagged "fuzzy" (they need review), in file order. In pages with ' +
-        "limit, cursor (next_cursor of the previous page) and fields, as read_po.",
+      description: "The fuzzy entries of one catalogue, in file order; pages as read_po. list_entries " +
+        'with states ["fuzzy"] adds lines and counts.',
       input: FindFuzzyRequest,
       annotations: READS,
       example: ({ catalogue }) => ({ file_path: catalogue }),
       errors: [403, 404],
       output: EntriesResponse.meta({ id: "FindFuzzyResponse" }),
       httpResponseHeaders: [REVISION_ETAG],
-      handle: async (input, { catalogues, fuzzyAnswers }, call) => {
+      handle: async (given, { catalogues, fuzzyAnswers }, call) => {
+        const input = { ...given, file_path: cataloguePath(catalogues, given.file_path) };
         const read = await catalogues.read(input.file_path, { signal: call.signal });
         tagRevision(call, read.revision);
         if (!isPaged(input)) return fuzzyAnswers.answer(read.doc, call.maxAnswerBytes);

@@ -5,8 +5,9 @@
  * @module
  */
 import { z } from "zod";
-import { CHECK_NAMES, CHECKS, DEFAULT_CHECKS, runCheckRequest } from "../lib/po/mod.ts";
+import { CHECK_NAMES, CHECKS, DEFAULT_CHECKS, REST_CHECK_NAMES, runCheckRequest } from "../lib/po/mod.ts";
 import { catalogueStoreIo } from "../lib/store/mod.ts";
+import { cataloguePath } from "./_catalogue_path.ts";
 import type { AppDeps } from "./deps.ts";
 import { defineTool, defineToolGroup, requireDep } from "./tool.ts";
 import { pyInt } from "./validation.ts";
@@ -18,12 +19,9 @@ export const MAX_TREE_FILES = 5_000;
 /** Time a tree check may take before it stops starting files. */
 const MAX_TREE_MS = 20_000;
 
-const CheckName = z.enum(CHECK_NAMES as [string, ...string[]]).meta({
-  description: CHECKS.map((c) =>
-    `${c.name} (${c.severity}${c.defaultOn ? "" : ", off by default"}): ${c.description}`
-  )
-    .join(" | "),
-});
+// What each check does is the answer of list_checks (and docs/checks.md), not repeated in every
+// tools/list: it was 2.8 of its 67 KB.
+const CheckName = z.enum(CHECK_NAMES as [string, ...string[]]);
 
 const CheckEntryInput = z.strictObject({
   msgid: z.string(),
@@ -34,39 +32,35 @@ const CheckEntryInput = z.strictObject({
     description: 'Plural forms by index: {"0": "…", "1": "…"}.',
   }),
   flags: z.array(z.string()).optional().meta({
-    description: 'Flags such as "python-format" or "c-format": they decide the placeholder checks.',
+    description: 'Flags ("python-format": placeholder checks). Absent with file_path: the file\'s.',
   }),
   occurrences: z.array(z.string()).optional().meta({
-    description: 'References ("library/os.rst:12"): an entry from a .rst file gets the reST checks.',
+    description: 'References ("library/os.rst:12": reST checks). Absent with file_path: the file\'s.',
   }),
 }).meta({ id: "CheckEntry" });
 
 export const CheckPoRequest = z.strictObject({
   entry: CheckEntryInput.optional().meta({
-    description: "One entry to check (with file_path, against that catalogue's header: nplurals).",
+    description: "One entry; with file_path, checked as that catalogue has it (header, references, flags).",
   }),
   file_path: z.string().optional().meta({
-    description:
-      "Absolute path of a .po file inside the catalogue roots: checked whole (or gives entry's header).",
+    description: "A catalogue (absolute, or relative to a root): checked whole, or gives entry's.",
   }),
   directory: z.string().optional().meta({
-    description:
-      "Absolute path of a directory inside the catalogue roots: every *.po file under it is checked " +
-      "(names starting with . and symbolic links skipped).",
+    description: "A directory (absolute, or relative to a root): every *.po under it.",
   }),
   checks: z.array(CheckName).max(CHECK_NAMES.length * 2).optional().meta({
-    description:
-      `The checks to run (default: ${DEFAULT_CHECKS.join(", ")}). Named reST checks run on every ` +
-      "entry; by default they run only on entries from .rst files.",
+    description: "Checks to run (default: those on by default, see list_checks); named reST checks run on " +
+      "every entry.",
   }),
   include_fuzzy: z.boolean().default(false).meta({
-    description: "Check fuzzy entries too (msgfmt leaves them out, and so do the checks by default).",
+    description: "Check fuzzy entries too (msgfmt leaves them out).",
   }),
   max_problems: pyInt({ ge: 1, le: MAX_PROBLEMS }).default(1000).meta({
-    description: `Problems to list, 1–${MAX_PROBLEMS} (default 1000); the totals count them all.`,
+    description: `Problems to list (1–${MAX_PROBLEMS}); the totals count them all.`,
   }),
   max_files: pyInt({ ge: 1, le: MAX_TREE_FILES }).default(1000).meta({
-    description: `Catalogues a directory check reads at most, 1–${MAX_TREE_FILES} (default 1000).`,
+    description: `Catalogues a directory check reads at most (1–${MAX_TREE_FILES}).`,
   }),
 }).meta({ id: "CheckPORequest" });
 
@@ -95,7 +89,31 @@ const CheckPoResponse = z.object({
   truncated: z.boolean().meta({ description: "True when more problems were found than listed." }),
   complete: z.boolean().meta({ description: "False when a tree check stopped early (files or time limit)." }),
   stopped_because: z.string().nullable(),
+  not_run: z.array(z.object({ check: z.string(), reason: z.string() })).meta({
+    description: "The checks that did not run, and why (off by default, nothing they apply to, an entry " +
+      "without .rst reference or format flag, a catalogue check on a lone entry).",
+  }),
+  from_file: z.object({
+    occurrences: z.array(z.string()).optional(),
+    flags: z.array(z.string()).optional(),
+  }).nullable().optional().meta({
+    description: "entry with file_path: the fields the request left out, taken from the file's entry " +
+      "(null: the file has no such entry).",
+  }),
+  notes: z.array(z.string()).meta({ description: "What the answer should make plain." }),
 }).meta({ id: "CheckPOResponse" });
+
+const ListChecksResponse = z.object({
+  success: z.boolean(),
+  checks: z.array(z.object({
+    name: z.string(),
+    severity: z.enum(["error", "warning"]),
+    default_on: z.boolean().meta({ description: "Runs when check_po names no checks." }),
+    scope: z.enum(["entry", "catalogue"]),
+    rest: z.boolean().meta({ description: "A reST check: by default only on entries from .rst files." }),
+    description: z.string(),
+  })),
+}).meta({ id: "ListChecksResponse" });
 
 /** What the check tool uses: the catalogue store. */
 interface CheckToolDeps {
@@ -110,12 +128,10 @@ export const poCheckTools = defineToolGroup<CheckToolDeps>({
     defineTool({
       name: "check_po",
       path: "/po/check",
-      summary: "Check translations for broken placeholders, markup, URLs and plural forms",
-      description: "Lints one entry, a PO file or every *.po file under a directory, and lists problems as " +
-        "{path, line, msgctxt, msgid, check, severity, message} with totals by check. Checks: placeholders " +
-        "by the entry's flags as msgfmt --check-format (python-format, python-brace-format, c-format), " +
-        "reST/Sphinx roles, literals and links as sphinx-lint (on entries from .rst files), URLs, HTML tags, " +
-        "white space, escapes, newlines, plural forms and the header. Writes nothing.",
+      summary: "Check translations (placeholders, markup, plurals)",
+      description: "Checks an entry, a catalogue or a directory: placeholders as msgfmt -c, reST as " +
+        "sphinx-lint, URLs, tags, plurals, header (list_checks); not_run says what did not run and why. " +
+        "Before write_po: entry + file_path.",
       input: CheckPoRequest,
       annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
       example: ({ catalogue }) => ({ file_path: catalogue }),
@@ -125,8 +141,10 @@ export const poCheckTools = defineToolGroup<CheckToolDeps>({
         const r = await runCheckRequest(
           {
             entry: body.entry,
-            filePath: body.file_path,
-            directory: body.directory,
+            filePath: body.file_path === undefined ? undefined : cataloguePath(catalogues, body.file_path),
+            directory: body.directory === undefined
+              ? undefined
+              : cataloguePath(catalogues, body.directory, "directory"),
             checks: body.checks,
             includeFuzzy: body.include_fuzzy,
             maxProblems: body.max_problems,
@@ -149,8 +167,32 @@ export const poCheckTools = defineToolGroup<CheckToolDeps>({
           truncated: r.truncated,
           complete: r.complete,
           stopped_because: r.stoppedBecause,
+          not_run: r.notRun,
+          ...(r.fromFile !== undefined ? { from_file: r.fromFile } : {}),
+          notes: r.notes,
         };
       },
+    }),
+    defineTool({
+      name: "list_checks",
+      path: "/po/checks",
+      summary: "List the checks",
+      description: "Every check: name, severity, on by default or not, entry or catalogue, what it finds. " +
+        "To choose check_po's checks.",
+      input: null,
+      annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+      output: ListChecksResponse,
+      handle: () => ({
+        success: true,
+        checks: CHECKS.map((c) => ({
+          name: c.name,
+          severity: c.severity,
+          default_on: c.defaultOn,
+          scope: c.catalogue ? "catalogue" : "entry",
+          rest: REST_CHECK_NAMES.has(c.name),
+          description: c.description,
+        })),
+      }),
     }),
   ],
 });

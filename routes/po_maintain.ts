@@ -9,19 +9,24 @@ import { z } from "zod";
 import { NotFoundError, UnwritableCatalogError } from "../lib/errors.ts";
 import {
   compileMo,
+  editHeader,
   type FuzzyLimits,
   MAX_HEADER_UPDATES,
   MAX_HEADER_VALUE_CHARS,
   mergeCatalogs,
+  type MergeOutcome,
+  type MergeStats,
   readForCompile,
   readHeader,
   updateHeader,
 } from "../lib/po/mod.ts";
+import { cataloguePath } from "./_catalogue_path.ts";
+import { pyInt } from "./validation.ts";
 import type { AppDeps } from "./deps.ts";
 import { defineTool, defineToolGroup, requireDep, type ToolAnnotations } from "./tool.ts";
 
 const FilePath = z.string().meta({
-  description: "Absolute path of a .po/.pot file inside one of the configured catalogue roots (PO_ROOTS).",
+  description: "A catalogue (.po/.pot): absolute, or relative to a root.",
 });
 
 export const ReadHeaderRequest = z.strictObject({ file_path: FilePath }).meta({ id: "ReadHeaderRequest" });
@@ -47,12 +52,17 @@ const ReadHeaderResponse = z.object({
 export const UpdateHeaderRequest = z.strictObject({
   file_path: FilePath,
   set: z.record(z.string(), z.string().max(MAX_HEADER_VALUE_CHARS).nullable()).default({}).meta({
-    description: "Field name → new value (one line), or null to remove the field. Names match " +
-      "case-insensitively; a new field goes where msgmerge puts it (e.g. Language after Language-Team). " +
-      "Plural-Forms is checked as msgfmt checks it; a Content-Type that changes the charset is refused.",
+    description:
+      "Field name → new value (one line), or null to remove it. Plural-Forms is checked as msgfmt does.",
   }),
   stamp_revision_date: z.boolean().default(false).meta({
-    description: "Set PO-Revision-Date to the current time (UTC). Off by default, as powrap leaves it.",
+    description: "Set PO-Revision-Date to the current time (UTC).",
+  }),
+  dry_run: z.boolean().default(false).meta({
+    description: "Write nothing; answer the fields and the diff.",
+  }),
+  if_revision: z.string().optional().meta({
+    description: "Update only if the file's revision is still this one (else 409).",
   }),
 }).refine((r) => Object.keys(r.set).length <= MAX_HEADER_UPDATES, {
   message: `At most ${MAX_HEADER_UPDATES} fields per update`,
@@ -64,27 +74,46 @@ const UpdateHeaderResponse = z.object({
   message: z.string(),
   changed: z.array(z.string()).meta({ description: "Names of the fields set, added or removed." }),
   fields: z.array(HeaderFieldSchema).meta({ description: "The header's fields after the update." }),
+  revision: z.string().nullable().meta({
+    description: "The file's revision after the update (dry run: the one the diff starts from).",
+  }),
+  written: z.boolean().meta({ description: "False for a dry run, or when the bytes would not change." }),
+  diff: z.string().optional().meta({ description: "Dry run only: the unified diff the update would make." }),
 }).meta({ id: "UpdateHeaderResponse" });
 
+/** Most entries one merge answer lists per outcome. */
+const MAX_OUTCOMES_LIMIT = 1000;
+
+const MergeOutcomeList = z.object({
+  count: z.int(),
+  entries: z.array(z.object({
+    msgctxt: z.string().nullable(),
+    msgid: z.string(),
+    previous_msgid: z.string().optional(),
+    now_fuzzy: z.boolean().optional(),
+  })),
+  next_offset: z.int().nullable().meta({ description: "outcomes_offset for the next entries, or null." }),
+});
+
 export const MergePoRequest = z.strictObject({
-  file_path: FilePath.meta({ description: "The catalogue with the translations (.po), inside the roots." }),
-  template_path: z.string().meta({
-    description:
-      "The template (.pot, or a .po used as one), inside the roots: it decides which entries exist.",
-  }),
+  file_path: FilePath.meta({ description: "The catalogue with the translations (.po)." }),
+  template_path: z.string().meta({ description: "The template (.pot): it decides which entries exist." }),
   output_path: z.string().nullable().optional().meta({
-    description: "Where to write the result (a .po inside the roots, its directory must exist); absent or " +
-      "null: file_path is updated in place, like msgmerge --update.",
+    description: "Where to write the result (default: file_path, as msgmerge --update).",
   }),
   fuzzy_matching: z.boolean().default(true).meta({
-    description: "Give an entry without exact match the translation of a similar msgid, marked fuzzy " +
-      "(msgmerge's default; false is --no-fuzzy-matching).",
+    description: "Give an unmatched entry a similar msgid's translation, marked fuzzy (msgmerge's default).",
   }),
   previous: z.boolean().default(true).meta({
-    description: "Keep the msgid a fuzzy entry was translated from as #| msgid (msgmerge --previous), so a " +
-      "reviewer sees what changed. Default true here (msgmerge's default is false).",
+    description: "Keep a fuzzy entry's old msgid as #| msgid (msgmerge --previous).",
   }),
-  dry_run: z.boolean().default(false).meta({ description: "Count what would change; write nothing." }),
+  dry_run: z.boolean().default(false).meta({ description: "Tell what would change; write nothing." }),
+  outcomes_limit: pyInt({ ge: 0, le: MAX_OUTCOMES_LIMIT }).default(50).meta({
+    description: `Entries listed per outcome (0–${MAX_OUTCOMES_LIMIT}); the counts are complete.`,
+  }),
+  outcomes_offset: pyInt({ ge: 0 }).default(0).meta({
+    description: "Entries of each outcome to skip (a dry run's next_offset).",
+  }),
 }).meta({ id: "MergePORequest" });
 
 const MergePoResponse = z.object({
@@ -95,7 +124,27 @@ const MergePoResponse = z.object({
   merged: z.int().meta({ description: "Entries found by (msgctxt, msgid), the header included." }),
   fuzzied: z.int().meta({ description: "Entries given a similar msgid's translation, marked fuzzy." }),
   missing: z.int().meta({ description: "Template entries added untranslated." }),
-  obsolete: z.int().meta({ description: "Catalogue entries the template no longer has, kept as #~." }),
+  obsolete: z.int().meta({
+    description: "Catalogue entries the template no longer has, kept as #~ (as many as the file has).",
+  }),
+  dropped: z.int().meta({
+    description: "Catalogue entries the template no longer has and that had no translation: left out of " +
+      "the file (msgmerge does the same; its --verbose counts them as obsolete).",
+  }),
+  outcomes: z.object({
+    kept: MergeOutcomeList,
+    fuzzied: MergeOutcomeList,
+    new: MergeOutcomeList,
+    obsoleted: MergeOutcomeList,
+    dropped: MergeOutcomeList,
+  }).meta({
+    description: "Per outcome, the entries (a page of outcomes_limit from outcomes_offset): kept (found " +
+      "by msgctxt and msgid; now_fuzzy when the merge made it fuzzy), fuzzied (given previous_msgid's " +
+      "translation), new (untranslated), obsoleted (#~), dropped (left out).",
+  }),
+  revision: z.string().nullable().meta({
+    description: "The revision of output_path after the merge (dry run: of file_path as read).",
+  }),
   fuzzy_skipped: z.int().meta({
     description: "Entries not searched for a similar msgid because fuzzy matching's time or work bound " +
       "for one request was reached: added untranslated (as with fuzzy_matching false).",
@@ -105,11 +154,10 @@ const MergePoResponse = z.object({
 export const CompileMoRequest = z.strictObject({
   file_path: FilePath,
   output_path: z.string().nullable().optional().meta({
-    description: "Where to write the MO file (a .mo inside the roots, its directory must exist); absent or " +
-      "null: NAME.mo beside the catalogue.",
+    description: "Where to write the .mo (default: NAME.mo beside the catalogue).",
   }),
   use_fuzzy: z.boolean().default(false).meta({
-    description: "Include fuzzy entries (msgfmt --use-fuzzy). By default they are left out, as msgfmt does.",
+    description: "Include fuzzy entries (msgfmt --use-fuzzy).",
   }),
 }).meta({ id: "CompileMORequest" });
 
@@ -136,6 +184,37 @@ const CompileMoResponse = z.object({
  * stops after 2 s (or a work bound) and the remaining entries are added untranslated.
  */
 const REQUEST_FUZZY_LIMITS: Partial<FuzzyLimits> = { maxMs: 2_000, maxComparisons: 500_000, maxWork: 1e9 };
+
+/** Each outcome's count, and a page of its entries (msgids cut after 200 characters). */
+function outcomeLists(outcomes: readonly MergeOutcome[], limit: number, offset: number) {
+  const kinds = ["kept", "fuzzied", "new", "obsoleted", "dropped"] as const;
+  const cut = (s: string) => s.length > 200 ? s.slice(0, 200) + "…" : s;
+  const lists = Object.fromEntries(kinds.map((k) => [k, {
+    count: 0,
+    entries: [] as { msgctxt: string | null; msgid: string; previous_msgid?: string; now_fuzzy?: boolean }[],
+    next_offset: null as number | null,
+  }])) as Record<(typeof kinds)[number], {
+    count: number;
+    entries: { msgctxt: string | null; msgid: string; previous_msgid?: string; now_fuzzy?: boolean }[];
+    next_offset: number | null;
+  }>;
+  for (const o of outcomes) {
+    const list = lists[o.outcome];
+    const at = list.count++;
+    if (at < offset) continue;
+    if (list.entries.length >= limit) {
+      list.next_offset ??= at;
+      continue;
+    }
+    list.entries.push({
+      msgctxt: o.msgctxt,
+      msgid: cut(o.msgid),
+      ...(o.previousMsgid !== undefined ? { previous_msgid: cut(o.previousMsgid) } : {}),
+      ...(o.nowFuzzy ? { now_fuzzy: true } : {}),
+    });
+  }
+  return lists;
+}
 
 /** `/srv/po/fr.po` → `/srv/po/fr.mo`. */
 function moBeside(path: string): string {
@@ -164,16 +243,16 @@ export const poMaintainTools = defineToolGroup<HeaderToolDeps>({
       name: "read_header",
       path: "/po/header",
       summary: "Read the header of a PO file as fields",
-      description:
-        "Returns the header entry's fields (Project-Id-Version, Language, Plural-Forms, …) in file " +
-        "order and as an object, whether it is fuzzy, and whether its Plural-Forms is valid.",
+      description: "The header's fields (Language, Plural-Forms…) in order and as an object, and whether " +
+        "Plural-Forms is valid. To change them: update_header.",
       input: ReadHeaderRequest,
       annotations: READS,
       example: ({ catalogue }) => ({ file_path: catalogue }),
       errors: [403, 404],
       output: ReadHeaderResponse,
       handle: async ({ file_path }, { catalogues }, call) => {
-        const info = readHeader((await catalogues.read(file_path, { signal: call.signal })).doc);
+        const path = cataloguePath(catalogues, file_path);
+        const info = readHeader((await catalogues.read(path, { signal: call.signal })).doc);
         const header: Record<string, string> = {};
         for (const f of info.fields) {
           if (f.name !== "" && !Object.hasOwn(header, f.name)) header[f.name] = f.value;
@@ -192,10 +271,8 @@ export const poMaintainTools = defineToolGroup<HeaderToolDeps>({
       name: "update_header",
       path: "/po/header/update",
       summary: "Set or remove header fields of a PO file",
-      description:
-        "Sets or removes header fields (Language, Plural-Forms, Last-Translator, …) and writes the " +
-        "file with msgcat's layout; lines not named are kept as they are. stamp_revision_date sets " +
-        "PO-Revision-Date to now. The entries are not touched.",
+      description: "Sets or removes header fields (Language, Plural-Forms…); other lines and the entries " +
+        "are kept. dry_run shows the diff. Entries: write_po.",
       input: UpdateHeaderRequest,
       annotations: {
         readOnlyHint: false,
@@ -205,22 +282,32 @@ export const poMaintainTools = defineToolGroup<HeaderToolDeps>({
       },
       // An empty update: sent as it is, it changes nothing.
       example: ({ catalogue }) => ({ file_path: catalogue, set: {} }),
-      errors: [403, 404],
+      errors: [403, 404, 409],
       output: UpdateHeaderResponse,
-      handle: async ({ file_path, set, stamp_revision_date }, { catalogues }, call) => {
-        const stamp = stamp_revision_date ? new Date() : undefined;
-        const r = await catalogues.update(file_path, (cat) => {
-          if (cat === null) throw new NotFoundError(`File not found: ${file_path}`);
-          const result = updateHeader(cat, { set, stampRevisionDate: stamp });
-          return { doc: result.catalog, result };
+      handle: async (input, { catalogues }, call) => {
+        const { set, stamp_revision_date, dry_run, if_revision } = input;
+        const file_path = cataloguePath(catalogues, input.file_path);
+        const r = await editHeader(catalogues, file_path, {
+          set,
+          ...(stamp_revision_date ? { stampRevisionDate: new Date() } : {}),
+          ...(if_revision !== undefined ? { ifRevision: if_revision } : {}),
+          dryRun: dry_run,
         }, { signal: call.signal });
+        const fields = r.changed.join(", ");
         return {
           success: true,
-          message: r.changed.length === 0
+          message: dry_run
+            ? `Dry run: nothing was written to ${file_path}` +
+              (r.changed.length > 0 ? ` (it would update ${fields})` : "")
+            : r.changed.length === 0
             ? `No header field of ${file_path} changed`
-            : `Updated ${r.changed.join(", ")} in ${file_path}`,
+            : `Updated ${fields} in ${file_path}` +
+              (r.written ? ", laid out as GNU msgcat 0.21 lays it out" : " (its bytes were already these)"),
           changed: r.changed,
           fields: readHeader(r.catalog).fields,
+          revision: r.revision,
+          written: r.written,
+          ...(r.diff !== undefined ? { diff: r.diff } : {}),
         };
       },
     }),
@@ -228,12 +315,8 @@ export const poMaintainTools = defineToolGroup<HeaderToolDeps>({
       name: "merge_po",
       path: "/po/merge",
       summary: "Merge a catalogue with a template, as msgmerge does",
-      description:
-        "Brings a catalogue up to date with its template like msgmerge 0.21 (byte for byte): the " +
-        "template's entries in its order, each with its translation and translator comments from the " +
-        "catalogue (references, extracted comments and flags from the template); new ones untranslated, " +
-        "or given a similar msgid's translation marked fuzzy; entries the template lost kept as obsolete " +
-        "(#~). Writes file_path in place unless output_path is given; dry_run only counts.",
+      description: "Updates a catalogue from its template as msgmerge 0.21 does, byte for byte, and lists " +
+        "each outcome's entries (kept, fuzzied, new, obsoleted, dropped). Single entries: write_po.",
       input: MergePoRequest,
       annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
       // The catalogue merged with itself as template, counted only.
@@ -241,7 +324,10 @@ export const poMaintainTools = defineToolGroup<HeaderToolDeps>({
       errors: [403, 404],
       output: MergePoResponse,
       handle: async (input, { catalogues }, call) => {
-        const { file_path, template_path, output_path, fuzzy_matching, previous, dry_run } = input;
+        const { fuzzy_matching, previous, dry_run, outcomes_limit, outcomes_offset } = input;
+        const file_path = cataloguePath(catalogues, input.file_path);
+        const template_path = cataloguePath(catalogues, input.template_path);
+        const output_path = input.output_path == null ? null : cataloguePath(catalogues, input.output_path);
         const signal = call.signal;
         const template = (await catalogues.read(template_path, { signal })).doc;
         const options = {
@@ -251,61 +337,84 @@ export const poMaintainTools = defineToolGroup<HeaderToolDeps>({
           forcePo: true,
         };
         const target = output_path ?? file_path;
-        let stats;
+        let merged: { stats: MergeStats; outcomes: MergeOutcome[] };
         let written = false;
+        let revision: string | null;
         if (dry_run) {
-          stats = mergeCatalogs((await catalogues.read(file_path, { signal })).doc, template, options).stats;
+          const read = await catalogues.read(file_path, { signal });
+          merged = mergeCatalogs(read.doc, template, options);
+          revision = read.revision;
         } else {
           const def = target === file_path ? null : (await catalogues.read(file_path, { signal })).doc;
           const r = await catalogues.updateWithRevision(target, (cat) => {
             const base = def ?? cat;
             if (base === null) throw new NotFoundError(`File not found: ${file_path}`);
-            const merged = mergeCatalogs(base, template, options);
-            return { doc: merged.catalog, result: merged.stats };
+            const result = mergeCatalogs(base, template, options);
+            return { doc: result.catalog, result: { stats: result.stats, outcomes: result.outcomes } };
           }, { signal });
-          stats = r.result;
+          merged = r.result;
           written = r.written;
+          revision = r.revision;
         }
+        const { stats } = merged;
+        const lists = outcomeLists(merged.outcomes, outcomes_limit, outcomes_offset);
+        const dropped = lists.dropped.count;
+        const obsolete = lists.obsoleted.count;
         const skipped = stats.fuzzySkipped > 0
           ? `; fuzzy matching stopped at its bound, ${stats.fuzzySkipped} entries were added untranslated ` +
             "(merge those with msgmerge, or merge with fuzzy_matching false)"
           : "";
+        const droppedText = dropped > 0
+          ? `, ${dropped} dropped (obsolete without translation: left out)`
+          : "";
+        const more = Object.values(lists).some((l) => l.next_offset !== null)
+          ? "; more entries than listed: see next_offset (a dry run with outcomes_offset lists them)"
+          : "";
         return {
           success: true,
           message:
-            `${dry_run ? "Would merge" : "Merged"} ${template_path} into ${target}: ${stats.merged} kept, ` +
-            `${stats.fuzzied} fuzzy, ${stats.missing} new, ${stats.obsolete} obsolete${skipped}`,
+            `${
+              dry_run ? "Would merge" : written ? "Merged" : "Merged (no byte changed)"
+            } ${template_path} into ` +
+            `${target}: ${stats.merged} kept, ${stats.fuzzied} fuzzy, ${stats.missing} new, ${obsolete} obsolete` +
+            `${droppedText}${skipped}${more}`,
           output_path: target,
           written,
           merged: stats.merged,
           fuzzied: stats.fuzzied,
           missing: stats.missing,
-          obsolete: stats.obsolete,
+          obsolete,
+          dropped,
           fuzzy_skipped: stats.fuzzySkipped,
+          outcomes: lists,
+          revision,
         };
       },
     }),
     defineTool({
       name: "compile_mo",
       path: "/po/compile",
-      summary: "Compile a catalogue to a binary MO file, as msgfmt does",
-      description: "Writes the MO file msgfmt would write (fuzzy and untranslated entries left out unless " +
-        "use_fuzzy; plural and context entries included) to NAME.mo beside the catalogue, or to output_path " +
-        "(a .mo inside the roots). Atomic and locked; the catalogue is not changed.",
+      summary: "Compile a catalogue to MO, as msgfmt does",
+      description: "Writes the MO file msgfmt 0.21 would write (fuzzy and untranslated entries left out) " +
+        "beside the catalogue or to output_path. Check first with check_po.",
       input: CompileMoRequest,
       annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
       example: ({ catalogue }) => ({ file_path: catalogue }),
       errors: [403, 404],
       output: CompileMoResponse,
-      handle: async ({ file_path, output_path, use_fuzzy }, { catalogues }, call) => {
-        const target = output_path ?? moBeside(file_path);
+      handle: async (input, { catalogues }, call) => {
+        const { use_fuzzy } = input;
+        const file_path = cataloguePath(catalogues, input.file_path);
+        const target = input.output_path == null
+          ? moBeside(file_path)
+          : cataloguePath(catalogues, input.output_path);
         // Read as msgfmt reads it: a catalogue without a charset is compiled as its bytes are.
         const { bytes } = await catalogues.readBytes(file_path, { signal: call.signal });
-        const input = readForCompile(bytes, file_path);
-        const r = compileMo(input.catalog, {
+        const read = readForCompile(bytes, file_path);
+        const r = compileMo(read.catalog, {
           useFuzzy: use_fuzzy,
-          missingCharset: input.missingCharset,
-          msgstrLines: input.msgstrLines,
+          missingCharset: read.missingCharset,
+          msgstrLines: read.msgstrLines,
         });
         if (r.errors.length > 0) {
           // msgfmt exits 1 (and still writes the file): refused here, nothing written.
@@ -330,7 +439,7 @@ export const poMaintainTools = defineToolGroup<HeaderToolDeps>({
           messages: r.messages,
           fuzzy_skipped: r.fuzzySkipped,
           untranslated_skipped: r.untranslatedSkipped,
-          warnings: input.warnings,
+          warnings: read.warnings,
         };
       },
     }),

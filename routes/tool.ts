@@ -39,6 +39,11 @@ export interface Tool<I extends z.ZodType | null = z.ZodType | null, D = unknown
   /** What it does, what each field means, an example: written for people and for agents. */
   description: string;
   input: I;
+  /**
+   * The input over MCP when it differs from HTTP's (another default: write_po's mode is "update"
+   * for agents, HTTP keeps the old service's create-or-update); `handle` gets either's output.
+   */
+  mcpInput?: z.ZodType;
   output: z.ZodType;
   /**
    * What calling it does, for MCP clients (and people): see {@link ToolAnnotations}. Every tool
@@ -103,6 +108,8 @@ export function describeTool(tool: ToolInfo, examples: ToolExamples): string {
 export interface ToolCall {
   /** Fires when the request's time is up: work not yet done should be abandoned. */
   signal: AbortSignal;
+  /** How the call came: HTTP (the API, the dashboard; the default) or MCP (an agent). */
+  via?: "http" | "mcp";
   /** Largest answer the caller may get, in bytes of JSON. */
   maxAnswerBytes: number;
   /** The HTTP request's headers (absent over MCP); a tool reads only those of {@link Tool.httpHeaders}. */
@@ -286,6 +293,7 @@ export function mountTools(app: OpenAPIHono, tools: readonly ServedTool[], deps:
       const input = tool.input ? await readJsonBody(c, tool.input, deps.config.maxBodyBytes) : undefined;
       const responseHeaders = tool.httpResponseHeaders ? new Headers() : undefined;
       const answer = await tool.run(input, {
+        via: "http",
         signal: requestSignal(c),
         maxAnswerBytes: streamOptions.limit,
         headers: tool.httpHeaders ? c.req.raw.headers : undefined,

@@ -17,7 +17,7 @@ import {
   isJsonContentType,
   readBodyBytes,
 } from "./json_body.ts";
-import { closestName } from "./_closest_name.ts";
+import { closestName } from "../lib/closest_name.ts";
 
 export { BodyParseError };
 

@@ -9,7 +9,6 @@ import { z } from "zod";
 import type { PoCatalog } from "../lib/po/mod.ts";
 import type { CatalogueStore } from "../lib/store/mod.ts";
 import {
-  catalogueFilePath,
   type CatalogueSummary as CatalogueSummaryValue,
   countCatalogue,
   ENTRY_FIELDS,
@@ -37,6 +36,7 @@ import {
   type ToolAnnotations,
 } from "./tool.ts";
 import { pyInt } from "./validation.ts";
+import { cataloguePath } from "./_catalogue_path.ts";
 
 /** Catalogue fields a listing may be limited to (root and path always come). */
 const CATALOGUE_FIELDS = ["language", "counts", "size", "modified", "revision", "error"] as const;
@@ -46,23 +46,20 @@ const Field = z.enum(ENTRY_FIELDS);
 
 const Limit = (fallback: number, max: number) =>
   pyInt({ ge: 1, le: max }).default(fallback).meta({
-    description: `Most items in this page (default ${fallback}, at most ${max}).`,
+    description: "Page size.",
   });
 const Cursor = z.string().max(8192).nullable().optional().meta({
-  description: "next_cursor of the previous page (omit or null for the first page). Opaque; it names the " +
-    "file's revision and the position, so a page never shifts: a cursor into a catalogue that changed " +
-    "since is refused with 409 (start again without it).",
+  description: "next_cursor of the previous page (409 if a catalogue changed since).",
 });
 const Fields = z.array(Field).max(ENTRY_FIELDS.length).nullable().optional().meta({
-  description: "Entry fields to return (default: all). index, line and state always come. E.g. " +
-    '["msgid", "msgstr", "msgctxt"] for a translation page.',
+  description: "Entry fields to return (default all; index, line and state always come).",
 });
 const Glob = z.string().max(MAX_PATTERN_LENGTH).meta({
-  description: 'Path glob: * (no /), ** (any depth), ?; without / it matches the file name ("*.po"), ' +
-    'with / the path relative to the root ("library/**").',
+  description:
+    'Path glob (*, **, ?): without / on the file name ("*.po"), with / on the path ("library/**").',
 });
 const Under = z.string().max(4096).nullable().optional().meta({
-  description: "Only catalogues under this directory: absolute, or relative to a root (default: all roots).",
+  description: "Only under this directory (absolute, or relative to a root).",
 });
 
 export const ListCataloguesRequest = z.strictObject({
@@ -72,18 +69,18 @@ export const ListCataloguesRequest = z.strictObject({
     description: "Leave out paths matching any of these globs.",
   }),
   min_percent: z.number().min(0).max(100).nullable().optional().meta({
-    description: "Only catalogues at least this percent translated (by entries).",
+    description: "Only catalogues at least this percent translated.",
   }),
   max_percent: z.number().min(0).max(100).nullable().optional().meta({
-    description: "Only catalogues at most this percent translated (by entries): 99 lists the unfinished.",
+    description: "Only catalogues at most this percent translated: 99 lists the unfinished.",
   }),
   has_fuzzy: z.boolean().nullable().optional().meta({
-    description: "true: only catalogues with fuzzy entries; false: only those without.",
+    description: "Only catalogues with (true) or without (false) fuzzy entries.",
   }),
   limit: Limit(1000, 5000),
   cursor: Cursor,
   fields: z.array(z.enum(CATALOGUE_FIELDS)).max(CATALOGUE_FIELDS.length).nullable().optional().meta({
-    description: 'Catalogue fields to return (default all); root and path always come. E.g. ["counts"].',
+    description: "Catalogue fields to return (default all; root and path always come).",
   }),
 }).meta({ id: "ListCataloguesRequest" });
 
@@ -92,8 +89,7 @@ export const ListEntriesRequest = z.strictObject({
     description: "The catalogue: absolute, or relative to a root (as list_catalogues gives it).",
   }),
   states: z.array(State).min(1).max(4).optional().meta({
-    description: 'Entry states to list (default all): "untranslated" (first msgstr empty, or a plural ' +
-      'form missing), "fuzzy" (needs review), "translated", "obsolete" (#~).',
+    description: "Entry states to list (default all); untranslated: a msgstr or plural form empty.",
   }),
   limit: Limit(100, MAX_PAGE_LIMIT),
   cursor: Cursor,
@@ -102,18 +98,16 @@ export const ListEntriesRequest = z.strictObject({
 
 export const SearchEntriesRequest = z.strictObject({
   query: z.string().min(1).max(1000).meta({
-    description: "What to find: a substring (default), or a regular expression with regex: true " +
-      `(JavaScript syntax, at most ${MAX_PATTERN_LENGTH} characters; backreferences, lookarounds and ` +
-      "nested repetitions such as (a+)+ are refused).",
+    description: "A substring, or with regex: true a JavaScript regular expression (no backreferences, " +
+      "lookarounds or nested repetitions).",
   }),
   regex: z.boolean().default(false),
   case_insensitive: z.boolean().default(false),
   in: z.array(z.enum(SEARCH_FIELDS)).min(1).max(4).default(["msgid", "msgstr"]).meta({
-    description: 'Where to look: "msgid" (and msgid_plural), "msgstr" (every plural form), "msgctxt", ' +
-      '"comments" (translator and extracted). Default ["msgid", "msgstr"].',
+    description: "Where to look (msgid covers msgid_plural, msgstr every form, comments both kinds).",
   }),
   states: z.array(State).min(1).max(4).nullable().optional().meta({
-    description: 'Only entries in these states (default all), e.g. ["translated"] for a translation memory.',
+    description: 'Only entries in these states (default all): ["translated"] for a translation memory.',
   }),
   under: Under,
   glob: Glob.nullable().optional(),
@@ -237,15 +231,10 @@ export const workbenchTools = defineToolGroup<WorkbenchDeps>({
     defineTool({
       name: "list_catalogues",
       path: "/po/catalogues",
-      summary: "List the catalogues under the roots with their progress",
-      description:
-        "Start here. Lists every .po/.pot catalogue under the catalogue roots (or one directory, " +
-        "`under`) as {root, path} with path relative to the root, its language, entry and word counts by " +
-        "state (translated, fuzzy, untranslated, obsolete: the translated/fuzzy/untranslated numbers are " +
-        "those of `msgfmt --statistics`, header not counted), percent done by entries and by words, size, " +
-        "last modified and revision. Sorted by root, then path; the first page also has totals per " +
-        "directory. Filters: glob, exclude, min_percent/max_percent, has_fuzzy. Then call list_entries " +
-        'with a catalogue\'s path and states ["untranslated"] to see what is left.',
+      summary: "List catalogues with their progress",
+      description: "Start here: the catalogues under the roots ({root, path}), language, counts by state " +
+        "(as msgfmt --statistics), percent done, revision, totals per directory. Then list_entries for " +
+        "one catalogue's work.",
       input: ListCataloguesRequest,
       annotations: READS,
       example: () => ({ max_percent: 99, limit: 20 }),
@@ -276,15 +265,9 @@ export const workbenchTools = defineToolGroup<WorkbenchDeps>({
       name: "list_entries",
       path: "/po/entries",
       summary: "List one catalogue's entries by state, in pages",
-      description: "Lists the entries of one catalogue in the given states, in file order, each with its " +
-        "index (position among /po/read's entries), line, state and the fields asked for (msgid, msgstr, " +
-        "msgctxt, msgid_plural, msgstr_plural, flags, comments, previous_msgid…). The answer carries the " +
-        "catalogue's revision and counts. Pages: pass next_cursor back as cursor until it is null; a walk " +
-        "misses and repeats nothing, and a cursor into a catalogue that changed since answers 409 (start " +
-        'again). To translate: states ["untranslated"] (or ["fuzzy"] to review), then write_po each ' +
-        "translation with expected_msgstr set to the msgstr you were shown (expected_msgstr_plural, the " +
-        "forms, for a plural entry), so a concurrent edit is never " +
-        "overwritten; list_catalogues shows the progress.",
+      description: "One catalogue's entries in some states, in pages (next_cursor), with line, state, the " +
+        'fields asked, revision and counts. To translate: states ["untranslated"], then write_po with ' +
+        "expected_msgstr (expected_msgstr_plural for a plural entry). Better than read_po and find_fuzzy for work.",
       input: ListEntriesRequest,
       annotations: READS,
       example: ({ catalogue }) => ({
@@ -296,8 +279,9 @@ export const workbenchTools = defineToolGroup<WorkbenchDeps>({
       errors: [403, 404],
       output: ListEntriesResponse,
       httpResponseHeaders: [REVISION_ETAG],
-      handle: async (input, { workbench: bench, catalogues }, call) => {
-        const filePath = catalogueFilePath(bench.roots, input.path);
+      handle: async (input, { catalogues }, call) => {
+        // Relative: under the one root that has it, else refused naming the candidates (issue 34.9).
+        const filePath = cataloguePath(catalogues, input.path);
         const read = await catalogues.read(filePath, { signal: call.signal });
         tagRevision(call, read.revision);
         const states = input.states ?? null;
@@ -321,14 +305,10 @@ export const workbenchTools = defineToolGroup<WorkbenchDeps>({
     defineTool({
       name: "search_entries",
       path: "/po/search",
-      summary: "Search entries across catalogues (substring or regular expression)",
-      description: "Finds entries whose msgid, msgstr, msgctxt or comments (choose with `in`) contain " +
-        "`query` (a substring; regex: true for a checked regular expression run under a time budget), " +
-        "optionally case-insensitive, only in some states or paths. Each hit gives {root, path, revision}, " +
-        "the entry's index, line, state and fields. Use it as a translation memory: " +
-        'query "virtual environment", in ["msgid"], states ["translated"] shows how a term was translated ' +
-        "elsewhere. Hits come in file order; pass next_cursor back for more (stopped_early: the page ended " +
-        "on the time budget, more may follow).",
+      summary: "Search entries across catalogues",
+      description: "Entries across catalogues whose msgid, msgstr, msgctxt or comments contain query " +
+        '(substring or regex), in pages. As a translation memory: in ["msgid"], states ["translated"]. ' +
+        "One catalogue's work: list_entries.",
       input: SearchEntriesRequest,
       annotations: READS,
       example: ({ msgid }) => ({

@@ -96,7 +96,8 @@ Deno.test("MCP over stdio: the SDK client drives a spawned `main.ts mcp`", async
     const file = `${await Deno.realPath(roots)}/t.po`;
     const w = await client.callTool({
       name: "write_po",
-      arguments: { file_path: file, entries: [{ msgid: "x", msgstr: "y" }] },
+      // Over MCP write_po defaults to mode "update": creating a catalogue takes "upsert" (or "create").
+      arguments: { file_path: file, mode: "upsert", entries: [{ msgid: "x", msgstr: "y" }] },
     });
     assert.equal((w.structuredContent as { created: number }).created, 1);
     const read = await client.callTool({ name: "read_po", arguments: { file_path: file } });
@@ -246,6 +247,7 @@ Deno.test("MCP PO tools: every tool is listed, PO tools work on a temp catalogue
         revision: undefined,
         written: true,
         problems: [],
+        similar_existing: [],
       },
     );
     const ctx = await client.callTool({

@@ -88,7 +88,7 @@ Deno.test("POST /po/write updates in place and keeps what the request omits", as
   const { revision, ...rest } = w.body;
   assert.deepEqual(rest, {
     success: true,
-    message: `Successfully wrote to ${file} and formatted with powrap`,
+    message: `Wrote ${file}, laid out as GNU msgcat 0.21 lays it out`,
     created: 1,
     updated: 3,
     unchanged: 0,
@@ -96,6 +96,7 @@ Deno.test("POST /po/write updates in place and keeps what the request omits", as
     outcomes: ["updated", "updated", "updated", "created"],
     written: true,
     problems: [],
+    similar_existing: [],
   });
   assert.match(revision, /^[A-Za-z0-9_-]{22}$/);
   const entries = (await f.post("/po/read", { file_path: file })).body.entries;
@@ -218,7 +219,13 @@ Deno.test("POST /po/read_context returns the target and its neighbours, clipped"
   });
   await t.step("no match", async () => {
     const r = await f.post("/po/read_context", { file_path: file, msgid: "nope" });
-    assert.deepEqual(r.body, { target_entry: null, context_before: [], context_after: [] });
+    assert.deepEqual(r.body, {
+      target_entry: null,
+      context_before: [],
+      context_after: [],
+      closest: [],
+      message: 'No entry has msgid "nope" without context; no msgid is near it',
+    });
   });
   await t.step("negative size is a 422", async () => {
     const r = await f.post("/po/read_context", { file_path: file, msgid: "2", context_size: -1 });
@@ -251,7 +258,7 @@ Deno.test("path and file errors get their status and a clear message", async (t)
   await Deno.writeTextFile(`${outside}/secret.po`, SAMPLE);
   await Deno.symlink(`${outside}/secret.po`, f.path("link.po"));
   const cases: [string, string, number, RegExp][] = [
-    ["relative path", "ok.po", 422, /absolute/i],
+    ["relative path leaving the root", "../ok.po", 422, /leaves the catalogue root/i],
     ["not a .po file", f.path("notes.txt"), 422, /\.po/],
     ["missing file", f.path("missing.po"), 404, /^File not found: /],
     ["outside the roots", `${outside}/secret.po`, 403, /^Path is outside the catalogue roots/],

@@ -162,7 +162,7 @@ Deno.test("wrap --help and usage errors", async (t) => {
   });
   const cases: [string[], string, number][] = [
     [[], "wrap: no PATH given\n", 1], // powrap prints its help and exits 1
-    [["--modifed", "a.po"], "wrap: unknown option --modifed\n", 2],
+    [["--modifed", "a.po"], 'wrap: unknown option "--modifed"; did you mean --modified?\n', 2],
     [["--stdout", "--check", "a.po"], "wrap: --stdout cannot be combined with --check or --diff\n", 2],
     [["-m", "a.po"], "wrap: --modified is not available here\n", 2],
   ];

@@ -45,6 +45,7 @@ import { VERSION } from "../../lib/version.ts";
 import { type Progress, SILENT_PROGRESS } from "../progress.ts";
 import type { LayoutPool } from "./pool.ts";
 import { terminalLines, terminalText } from "../../lib/terminal_text.ts";
+import { unknownOption } from "../../lib/closest_name.ts";
 
 /** What the command may touch. */
 export interface WrapIo extends Partial<WrapTreeIo> {
@@ -125,6 +126,18 @@ interface Options {
   files: string[];
 }
 
+/** The options `wrap` takes (for "did you mean" on a misspelt one). */
+const WRAP_OPTIONS = [
+  "--help",
+  "--check",
+  "--diff",
+  "--stdout",
+  "--no-wrap",
+  "--modified",
+  "--quiet",
+  "--jobs",
+];
+
 function parseArgs(args: string[]): Options | string {
   const o: Options = {
     check: false,
@@ -169,7 +182,7 @@ function parseArgs(args: string[]): Options | string {
         break;
       default: {
         const jobs = /^--jobs=([1-9][0-9]?)$/.exec(a);
-        if (!jobs) return `unknown option ${a}`;
+        if (!jobs) return unknownOption(a, WRAP_OPTIONS);
         o.jobs = Number(jobs[1]);
       }
     }

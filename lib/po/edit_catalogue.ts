@@ -15,6 +15,7 @@ import { updateHeader } from "./header.ts";
 import { PO_CODEC } from "./po_codec.ts";
 import type { PoCatalog } from "./types.ts";
 import { unifiedDiff } from "./unified_diff.ts";
+import { type SimilarExisting, similarExisting } from "./similar_existing.ts";
 
 /** A write request. */
 export interface CatalogueEdit {
@@ -29,6 +30,12 @@ export interface CatalogueEdit {
   checks?: WriteChecks;
   /** When the write changes an entry, set the header's PO-Revision-Date to this time (default: untouched). */
   stampRevisionDate?: Date;
+  /**
+   * In "upsert" mode, refuse the write ({@link ConflictError}, nothing written) when an entry it
+   * would create has an existing msgid a few edits away (`similar_existing`): a typo would
+   * otherwise add a stray entry. Mode "create" says the new entries are meant.
+   */
+  refuseSimilar?: boolean;
 }
 
 /** What a write request did (or, for a dry run, would do). */
@@ -48,6 +55,8 @@ export interface EditResult {
   diff?: string;
   /** The problems the write introduces (empty with checks "off"). */
   problems: CheckProblem[];
+  /** Entries the write creates (or would) while an existing msgid is a few edits away. */
+  similarExisting: SimilarExisting[];
 }
 
 /** Steps a dry run's diff may take (see `unified_diff.ts`): about 50 ms; past it, changed runs are shown whole. */
@@ -104,6 +113,20 @@ export async function editCatalogue(
       if (edit.stampRevisionDate && write.created + write.updated + write.revived > 0) {
         write.catalog = updateHeader(write.catalog, { stampRevisionDate: edit.stampRevisionDate }).catalog;
       }
+      const similar = (edit.mode ?? "upsert") === "create"
+        ? []
+        : similarExisting(doc, edit.entries, write.outcomes.map((o) => o === "created"));
+      if (edit.refuseSimilar && similar.length > 0) {
+        const first = similar[0]!;
+        throw new ConflictError(
+          `Nothing was written: ${similar.length} of ${edit.entries.length} entries would be created while ` +
+            `an existing msgid is a few edits away: entries[${first.index}] (msgid ${
+              JSON.stringify(first.msgid)
+            }) is close to ${JSON.stringify(first.similar[0]!.msgid)}. Fix the msgid, or send mode ` +
+            '"create" if the new entries are meant. See similar_existing for each entry.',
+          { revision: current.revision, mode: edit.mode ?? "upsert", similar_existing: similar },
+        );
+      }
       const problems = checkWrite(doc, write.catalog, path, edit.checks ?? "off");
       const result: EditResult = {
         created: write.created,
@@ -115,6 +138,7 @@ export async function editCatalogue(
         revision: current.revision,
         written: false,
         problems,
+        similarExisting: similar,
       };
       if (edit.dryRun) {
         const decoder = new TextDecoder();

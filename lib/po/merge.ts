@@ -68,10 +68,28 @@ export interface MergeStats {
   fuzzySkipped: number;
 }
 
+/**
+ * What the merge did with one entry: `kept` (found by msgctxt and msgid), `fuzzied` (given the
+ * translation of a similar msgid, `previousMsgid`, and marked fuzzy), `new` (a template entry added
+ * untranslated), `obsoleted` (a catalogue entry the template lost, kept as `#~`), `dropped` (such
+ * an entry without translation: the written file leaves it out, as msgmerge and msgcat do).
+ */
+export interface MergeOutcome {
+  outcome: "kept" | "fuzzied" | "new" | "obsoleted" | "dropped";
+  msgctxt: string | null;
+  msgid: string;
+  /** For `fuzzied`: the msgid whose translation it was given. */
+  previousMsgid?: string;
+  /** For `kept`: true when the entry is fuzzy after the merge though it was not before. */
+  nowFuzzy?: boolean;
+}
+
 /** What {@link mergeCatalogs} returns. */
 export interface MergeResult {
   catalog: PoCatalog;
   stats: MergeStats;
+  /** Each entry's outcome (the header left out): template order, then the catalogue's lost entries. */
+  outcomes: MergeOutcome[];
 }
 
 /** One message during the merge: the output message, and its msgstr as gettext holds it. */
@@ -162,6 +180,8 @@ export function mergeCatalogs(def: PoCatalog, ref: PoCatalog, options: MergeOpti
   const out = new Map<string, Draft[]>();
   const fuzzyBudget = fuzzy ? FuzzyIndex.budget(options.fuzzyLimits) : null;
   const growth = new Growth(def, ref);
+  const outcomes: MergeOutcome[] = [];
+  const kept: { outcome: MergeOutcome; draft: Draft; wasFuzzy: boolean }[] = [];
 
   for (const [domain, refList] of refDomains) {
     const refMessages = refList.some((m) => hasHeaderKey(m)) ? refList : [dummyHeader(domain), ...refList];
@@ -178,9 +198,15 @@ export function mergeCatalogs(def: PoCatalog, ref: PoCatalog, options: MergeOpti
     for (const r of refMessages) {
       const d = defByKey.get(keyOf(r.msgctxt, r.msgid));
       if (d !== undefined) {
-        drafts.push(mergeMessage(d, r, false, previous, toUtf8, defHeader));
+        const draft = mergeMessage(d, r, false, previous, toUtf8, defHeader);
+        drafts.push(draft);
         used.add(d);
         stats.merged++;
+        if (!hasHeaderKey(r)) {
+          const outcome: MergeOutcome = { outcome: "kept", msgctxt: r.msgctxt, msgid: r.msgid };
+          outcomes.push(outcome);
+          kept.push({ outcome, draft, wasFuzzy: interpretFlags(d.flags).fuzzy });
+        }
         continue;
       }
       if (hasHeaderKey(r)) continue;
@@ -195,10 +221,17 @@ export function mergeCatalogs(def: PoCatalog, ref: PoCatalog, options: MergeOpti
         drafts.push(mergeMessage(similar, r, true, previous, toUtf8, defHeader));
         used.add(similar);
         stats.fuzzied++;
+        outcomes.push({
+          outcome: "fuzzied",
+          msgctxt: r.msgctxt,
+          msgid: r.msgid,
+          previousMsgid: similar.msgid,
+        });
         continue;
       }
       drafts.push(newEntry(r, nplurals, growth));
       stats.missing++;
+      outcomes.push({ outcome: "new", msgctxt: r.msgctxt, msgid: r.msgid });
     }
     fixPlurals(drafts, growth);
     out.set(domain, drafts);
@@ -219,6 +252,11 @@ export function mergeCatalogs(def: PoCatalog, ref: PoCatalog, options: MergeOpti
         carried: true,
       });
       stats.obsolete++;
+      // The writer leaves out an obsolete entry whose (first) msgstr is empty (canonical.ts).
+      const dropped = (formsOf(d)[0] ?? "") === "";
+      if (!hasHeaderKey(d)) {
+        outcomes.push({ outcome: dropped ? "dropped" : "obsoleted", msgctxt: d.msgctxt, msgid: d.msgid });
+      }
     }
   }
 
@@ -227,7 +265,8 @@ export function mergeCatalogs(def: PoCatalog, ref: PoCatalog, options: MergeOpti
   const catalog = canonicalCatalog({ messages, charset: null, fileName: def.fileName }, {
     forcePo: options.forcePo ?? false,
   });
-  return { catalog, stats };
+  for (const { outcome, draft, wasFuzzy } of kept) if (draft.fuzzy && !wasFuzzy) outcome.nowFuzzy = true;
+  return { catalog, stats, outcomes };
 }
 
 /** The value after the first `charset=` of a header msgstr, up to a blank or newline ("" when none). */

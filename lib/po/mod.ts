@@ -30,7 +30,7 @@ export { applyWrite, type WriteEntry } from "./apply_write.ts";
 export { editCatalogue } from "./edit_catalogue.ts";
 export { unifiedDiff } from "./unified_diff.ts";
 export { MAX_HEADER_UPDATES, MAX_HEADER_VALUE_CHARS, readHeader, updateHeader } from "./header.ts";
-export { type FuzzyLimits, mergeCatalogs, type MergeStats } from "./merge.ts";
+export { type FuzzyLimits, mergeCatalogs, type MergeOutcome, type MergeStats } from "./merge.ts";
 export {
   collectWrapTargets,
   type EntryKind,
@@ -46,4 +46,13 @@ export { compileMo, type CompileOptions, type CompileResult, readForCompile } fr
 export { pathFunctions } from "./_paths.ts";
 export { knownLayout, LAID_OUT, laidOutVerdict, NOT_LAID_OUT } from "./laid_out.ts";
 export { runCheckRequest } from "./checks/request.ts";
+export { REST_CHECK_NAMES } from "./checks/not_run.ts";
 export { PO_CODEC } from "./po_codec.ts";
+export {
+  closestExisting,
+  MAX_SIMILAR_CHECKED,
+  similarDistance,
+  type SimilarExisting,
+  similarExisting,
+} from "./similar_existing.ts";
+export { editHeader, type HeaderEdit, type HeaderEditResult } from "./edit_header.ts";

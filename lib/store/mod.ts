@@ -16,3 +16,4 @@ export { StoreSetupError, useLockDirectory } from "./lock_dir.ts";
 export { atomicUpdateFile } from "./atomic_write.ts";
 export { catalogueStoreIo } from "./catalogue_tree_io.ts";
 export { confinedUpdateFile, type Confinement, TreeEscapeError } from "./confined_write.ts";
+export { absoluteCataloguePath, type RelativePathOptions } from "./relative_path.ts";

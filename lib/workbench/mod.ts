@@ -21,7 +21,6 @@ export {
 } from "./stats.ts";
 export {
   type CatalogueFile,
-  catalogueFilePath,
   type CatalogueSummary,
   DEFAULT_MAX_FILES,
   RACY_WINDOW_MS,

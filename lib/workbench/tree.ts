@@ -448,30 +448,3 @@ function abortable<T>(promise: Promise<T>, signal: AbortSignal | undefined): Pro
     promise.then(resolve, reject).finally(() => signal.removeEventListener("abort", stop));
   });
 }
-
-/**
- * The absolute path of a catalogue named in a request: as it is when absolute, else relative to the
- * first root that has it (the first root when none has it, so the store's "not found" names it).
- * A relative path may not climb out of its root with `..`; the store applies the path policy.
- *
- * @throws {InvalidInputError} a relative path whose `..` leaves the root, or a NUL.
- */
-export function catalogueFilePath(roots: readonly string[], path: string): string {
-  if (path.startsWith("/") || roots.length === 0) return path;
-  const parts: string[] = [];
-  for (const part of path.split("/")) {
-    if (part === "" || part === ".") continue;
-    if (part === "..") {
-      if (parts.length === 0) {
-        throw new InvalidInputError(`Invalid file path: it leaves the catalogue root: ${path}`);
-      }
-      parts.pop();
-    } else parts.push(part);
-  }
-  const rel = parts.join("/");
-  for (const root of roots) {
-    const candidate = `${root.replace(/\/+$/, "")}/${rel}`;
-    if (lstatOrNull(candidate) !== null) return candidate;
-  }
-  return `${roots[0]!.replace(/\/+$/, "")}/${rel}`;
-}

@@ -82,6 +82,8 @@ export function entryCard(e, file) {
       const answer = await api("/po/write", {
         file_path: file.file_path,
         mode: "update",
+        // Should the dashboard ever add entries: one a typo away from an existing msgid is refused.
+        refuse_similar: true,
         checks: file.strict ? "strict" : "warn",
         entries: [entry],
       });

@@ -8,6 +8,7 @@ import { InvalidInputError } from "../../errors.ts";
 import { EMPTY_MESSAGE, type PoMessage } from "../types.ts";
 import { checkMessage, type CheckOptions } from "./mod.ts";
 import { checkTree, type CheckTreeIo, type CheckTreeResult } from "./tree.ts";
+import { type NotRun, notRunForCatalogues, notRunForEntry } from "./not_run.ts";
 
 /** An entry to check on its own (the JSON API's fields). */
 export interface CheckEntry {
@@ -32,6 +33,19 @@ export interface CheckRequest extends CheckOptions {
   maxFiles: number;
   /** Time the run may take, in ms (files are not started after it). */
   maxMs: number;
+}
+
+/** What a check request answers: the run's result, what did not run, and what the file gave. */
+export interface CheckRequestResult extends CheckTreeResult {
+  /** The selected checks (and those off by default) that did not run, and why. */
+  notRun: NotRun[];
+  /**
+   * An entry checked with file_path: the fields the request left out that were taken from that
+   * entry in the file (they decide which checks run), or null when the file has no such entry.
+   */
+  fromFile?: { occurrences?: string[]; flags?: string[] } | null;
+  /** What the answer should make plain (fields taken from the file, an entry not in it). */
+  notes: string[];
 }
 
 /** Most plural forms an entry to check may have. */
@@ -82,7 +96,7 @@ export async function runCheckRequest(
   request: CheckRequest,
   io: CheckTreeIo,
   signal?: AbortSignal,
-): Promise<CheckTreeResult> {
+): Promise<CheckRequestResult> {
   const { entry, filePath, directory } = request;
   const targets =
     [entry !== undefined || filePath !== undefined, directory !== undefined].filter(Boolean).length;
@@ -94,7 +108,43 @@ export async function runCheckRequest(
   const options: CheckOptions = { checks: request.checks, includeFuzzy: request.includeFuzzy };
   if (entry !== undefined) {
     const catalog = filePath === undefined ? undefined : await io.read(filePath);
-    const problems = checkMessage(messageOfEntry(entry), { ...options, catalog, path: filePath ?? null });
+    let message = messageOfEntry(entry);
+    const notes: string[] = [];
+    let fromFile: CheckRequestResult["fromFile"];
+    if (catalog !== undefined) {
+      // The entry as the file has it: its references and flags decide which checks run (reST on
+      // entries from .rst files, placeholders by the format flags), so a request that leaves them
+      // out is checked as the file would be.
+      const inFile = catalog.messages.find((m) =>
+        !m.obsolete && m.msgid === message.msgid && m.msgctxt === message.msgctxt
+      );
+      if (inFile === undefined) {
+        fromFile = null;
+        notes.push(
+          "file_path has no entry with this msgctxt and msgid: the entry was checked with what the " +
+            "request gives (its occurrences and flags) against the file's header",
+        );
+      } else {
+        fromFile = {};
+        if (entry.occurrences === undefined && inFile.references.length > 0) {
+          message = { ...message, references: inFile.references };
+          fromFile.occurrences = inFile.references.map((r) =>
+            r.line === null ? r.file : `${r.file}:${r.line}`
+          );
+        }
+        if (entry.flags === undefined && inFile.flags.length > 0) {
+          message = { ...message, flags: inFile.flags };
+          fromFile.flags = [...inFile.flags];
+        }
+        const taken = Object.keys(fromFile);
+        if (taken.length > 0) {
+          notes.push(
+            `The request left out ${taken.join(" and ")}: taken from the entry in file_path (from_file)`,
+          );
+        }
+      }
+    }
+    const problems = checkMessage(message, { ...options, catalog, path: filePath ?? null });
     const kept = problems.slice(0, request.maxProblems);
     const errors = problems.filter((p) => p.severity === "error").length;
     const byCheck: Record<string, number> = {};
@@ -112,12 +162,35 @@ export async function runCheckRequest(
       truncated: kept.length < problems.length,
       complete: true,
       stoppedBecause: null,
+      notRun: notRunForEntry(message, request.checks, catalog !== undefined),
+      ...(fromFile !== undefined ? { fromFile } : {}),
+      notes,
     };
   }
-  return await checkTree([filePath ?? directory!], io, options, {
+  const result = await checkTree([filePath ?? directory!], io, options, {
     maxFiles: request.maxFiles,
     maxProblems: request.maxProblems,
     deadline: Date.now() + request.maxMs,
     signal,
   });
+  // One file: its entries say which checks had nothing to look at (read again: the store caches it).
+  let messages: readonly PoMessage[] | null = null;
+  if (filePath !== undefined) {
+    try {
+      messages = (await io.read(filePath)).messages;
+    } catch {
+      messages = null; // a file the run could not read: its problem says so
+    }
+  }
+  const notes = messages === null && directory !== undefined
+    ? [
+      "Per-entry conditions (reST checks on entries from .rst files, placeholder checks by the format " +
+      "flags) are not summarised for a directory: not_run lists only the checks off by default",
+    ]
+    : [];
+  return {
+    ...result,
+    notRun: notRunForCatalogues(messages, request.checks, request.includeFuzzy ?? false),
+    notes,
+  };
 }
