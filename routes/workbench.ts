@@ -103,8 +103,8 @@ export const ListEntriesRequest = z.strictObject({
 export const SearchEntriesRequest = z.strictObject({
   query: z.string().min(1).max(1000).meta({
     description: "What to find: a substring (default), or a regular expression with regex: true " +
-      `(JavaScript syntax, at most ${MAX_PATTERN_LENGTH} characters; backreferences, lookarounds and ` +
-      "nested repetitions such as (a+)+ are refused).",
+      `(JavaScript syntax without the u flag, at most ${MAX_PATTERN_LENGTH} characters, run by a ` +
+      "linear-time engine: backreferences, lookarounds and counted repetitions above 16 are refused).",
   }),
   regex: z.boolean().default(false),
   case_insensitive: z.boolean().default(false),
@@ -200,7 +200,18 @@ const SearchEntriesResponse = z.object({
   stopped_early: z.boolean().meta({
     description: "True when the page ended on the time budget: more hits may follow next_cursor.",
   }),
+  truncated: z.boolean().meta({
+    description: "True when the page ended on the time budget or left entries unsearched (see reason).",
+  }),
+  reason: z.string().nullable().meta({ description: "Why the page is truncated, and how to narrow." }),
   searched_files: z.int(),
+  unsearched: z.object({
+    count: z.int(),
+    entries: z.array(z.object({ root: z.string(), path: z.string(), index: z.int(), chars: z.int() })),
+  }).meta({
+    description: "Entries a regular expression was not run on (their text × the expression's weight " +
+      "exceeds the per-entry allowance): how many, and the first 20.",
+  }),
 }).meta({ id: "SearchEntriesResponse" });
 
 const READS: ToolAnnotations = {
