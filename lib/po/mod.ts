@@ -35,6 +35,7 @@ export {
 export {
   applyWrite,
   type EntryOutcome,
+  MAX_PLURAL_FORMS,
   NEW_CATALOG_HEADER,
   type WriteEntry,
   type WriteMode,

@@ -7,6 +7,7 @@
  * @module
  */
 import { type RestIssueKind, type RestScan, scanRest } from "./_rest_scan.ts";
+import { ofOriginal } from "./_original.ts";
 import type { EntryCheck, EntryContext, TranslationPair } from "./_types.ts";
 import { siteOf } from "./_urls.ts";
 
@@ -72,26 +73,58 @@ const TEXT_ROLES = new Set([
   "term",
 ]);
 
-/** Each text's scan, made once per check run (every reST check of one pair shares it). */
+/**
+ * Each text's scan, made once per check run (every reST check of one pair shares it); the
+ * original's once per entry, however many forms share it.
+ */
 const scans = new WeakMap<TranslationPair, { original: RestScan; translation: RestScan }>();
 
-function scanned(p: TranslationPair): { original: RestScan; translation: RestScan } {
+function scanned(
+  pairs: readonly TranslationPair[],
+  p: TranslationPair,
+): { original: RestScan; translation: RestScan } {
   let s = scans.get(p);
   if (s === undefined) {
-    s = { original: scanRest(p.original), translation: scanRest(p.translation) };
+    s = { original: ofOriginal(pairs, p, analyseOriginal).scan, translation: scanRest(p.translation) };
     scans.set(p, s);
   }
   return s;
+}
+
+/**
+ * What the checks take from an original, once per entry: its scan; how many issues of each kind
+ * it has; its roles whose target must be kept (not the text roles), in order; and the first link
+ * to each site, in the order it first links to it (a translation keeps the links when it links
+ * to each of these sites: a link to the same site counts).
+ */
+function analyseOriginal(text: string): {
+  scan: RestScan;
+  issueCounts: Map<RestIssueKind, number>;
+  keptRoles: RestScan["roles"];
+  linkSites: { site: string; url: string }[];
+} {
+  const scan = scanRest(text);
+  const issueCounts = new Map<RestIssueKind, number>();
+  for (const issue of scan.issues) issueCounts.set(issue.kind, (issueCounts.get(issue.kind) ?? 0) + 1);
+  const seen = new Set<string>();
+  const linkSites: { site: string; url: string }[] = [];
+  for (const url of scan.links) {
+    const site = siteOf(url);
+    if (seen.has(site)) continue;
+    seen.add(site);
+    linkSites.push({ site, url });
+  }
+  return { scan, issueCounts, keptRoles: scan.roles.filter((r) => !TEXT_ROLES.has(r.name)), linkSites };
 }
 
 /** Mistakes of `family` the translation has more of than the original. */
 function introduced(context: EntryContext, family: string): string[] {
   const out: string[] = [];
   for (const p of context.pairs) {
-    if (!mayHaveMarkup(p.translation) && !mayHaveMarkup(p.original)) continue;
-    const { original, translation } = scanned(p);
-    const before = new Map<RestIssueKind, number>();
-    for (const issue of original.issues) before.set(issue.kind, (before.get(issue.kind) ?? 0) + 1);
+    if (!mayHaveMarkup(p.translation) && !ofOriginal(context.pairs, p, mayHaveMarkup)) continue;
+    const { translation } = scanned(context.pairs, p);
+    // The original's issues counted once per entry; a copy per form (a few kinds) is consumed.
+    const before = new Map(ofOriginal(context.pairs, p, analyseOriginal).issueCounts);
     const reported = new Set<RestIssueKind>();
     for (const issue of translation.issues) {
       if (FAMILY[issue.kind] !== family || reported.has(issue.kind)) continue;
@@ -106,6 +139,9 @@ function introduced(context: EntryContext, family: string): string[] {
   }
   return out;
 }
+
+const hasBacktick = (s: string) => s.includes("`");
+const hasLink = (s: string) => s.includes("`_");
 
 function mayHaveMarkup(s: string): boolean {
   return s.includes("`") || s.includes("*") || s.includes(":");
@@ -132,15 +168,15 @@ export const REST_CHECKS: EntryCheck[] = [
     run: (context) => {
       const out: string[] = [];
       for (const p of context.pairs) {
-        if (!p.original.includes("`")) continue;
-        const { original, translation } = scanned(p);
+        if (!ofOriginal(context.pairs, p, hasBacktick)) continue;
+        const { translation } = scanned(context.pairs, p);
         const have = new Map<string, number>();
         for (const r of translation.roles) {
           const key = `${r.name}\0${r.target}`;
           have.set(key, (have.get(key) ?? 0) + 1);
         }
-        for (const r of original.roles) {
-          if (TEXT_ROLES.has(r.name)) continue;
+        // Each role kept consumes one of the translation's: a form costs its own roles, not the original's.
+        for (const r of ofOriginal(context.pairs, p, analyseOriginal).keptRoles) {
           const key = `${r.name}\0${r.target}`;
           const left = have.get(key) ?? 0;
           if (left > 0) {
@@ -175,11 +211,14 @@ export const REST_CHECKS: EntryCheck[] = [
     run: (context) => {
       const out = introduced(context, "rest-links");
       for (const p of context.pairs) {
-        if (!p.original.includes("`_")) continue;
-        const { original, translation } = scanned(p);
-        // A link to the same site counts (a localised page: en.wikipedia.org → fr.wikipedia.org).
-        const have = new Set([...translation.links, ...translation.links.map(siteOf)]);
-        const lost = original.links.find((url) => !have.has(url) && !have.has(siteOf(url)));
+        if (!ofOriginal(context.pairs, p, hasLink)) continue;
+        const { translation } = scanned(context.pairs, p);
+        // A link to the same site counts (a localised page: en.wikipedia.org → fr.wikipedia.org):
+        // the first link to a site the translation does not link to is the one lost. Each site
+        // looked at before it is one the translation has: a form costs its own links.
+        const sites = new Set(translation.links.map(siteOf));
+        const lost = ofOriginal(context.pairs, p, analyseOriginal).linkSites.find((l) => !sites.has(l.site))
+          ?.url;
         if (lost !== undefined) {
           out.push(
             `${p.translationName} lacks the hyperlink to ${lost} of ${p.originalName}: ` +

@@ -5,6 +5,7 @@
  * @module
  */
 import { InvalidInputError } from "../../errors.ts";
+import { MAX_PLURAL_FORMS as MAX_FORMS } from "../apply_write.ts";
 import { EMPTY_MESSAGE, type PoMessage } from "../types.ts";
 import { checkMessage, type CheckOptions } from "./mod.ts";
 import { checkTree, type CheckTreeIo, type CheckTreeResult } from "./tree.ts";
@@ -33,9 +34,6 @@ export interface CheckRequest extends CheckOptions {
   /** Time the run may take, in ms (files are not started after it). */
   maxMs: number;
 }
-
-/** Most plural forms an entry to check may have. */
-const MAX_FORMS = 100;
 
 /** The entry as a message. */
 export function messageOfEntry(e: CheckEntry): PoMessage {
