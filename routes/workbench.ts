@@ -184,6 +184,11 @@ const ListCataloguesResponse = z.object({
   })).nullable().meta({ description: "Totals per directory over all pages (first page only)." }),
   total: z.int(),
   next_cursor: z.string().nullable(),
+  truncated: z.boolean().meta({
+    description: "True when the tree holds more catalogues than a listing walks (PO_MAX_LISTED_FILES): " +
+      "the pages hold the first ones met; see reason.",
+  }),
+  reason: z.string().nullable().meta({ description: "Why the listing is truncated, and how to narrow it." }),
 }).meta({ id: "ListCataloguesResponse" });
 const ListEntriesResponse = z.object({
   root: z.string(),
@@ -234,7 +239,7 @@ function workbenchDeps(app: AppDeps): WorkbenchDeps {
   const catalogues = requireDep(app.catalogues, "catalogues", "the workbench tools");
   let workbench = WORKBENCHES.get(catalogues);
   if (workbench === undefined) {
-    workbench = new Workbench(catalogues);
+    workbench = new Workbench(catalogues, { maxFiles: app.config.poMaxListedFiles });
     WORKBENCHES.set(catalogues, workbench);
   }
   return { catalogues, workbench };
@@ -263,7 +268,7 @@ export const workbenchTools = defineToolGroup<WorkbenchDeps>({
       errors: [403, 404],
       output: ListCataloguesResponse,
       handle: async (input, { workbench: bench }, call) => {
-        const files = await bench.files({ under: input.under ?? null, signal: call.signal });
+        const { files, truncated } = await bench.listing({ under: input.under ?? null, signal: call.signal });
         const filter = {
           glob: input.glob ?? null,
           exclude: input.exclude ?? [],
@@ -272,12 +277,16 @@ export const workbenchTools = defineToolGroup<WorkbenchDeps>({
           hasFuzzy: input.has_fuzzy ?? null,
         };
         const digest = requestDigest("catalogues", { under: input.under ?? null, ...filter });
-        const listing = listCatalogues(files, rootIndexOf(bench.roots), filter, {
-          limit: input.limit,
-          cursor: input.cursor ?? null,
-          kind: "catalogues",
-          digest,
-        });
+        const listing = {
+          ...listCatalogues(files, rootIndexOf(bench.roots), filter, {
+            limit: input.limit,
+            cursor: input.cursor ?? null,
+            kind: "catalogues",
+            digest,
+          }),
+          truncated: truncated !== null,
+          reason: truncated,
+        };
         const fields = input.fields ?? null;
         if (fields === null) return listing;
         return { ...listing, catalogues: listing.catalogues.map((c) => selectCatalogueFields(c, fields)) };
@@ -363,9 +372,9 @@ export const workbenchTools = defineToolGroup<WorkbenchDeps>({
         // The query is checked before any file is read: a refused expression costs nothing.
         textMatcher(query);
         const keep = filter.glob === null ? null : globMatcher(filter.glob);
-        const files = (await bench.files({ under: filter.under, signal: call.signal }))
-          .filter((f) => keep === null || keep(f.summary.path));
-        return await searchCatalogues(
+        const listed = await bench.listing({ under: filter.under, signal: call.signal });
+        const files = listed.files.filter((f) => keep === null || keep(f.summary.path));
+        const page = await searchCatalogues(
           files,
           rootIndexOf(bench.roots),
           query,
@@ -379,6 +388,13 @@ export const workbenchTools = defineToolGroup<WorkbenchDeps>({
           (file) => bench.columns(file, call.signal),
           { signal: call.signal },
         );
+        if (listed.truncated === null) return page;
+        const reason = `only part of the tree was searched: ${listed.truncated}`;
+        return {
+          ...page,
+          truncated: true,
+          reason: page.reason === null ? reason : `${reason}; ${page.reason}`,
+        };
       },
     }),
   ],
