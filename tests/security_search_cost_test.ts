@@ -15,6 +15,7 @@ import {
   literalOf,
   MAX_ENTRY_COST,
   patternWeight,
+  requiredLiteral,
   searchCatalogues,
   type SearchQuery,
 } from "../lib/workbench/mod.ts";
@@ -118,9 +119,14 @@ Deno.test("a regular expression too heavy for a 1 MB msgstr leaves that entry un
   assert.match(res.body.reason, /1 entry was not searched/);
   assert.match(res.body.reason, /substring \(regex: false\)/);
   // The short entry is still searched, by any expression; the big one by a substring.
-  const small = await po.post("/po/search", { query: "^o(?:k)?$", regex: true, in: ["msgstr"] });
+  const small = await po.post("/po/search", { query: "^o(?:k)?$|^x", regex: true, in: ["msgstr"] });
   assert.deepEqual(small.body.hits.map((h: { msgid: string }) => h.msgid), ["short"]);
   assert.equal(small.body.unsearched.count, 1);
+  // An expression holding a plain run ("o") is run only on the entries holding it: the big one
+  // holds no "o", so it is not even a candidate.
+  const filtered = await po.post("/po/search", { query: "^o(?:k)?$", regex: true, in: ["msgstr"] });
+  assert.deepEqual(filtered.body.hits.map((h: { msgid: string }) => h.msgid), ["short"]);
+  assert.equal(filtered.body.unsearched.count, 0);
   const substring = await po.post("/po/search", { query: "a needle", in: ["msgstr"] });
   assert.deepEqual(substring.body.hits.map((h: { msgid: string }) => h.msgid), ["big"]);
   assert.equal(substring.body.truncated, false);
@@ -202,4 +208,59 @@ Deno.test("a search is cut at its budget mid-catalogue, says so, and its cursor 
   assert.ok(pages >= 5, `${pages} pages`);
   const expected = Array.from({ length: 600 }, (_, i) => i).filter((i) => i % 10 === 7);
   assert.deepEqual(all, expected);
+});
+
+Deno.test("the plain run an expression requires is in every text it matches, in either case mode", () => {
+  needsLinearEngine();
+  const patterns = [
+    "(?:é|e)t[a-z]{2,8} needle",
+    "ab+c",
+    "ab?cd",
+    "x{2,3}yz",
+    "a*bcd*e",
+    "\\bword\\b",
+    "é{0,2}tude",
+    "foo(bar|baz)qux1",
+    "(ab)+cd",
+    "^foo\\.bar$",
+    "a{0}bc",
+  ];
+  const texts = [
+    "été needle",
+    "Et ab needle",
+    "abbbc",
+    "ac",
+    "acd",
+    "abcd",
+    "xxyz",
+    "xxxyz",
+    "bcddde",
+    "abce",
+    "a word here",
+    "ééétude",
+    "tude",
+    "foobazqux1",
+    "ababcd",
+    "foo.bar",
+    "FOO.BAR",
+    "bc",
+    "ABCD",
+    "WORD",
+  ];
+  for (const p of patterns) {
+    const required = requiredLiteral(p);
+    assert.notEqual(required, null, p);
+    for (const caseInsensitive of [false, true]) {
+      const re = compileSearchRegex(p, caseInsensitive);
+      for (const t of texts) {
+        if (!re.test(t)) continue;
+        const holds = caseInsensitive
+          ? new RegExp(required!.replace(/[\\^$.*+?()[\]{}|/]/g, "\\$&"), "i").test(t)
+          : t.includes(required!);
+        assert.ok(holds, `${p} matches ${t} without ${required}`);
+      }
+    }
+  }
+  assert.equal(requiredLiteral("a|b"), null);
+  assert.equal(requiredLiteral("[abc]{3}"), null);
 });

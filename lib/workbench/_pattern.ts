@@ -103,6 +103,66 @@ export function literalOf(pattern: string): string | null {
 }
 
 /**
+ * The longest run of plain characters every match of `pattern` contains (its top-level sequence:
+ * none when the pattern has a top-level `|`), or null. A text without it cannot match: a search
+ * finds the entries holding it with `indexOf` first, and runs the expression on those alone. A
+ * character made optional (`?`, `*`, `{0,…}`) is not in a run; one repeated (`+`, `{2}`) ends it.
+ */
+export function requiredLiteral(pattern: string): string | null {
+  let best = "";
+  let run = "";
+  const end = () => {
+    if (run.length > best.length) best = run;
+    run = "";
+  };
+  for (let i = 0; i < pattern.length; i++) {
+    const c = pattern[i]!;
+    let literal: string | null = null;
+    let next = i + 1;
+    if (c === "\\") {
+      const d = pattern[i + 1] ?? "";
+      if (/^[\^$\\.*+?()[\]{}|\/\-]$/.test(d)) literal = d;
+      next = i + 2;
+    } else if (c === "|") {
+      return null;
+    } else if (c === "[") {
+      for (next = i + 1; next < pattern.length && pattern[next] !== "]"; next++) {
+        if (pattern[next] === "\\") next++;
+      }
+      next++;
+    } else if (c === "(") {
+      let depth = 1;
+      for (next = i + 1; next < pattern.length && depth > 0; next++) {
+        const d = pattern[next];
+        if (d === "\\") next++;
+        else if (d === "[") {
+          for (next++; next < pattern.length && pattern[next] !== "]"; next++) {
+            if (pattern[next] === "\\") next++;
+          }
+        } else if (d === "(") depth++;
+        else if (d === ")") depth--;
+      }
+    } else if (c === "{") {
+      const count = /^\{\d+(,\d*)?\}/.exec(pattern.slice(i, i + 24));
+      if (count !== null) next = i + count[0].length; // a count: its digits are not text
+    } else if (!"^$.*+?}".includes(c)) {
+      literal = c;
+    }
+    const q = pattern[next];
+    const optional = q === "?" || q === "*" || (q === "{" && /^\{0[,}]/.test(pattern.slice(next, next + 3)));
+    const repeated = q === "+" || (q === "{" && !optional);
+    if (literal === null || optional) end();
+    else {
+      run += literal;
+      if (repeated) end();
+    }
+    i = next - 1;
+  }
+  end();
+  return best === "" ? null : best;
+}
+
+/**
  * An upper bound of the work the linear engine does per character of text, in units of one atom
  * (a character, a class, `.`): each atom counts once, each repetition, alternative or assertion
  * once more, and a counted repetition `{n,m}` copies its body m times (n + 1 for `{n,}`), as the

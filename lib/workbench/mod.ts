@@ -67,4 +67,5 @@ export {
   literalOf,
   MAX_PATTERN_LENGTH,
   patternWeight,
+  requiredLiteral,
 } from "./_pattern.ts";

@@ -1,7 +1,8 @@
 /**
  * Search across catalogues: a substring (linear: `indexOf`, or a literal case-insensitive
  * expression) or a regular expression run by V8's linear-time engine (see `_pattern.ts`; an
- * expression that is a plain string is searched as one) over chosen fields of every entry, with a
+ * expression that is a plain string is searched as one, and one that holds a required plain run of
+ * text is run only on the entries holding it, found with `indexOf`) over chosen fields of every entry, with a
  * state and path filter; hits in listing order (root, path, then file order), in pages whose cursor
  * names the file, its revision and the next entry.
  *
@@ -16,7 +17,7 @@
  */
 import type { SearchColumns } from "./_columns.ts";
 import { decodeCursor, encodeCursor, staleCursor } from "./_cursor.ts";
-import { compileSearchRegex, literalOf, patternWeight } from "./_pattern.ts";
+import { compileSearchRegex, literalOf, patternWeight, requiredLiteral } from "./_pattern.ts";
 import { type PageRequest } from "./entries.ts";
 import type { ListedEntry } from "./fields.ts";
 import type { EntryState } from "./stats.ts";
@@ -106,7 +107,12 @@ function matcherOf(query: SearchQuery): Matcher {
     const literal = literalOf(query.query);
     if (literal === null || literal === "") {
       const re = compileSearchRegex(query.query, query.caseInsensitive);
-      return { test: (text) => re.test(text), find: null, weight: patternWeight(query.query), needle };
+      const test = (text: string) => re.test(text);
+      const weight = patternWeight(query.query);
+      // Only the entries holding the text every match holds are tested (found with indexOf).
+      const required = requiredLiteral(query.query);
+      if (required === null) return { test, find: null, weight, needle };
+      return { test, find: literalFinder(required, query.caseInsensitive, "gi"), weight, needle: required };
     }
     compileSearchRegex(query.query, query.caseInsensitive); // the same checks and refusals
     needle = literal;
@@ -115,7 +121,7 @@ function matcherOf(query: SearchQuery): Matcher {
   if (!query.caseInsensitive) {
     return {
       test: (text) => text.includes(needle),
-      find: (text, at) => text.indexOf(needle, at),
+      find: literalFinder(needle, false, flags),
       weight: 0,
       needle,
     };
@@ -127,12 +133,23 @@ function matcherOf(query: SearchQuery): Matcher {
       re.lastIndex = 0;
       return re.test(text);
     },
-    find: (text, at) => {
-      re.lastIndex = at;
-      return re.exec(text)?.index ?? -1;
-    },
+    find: literalFinder(needle, true, flags),
     weight: 0,
     needle,
+  };
+}
+
+/** Where `needle` next occurs in a text from `at` on (-1: nowhere), ignoring case as `flags` say. */
+function literalFinder(
+  needle: string,
+  caseInsensitive: boolean,
+  flags: string,
+): (text: string, at: number) => number {
+  if (!caseInsensitive) return (text, at) => text.indexOf(needle, at);
+  const re = new RegExp(escapeLiteral(needle), flags);
+  return (text, at) => {
+    re.lastIndex = at;
+    return re.exec(text)?.index ?? -1;
   };
 }
 
