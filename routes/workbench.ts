@@ -342,12 +342,14 @@ export const workbenchTools = defineToolGroup<WorkbenchDeps>({
       path: "/po/search",
       summary: "Search entries across catalogues (substring or regular expression)",
       description: "Finds entries whose msgid, msgstr, msgctxt or comments (choose with `in`) contain " +
-        "`query` (a substring; regex: true for a checked regular expression run under a time budget), " +
+        "`query` (a substring; regex: true for a regular expression run by a linear-time engine under a " +
+        "time budget), " +
         "optionally case-insensitive, only in some states or paths. Each hit gives {root, path, revision}, " +
         "the entry's index, line, state and fields. Use it as a translation memory: " +
         'query "virtual environment", in ["msgid"], states ["translated"] shows how a term was translated ' +
         "elsewhere. Hits come in file order; pass next_cursor back for more (stopped_early: the page ended " +
-        "on the time budget, more may follow).",
+        "on the time budget, more may follow; truncated and reason: the page ended early, entries too " +
+        "long for the expression were not searched (unsearched), or the tree is past the listing cap).",
       input: SearchEntriesRequest,
       annotations: READS,
       example: ({ msgid }) => ({

@@ -23,6 +23,8 @@ import { SearchColumns } from "../lib/workbench/_columns.ts";
 import type { CatalogueFile } from "../lib/workbench/tree.ts";
 import { parsePo } from "../lib/po/mod.ts";
 import { servedCatalogues } from "./_catalogue_server.ts";
+import { poFixture } from "./_helpers.ts";
+import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 
 const HEADER = 'msgid ""\nmsgstr ""\n"Content-Type: text/plain; charset=UTF-8\\n"\n\n';
 
@@ -263,4 +265,35 @@ Deno.test("the plain run an expression requires is in every text it matches, in 
   }
   assert.equal(requiredLiteral("a|b"), null);
   assert.equal(requiredLiteral("[abc]{3}"), null);
+});
+
+Deno.test("over MCP, search_entries refuses the red team's pattern and cuts a heavy one with the same answer", async () => {
+  needsLinearEngine();
+  await using po = await poFixture({
+    "fr.po": HEADER + 'msgid "aaaaaaaaaaaaaaaaaaaa"\nmsgstr "b"\n',
+    "big.po": bigEntryCatalogue(1 << 20, "needle"),
+  });
+  const transport = new StreamableHTTPClientTransport(new URL("http://localhost/mcp"), {
+    fetch: (url, init) => Promise.resolve(po.app.request(url instanceof Request ? url : String(url), init)),
+  });
+  const client = new Client({ name: "search-cost", version: "1.0.0" });
+  await client.connect(transport);
+  try {
+    type Result = { isError?: boolean; structuredContent?: Record<string, unknown>; content?: unknown };
+    const refused = await client.callTool({
+      name: "search_entries",
+      arguments: { query: ".?".repeat(24) + ".{24}", regex: true },
+    }) as Result;
+    assert.equal(refused.isError, true);
+    assert.match(JSON.stringify(refused.content), /counted repetition above 16/);
+    const cut = await client.callTool({
+      name: "search_entries",
+      arguments: { query: "(?:a?){16}needle", regex: true, in: ["msgstr"] },
+    }) as Result;
+    assert.notEqual(cut.isError, true, JSON.stringify(cut.content));
+    assert.equal(cut.structuredContent!.truncated, true);
+    assert.equal((cut.structuredContent!.unsearched as { count: number }).count, 1);
+  } finally {
+    await client.close();
+  }
 });
