@@ -6,7 +6,7 @@
  * @module
  */
 import assert from "node:assert/strict";
-import { CHECK_NAMES, checkMessage } from "../lib/po/checks/mod.ts";
+import { CHECK_NAMES, checkMessage, MAX_CHECKED_ENTRY_CHARS } from "../lib/po/checks/mod.ts";
 import { messageOfEntry } from "../lib/po/checks/request.ts";
 import { MAX_PLURAL_FORMS } from "../lib/po/mod.ts";
 import { partlyTranslated } from "./_catalogue_server.ts";
@@ -64,7 +64,7 @@ Deno.test("every check reads a plural entry's original once, whatever the number
   const all100 = readsWith(100);
   assert.ok(all100 < all10 * 1.5, `default checks: ${all10} reads with 10 forms, ${all100} with 100`);
   for (const name of CHECK_NAMES) {
-    if (["syntax", "file", "plural-forms", "duplicates", "charset"].includes(name)) continue;
+    if (["syntax", "file", "size", "plural-forms", "duplicates", "charset"].includes(name)) continue;
     const r10 = readsWith(10, [name]);
     const r100 = readsWith(100, [name]);
     assert.ok(r100 <= r10 * 1.5 + 20_000, `${name}: ${r10} reads with 10 forms, ${r100} with 100`);
@@ -82,7 +82,33 @@ Deno.test("a check's work is linear in a long entry: four times the text, at mos
     });
     return countReads(() => checkMessage(m, {})).reads;
   };
-  const small = readsFor(50_000);
-  const big = readsFor(200_000);
-  assert.ok(big < small * 5, `${small} reads for 50k, ${big} for 200k`);
+  const small = readsFor(12_500);
+  const big = readsFor(50_000);
+  assert.ok(big < small * 5, `${small} reads for 12.5k, ${big} for 50k`);
+});
+
+Deno.test("an entry longer than the checks look at gets one size warning, over HTTP, and no check reads it", async () => {
+  assert.equal(MAX_CHECKED_ENTRY_CHARS, 262_144);
+  await using s = await servedCatalogues({ "fr.po": partlyTranslated(5) });
+  // The red team's /po/check was 100 forms of 7.8 KB and a 780 KB msgid_plural (1.56 MB, 12.1 s);
+  // the test server takes 1 MiB bodies: 200 KB and 100 forms of 1 KB are past the bound too.
+  const entry = {
+    msgid: "%(n)d file",
+    msgid_plural: text(200_000),
+    msgstr_plural: forms(100, () => text(1_000)),
+    flags: ["python-format"],
+    occurrences: ["library/os.rst:1"],
+  };
+  const res = await s.post("/po/check", { entry });
+  assert.equal(res.status, 200, JSON.stringify(res.body).slice(0, 300));
+  assert.deepEqual(res.body.problems.map((p: { check: string }) => p.check), ["size"]);
+  assert.match(
+    res.body.problems[0].message,
+    /^this entry is 300010 characters long: the checks look at entries of at most 262144/,
+  );
+  const m = messageOfEntry(entry);
+  assert.ok(countReads(() => checkMessage(m, {})).reads < 1000);
+  // At the bound, the entry is checked.
+  const atBound = messageOfEntry({ msgid: "x", msgstr: text(MAX_CHECKED_ENTRY_CHARS - 1) });
+  assert.ok(!checkMessage(atBound, {}).some((p) => p.check === "size"));
 });
