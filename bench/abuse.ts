@@ -8,7 +8,8 @@
  *   deno run -A bench/abuse.ts [NAME_FILTER]
  *
  * Targets (issue 14): during each flood a concurrent small request is answered within 1 s; peak RSS
- * stays under 1 GiB; the process never exits.
+ * stays under 1 GiB; the process never exits. Issue 40 added the regular-expression, check and
+ * listing floods (each request repeated until the flood's time is up).
  *
  * @module
  */
@@ -78,7 +79,8 @@ async function startServer(root: string, extraEnv: Record<string, string> = {}):
   }).output();
   const flags = [
     ...new TextDecoder().decode(permissions.stdout).trim().split(" "),
-    "--v8-flags=--no-memory-reducer",
+    // As `deno task start`: the search's regular expressions need the linear engine.
+    "--v8-flags=--no-memory-reducer,--enable-experimental-regexp-engine",
   ];
   // exec keeps the pid: the lowered descriptor limit is the server's own.
   const command = `ulimit -n ${FD_LIMIT}; exec "${Deno.execPath()}" run --quiet --no-prompt ${
@@ -192,6 +194,31 @@ async function holdConnections(port: number, n: number, until: number, first?: U
     }
   }
   return `${conns.length} opened, ${failed} refused at connect, ${closed} closed by the server during the hold`;
+}
+
+/** Sends `body` to `path` again and again (`parallel` at a time) until `until`; what they got. */
+async function repeat(
+  port: number,
+  until: number,
+  path: string,
+  body: () => string,
+  parallel = 2,
+  extra = "",
+): Promise<string> {
+  const got: number[] = [];
+  await Promise.all(Array.from({ length: parallel }, async () => {
+    while (Date.now() < until) got.push(await post(port, path, body(), extra));
+  }));
+  return statuses(got);
+}
+
+const MCP_HEADERS = "\r\nAccept: application/json, text/event-stream\r\nMcp-Protocol-Version: 2025-06-18";
+
+/** Text dense in what the checks look at: roles, links, placeholders, tags, URLs, addresses, tabs. */
+function markup(n: number): string {
+  const unit = "See `os.path <https://docs.python.org/x>`_ and %(n)d <b>x</b> :ref:`foo` :term:`bar` " +
+    "a@b.org http://e.com/ \t";
+  return unit.repeat(Math.ceil(n / unit.length)).slice(0, n);
 }
 
 const floods: Flood[] = [
@@ -345,6 +372,135 @@ const floods: Flood[] = [
           ),
         ),
       ),
+  },
+  {
+    name: "regex .?×22 + .{22} on a 20-character msgid (HTTP and MCP search_entries)",
+    prepare: async (root) => {
+      await Deno.mkdir(`${root}/r1`, { recursive: true });
+      await writeCatalogue(`${root}/r1/short.po`, 1, () => 'msgid "aaaaaaaaaaaaaaaaaaaa"\nmsgstr "b"\n');
+    },
+    run: async ({ port }, until) => {
+      const query = ".?".repeat(22) + ".{22}";
+      const http = repeat(
+        port,
+        until,
+        "/po/search",
+        () => JSON.stringify({ query, regex: true, under: "r1" }),
+        1,
+      );
+      const mcp = repeat(
+        port,
+        until,
+        "/mcp",
+        () =>
+          JSON.stringify({
+            jsonrpc: "2.0",
+            id: 1,
+            method: "tools/call",
+            params: {
+              name: "search_entries",
+              arguments: { query: ".?".repeat(24) + ".{24}", regex: true, under: "r1" },
+            },
+          }),
+        1,
+        MCP_HEADERS,
+      );
+      return `HTTP: ${await http}; MCP: ${await mcp}`;
+    },
+  },
+  {
+    name: "regex (?:a?){16}b, case-insensitive ÉTÉ(?:a?){16}b over 20,000 entries of 400 characters",
+    prepare: async (root) => {
+      await Deno.mkdir(`${root}/r2`, { recursive: true });
+      await writeCatalogue(
+        `${root}/r2/wide.po`,
+        20_000,
+        (i) => `msgid "entry ${i}"\nmsgstr "${"a".repeat(400)}"\n\n`,
+      );
+    },
+    run: ({ port }, until) =>
+      repeat(port, until, "/po/search", () =>
+        JSON.stringify({
+          query: Math.random() < 0.5 ? "(?:a?){16}b" : "ÉTÉ(?:a?){16}b",
+          regex: true,
+          case_insensitive: true,
+          in: ["msgstr"],
+          under: "r2",
+        })),
+  },
+  {
+    name: "256-character literal regex, and a heavy regex, over one 1 MB msgstr",
+    prepare: async (root) => {
+      await Deno.mkdir(`${root}/r3`, { recursive: true });
+      await writeCatalogue(
+        `${root}/r3/mega.po`,
+        1,
+        () => `msgid "big"\nmsgstr ""\n${Array(16_384).fill(`"${"a".repeat(64)}"`).join("\n")}\n`,
+      );
+    },
+    run: ({ port }, until) =>
+      repeat(port, until, "/po/search", () =>
+        JSON.stringify({
+          query: Math.random() < 0.5 ? "a".repeat(255) + "b" : "(?:a?){16}b",
+          regex: true,
+          case_insensitive: Math.random() < 0.5,
+          in: ["msgstr"],
+          under: "r3",
+        })),
+  },
+  {
+    name: "/po/write dry_run: 640 plural forms, a 200 KB msgid_plural",
+    run: ({ port, root }, until) =>
+      repeat(port, until, "/po/write", () =>
+        JSON.stringify({
+          file_path: `${root}/plural.po`,
+          dry_run: true,
+          entries: [{
+            msgid: "%d file",
+            msgid_plural: markup(200_000),
+            msgstr: "",
+            msgstr_plural: Object.fromEntries(
+              Array.from({ length: 640 }, (_, i) => [String(i), `x${i} <b>`]),
+            ),
+          }],
+        })),
+  },
+  {
+    name: "/po/check: 100 forms of 7.8 KB, a 780 KB msgid_plural (1.56 MB)",
+    run: ({ port }, until) =>
+      repeat(port, until, "/po/check", () =>
+        JSON.stringify({
+          entry: {
+            msgid: "%(n)d file",
+            msgid_plural: markup(780_000),
+            msgstr_plural: Object.fromEntries(
+              Array.from({ length: 100 }, (_, i) => [String(i), markup(7_800)]),
+            ),
+            flags: ["python-format"],
+            occurrences: ["library/os.rst:1"],
+          },
+        }), 1),
+  },
+  {
+    name: "listings past the cap: 20,001 catalogues, /po/catalogues, /po/search and the dashboard's listing",
+    prepare: async (root) => {
+      const po = new TextEncoder().encode(`${HEADER}msgid "Open"\nmsgstr "Ouvrir"\n`);
+      for (let i = 0; i < 20_001; i++) {
+        if (i % 100 === 0) await Deno.mkdir(`${root}/many/d${i / 100}`, { recursive: true });
+        await Deno.writeFile(`${root}/many/d${Math.floor(i / 100)}/f${i}.po`, po);
+      }
+    },
+    run: async ({ port }, until) => {
+      const lists = repeat(port, until, "/po/catalogues", () => JSON.stringify({ limit: 1000 }), 1);
+      const search = repeat(
+        port,
+        until,
+        "/po/search",
+        () => JSON.stringify({ query: "Ouvrir", limit: 50 }),
+        1,
+      );
+      return `catalogues: ${await lists}; search: ${await search}`;
+    },
   },
   {
     name: "1 MB of keywords over the search fields",

@@ -39,6 +39,7 @@ export const CONFIG_ENV_NAMES = [
   "GPSS_CACHE_TTL_S",
   "API_TOKEN",
   "PO_MAX_FILE_BYTES",
+  "PO_MAX_LISTED_FILES",
   "MAX_BODY_BYTES",
   "INIT_CWD",
   "ALLOWED_HOSTS",
@@ -87,6 +88,8 @@ export interface Config {
   gpssCacheTtlS: number;
   apiToken: string | undefined;
   poMaxFileBytes: number;
+  /** Most catalogues a listing walks (PO_MAX_LISTED_FILES); past it, listings are truncated. */
+  poMaxListedFiles: number;
   maxBodyBytes: number;
   /** Host names accepted in `Host` (lower case, no port), or "*" for any. */
   allowedHosts: string[] | "*";
@@ -152,6 +155,9 @@ const EnvSchema = z.object({
   // A catalogue is parsed on the event loop, ~30 ms per MiB: 16 MiB (7× python-docs' largest, the
   // 2.3 MB changelog) keeps the longest a load can hold other requests near half a second.
   PO_MAX_FILE_BYTES: intVar(1, 1024 * MIB).default(16 * MIB),
+  // A listing walks and counts at most this many catalogues (and ten times as many names); past
+  // it, listings and searches answer the first ones, marked truncated (docs/security.md).
+  PO_MAX_LISTED_FILES: intVar(1, 10_000_000).default(20_000),
   MAX_BODY_BYTES: intVar(1, 1024 * MIB).default(16 * MIB),
   INIT_CWD: z.string().optional(),
   ALLOWED_HOSTS: z.string().optional(),
@@ -303,6 +309,7 @@ export function parseConfig(
     gpssCacheTtlS: e.GPSS_CACHE_TTL_S,
     apiToken: e.API_TOKEN,
     poMaxFileBytes: e.PO_MAX_FILE_BYTES,
+    poMaxListedFiles: e.PO_MAX_LISTED_FILES,
     maxBodyBytes: e.MAX_BODY_BYTES,
     allowedHosts: allowedHosts(e.ALLOWED_HOSTS, e.HOST),
     allowedOrigins: allowedOrigins(e.ALLOWED_ORIGINS),

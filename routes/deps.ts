@@ -20,7 +20,12 @@ export interface AppDeps {
     & Partial<
       Pick<
         Config,
-        "allowedHosts" | "allowedOrigins" | "requestTimeoutMs" | "maxResponseBytes" | "maxInflightBytes"
+        | "allowedHosts"
+        | "allowedOrigins"
+        | "requestTimeoutMs"
+        | "maxResponseBytes"
+        | "maxInflightBytes"
+        | "poMaxListedFiles"
       >
     >;
   /** One line per call, to stderr in production. */

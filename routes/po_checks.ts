@@ -5,7 +5,7 @@
  * @module
  */
 import { z } from "zod";
-import { CHECK_NAMES, CHECKS, DEFAULT_CHECKS, REST_CHECK_NAMES, runCheckRequest } from "../lib/po/mod.ts";
+import { CHECK_NAMES, CHECKS, REST_CHECK_NAMES, runCheckRequest } from "../lib/po/mod.ts";
 import { catalogueStoreIo } from "../lib/store/mod.ts";
 import { cataloguePath } from "./_catalogue_path.ts";
 import type { AppDeps } from "./deps.ts";

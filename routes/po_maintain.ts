@@ -18,7 +18,6 @@ import {
   type MergeStats,
   readForCompile,
   readHeader,
-  updateHeader,
 } from "../lib/po/mod.ts";
 import { cataloguePath } from "./_catalogue_path.ts";
 import { pyInt } from "./validation.ts";

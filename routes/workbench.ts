@@ -98,8 +98,8 @@ export const ListEntriesRequest = z.strictObject({
 
 export const SearchEntriesRequest = z.strictObject({
   query: z.string().min(1).max(1000).meta({
-    description: "A substring, or with regex: true a JavaScript regular expression (no backreferences, " +
-      "lookarounds or nested repetitions).",
+    description: "A substring, or with regex: true a JavaScript regular expression (no u flag) run by a " +
+      "linear-time engine: backreferences, lookarounds and counted repetitions above 16 are refused.",
   }),
   regex: z.boolean().default(false),
   case_insensitive: z.boolean().default(false),
@@ -178,6 +178,11 @@ const ListCataloguesResponse = z.object({
   })).nullable().meta({ description: "Totals per directory over all pages (first page only)." }),
   total: z.int(),
   next_cursor: z.string().nullable(),
+  truncated: z.boolean().meta({
+    description: "True when the tree holds more catalogues than a listing walks (PO_MAX_LISTED_FILES): " +
+      "the pages hold the first ones met; see reason.",
+  }),
+  reason: z.string().nullable().meta({ description: "Why the listing is truncated, and how to narrow it." }),
 }).meta({ id: "ListCataloguesResponse" });
 const ListEntriesResponse = z.object({
   root: z.string(),
@@ -194,7 +199,18 @@ const SearchEntriesResponse = z.object({
   stopped_early: z.boolean().meta({
     description: "True when the page ended on the time budget: more hits may follow next_cursor.",
   }),
+  truncated: z.boolean().meta({
+    description: "True when the page ended on the time budget or left entries unsearched (see reason).",
+  }),
+  reason: z.string().nullable().meta({ description: "Why the page is truncated, and how to narrow." }),
   searched_files: z.int(),
+  unsearched: z.object({
+    count: z.int(),
+    entries: z.array(z.object({ root: z.string(), path: z.string(), index: z.int(), chars: z.int() })),
+  }).meta({
+    description: "Entries a regular expression was not run on (their text × the expression's weight " +
+      "exceeds the per-entry allowance): how many, and the first 20.",
+  }),
 }).meta({ id: "SearchEntriesResponse" });
 
 const READS: ToolAnnotations = {
@@ -217,7 +233,7 @@ function workbenchDeps(app: AppDeps): WorkbenchDeps {
   const catalogues = requireDep(app.catalogues, "catalogues", "the workbench tools");
   let workbench = WORKBENCHES.get(catalogues);
   if (workbench === undefined) {
-    workbench = new Workbench(catalogues);
+    workbench = new Workbench(catalogues, { maxFiles: app.config.poMaxListedFiles });
     WORKBENCHES.set(catalogues, workbench);
   }
   return { catalogues, workbench };
@@ -241,7 +257,7 @@ export const workbenchTools = defineToolGroup<WorkbenchDeps>({
       errors: [403, 404],
       output: ListCataloguesResponse,
       handle: async (input, { workbench: bench }, call) => {
-        const files = await bench.files({ under: input.under ?? null, signal: call.signal });
+        const { files, truncated } = await bench.listing({ under: input.under ?? null, signal: call.signal });
         const filter = {
           glob: input.glob ?? null,
           exclude: input.exclude ?? [],
@@ -250,12 +266,16 @@ export const workbenchTools = defineToolGroup<WorkbenchDeps>({
           hasFuzzy: input.has_fuzzy ?? null,
         };
         const digest = requestDigest("catalogues", { under: input.under ?? null, ...filter });
-        const listing = listCatalogues(files, rootIndexOf(bench.roots), filter, {
-          limit: input.limit,
-          cursor: input.cursor ?? null,
-          kind: "catalogues",
-          digest,
-        });
+        const listing = {
+          ...listCatalogues(files, rootIndexOf(bench.roots), filter, {
+            limit: input.limit,
+            cursor: input.cursor ?? null,
+            kind: "catalogues",
+            digest,
+          }),
+          truncated: truncated !== null,
+          reason: truncated,
+        };
         const fields = input.fields ?? null;
         if (fields === null) return listing;
         return { ...listing, catalogues: listing.catalogues.map((c) => selectCatalogueFields(c, fields)) };
@@ -308,7 +328,8 @@ export const workbenchTools = defineToolGroup<WorkbenchDeps>({
       summary: "Search entries across catalogues",
       description: "Entries across catalogues whose msgid, msgstr, msgctxt or comments contain query " +
         '(substring or regex), in pages. As a translation memory: in ["msgid"], states ["translated"]. ' +
-        "One catalogue's work: list_entries.",
+        "truncated and reason: part was not searched (time budget, entries too long for the expression, " +
+        "the listing cap). One catalogue's work: list_entries.",
       input: SearchEntriesRequest,
       annotations: READS,
       example: ({ msgid }) => ({
@@ -333,9 +354,9 @@ export const workbenchTools = defineToolGroup<WorkbenchDeps>({
         // The query is checked before any file is read: a refused expression costs nothing.
         textMatcher(query);
         const keep = filter.glob === null ? null : globMatcher(filter.glob);
-        const files = (await bench.files({ under: filter.under, signal: call.signal }))
-          .filter((f) => keep === null || keep(f.summary.path));
-        return await searchCatalogues(
+        const listed = await bench.listing({ under: filter.under, signal: call.signal });
+        const files = listed.files.filter((f) => keep === null || keep(f.summary.path));
+        const page = await searchCatalogues(
           files,
           rootIndexOf(bench.roots),
           query,
@@ -349,6 +370,13 @@ export const workbenchTools = defineToolGroup<WorkbenchDeps>({
           (file) => bench.columns(file, call.signal),
           { signal: call.signal },
         );
+        if (listed.truncated === null) return page;
+        const reason = `only part of the tree was searched: ${listed.truncated}`;
+        return {
+          ...page,
+          truncated: true,
+          reason: page.reason === null ? reason : `${reason}; ${page.reason}`,
+        };
       },
     }),
   ],

@@ -241,7 +241,7 @@ Deno.test("POST /po/search pages through hits across files, and regexes are chec
   } while (cursor !== null);
   assert.equal(new Set(all).size, all.length);
   assert.ok(all.length > 100);
-  for (const bad of ["(a+)+$", "(a|aa)*b", "(?=x)y", "(x)\\1", "a*b*c*d", "x".repeat(257), "(unclosed"]) {
+  for (const bad of ["a{17}", "(a{4}){5}", "(?=x)y", "(?<=x)y", "(x)\\1", "x".repeat(257), "(unclosed"]) {
     const res = await po.post("/po/search", { query: bad, regex: true });
     assert.equal(res.status, 422, bad);
     assert.match(res.body.detail, /^Regular expression refused: /, bad);
@@ -271,7 +271,7 @@ Deno.test("POST /po/catalogues follows no symlink out of the roots, to a file or
 
 Deno.test("under the service's V8 flags a search expression runs on the linear engine, in linear time", async () => {
   const tasks = JSON.parse(Deno.readTextFileSync(new URL("../deno.json", import.meta.url))).tasks;
-  for (const task of ["start", "mcp", "compile"]) {
+  for (const task of ["start", "mcp", "compile", "test"]) {
     assert.match(tasks[task], /--enable-experimental-regexp-engine/, task);
   }
   const script = `

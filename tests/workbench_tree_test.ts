@@ -1,6 +1,5 @@
 /** The workbench's walk and records, in-process: bounds, and what a listing re-reads. */
 import assert from "node:assert/strict";
-import { TooLargeError } from "../lib/errors.ts";
 import { PO_CODEC } from "../lib/po/po_codec.ts";
 import { CatalogueStore } from "../lib/store/mod.ts";
 import { Workbench } from "../lib/workbench/mod.ts";
@@ -17,14 +16,20 @@ async function root(files: Record<string, string>, dirs: string[] = []) {
   return { dir, [Symbol.asyncDispose]: () => Deno.remove(dir, { recursive: true }) };
 }
 
-Deno.test("a walk over more catalogues, or more names, than its bounds stops with TooLargeError", async () => {
+Deno.test("a walk over more catalogues, or more names, than its bounds lists the first ones, truncated", async () => {
   await using many = await root({ "a.po": PO, "b/c.po": PO, "d/e.po": PO });
   const store = new CatalogueStore({ roots: [many.dir], codec: PO_CODEC });
-  await assert.rejects(() => new Workbench(store, { maxFiles: 2 }).files(), TooLargeError);
-  assert.equal((await new Workbench(store, { maxFiles: 3 }).files()).length, 3);
+  const capped = await new Workbench(store, { maxFiles: 2 }).listing();
+  assert.deepEqual(capped.files.map((f) => f.summary.path), ["a.po", "b/c.po"]);
+  assert.match(capped.truncated!, /^more than 2 catalogues under the roots: only the first 2 /);
+  assert.match(capped.truncated!, /under\), filter with glob, or raise PO_MAX_LISTED_FILES$/);
+  const whole = await new Workbench(store, { maxFiles: 3 }).listing();
+  assert.equal(whole.files.length, 3);
+  assert.equal(whole.truncated, null);
   await using wide = await root({ "a.po": PO }, Array.from({ length: 30 }, (_, i) => `empty${i}`));
   const wideStore = new CatalogueStore({ roots: [wide.dir], codec: PO_CODEC });
-  await assert.rejects(() => new Workbench(wideStore, { maxFiles: 2 }).files(), /More than 20 names/);
+  const names = await new Workbench(wideStore, { maxFiles: 2 }).listing();
+  assert.match(names.truncated!, /^more than 20 names under the roots/);
 });
 
 Deno.test("a walk goes no deeper than maxDepth levels below the root", async () => {

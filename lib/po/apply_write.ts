@@ -229,12 +229,23 @@ function flagList(e: WriteEntry, flags: string[]): string[] {
   return out;
 }
 
+/**
+ * Most plural forms an entry may have in a request (a write, a check): forms "0" to "99". gettext
+ * sets no limit of its own; the languages have at most 6 (Arabic), and the header's `nplurals` is
+ * read as invalid above 100 here too. Every check compares each form with its original, so the
+ * bound keeps a request's checks within 100 × its size at worst (issue 40.2).
+ */
+export const MAX_PLURAL_FORMS = 100;
+
 function pluralForms(e: WriteEntry, forms: Record<string, string>): string[] {
   const out: string[] = [];
   for (const [k, v] of Object.entries(forms)) {
-    if (!/^(0|[1-9][0-9]{0,2})$/.test(k)) {
+    if (!/^(0|[1-9][0-9]?)$/.test(k)) {
       throw new InvalidInputError(
-        `Invalid msgstr_plural key ${JSON.stringify(k)} of the ${label(e)}: expected "0", "1", …`,
+        /^[1-9][0-9]*$/.test(k)
+          ? `Invalid msgstr_plural key ${JSON.stringify(k)} of the ${label(e)}: an entry has at most ` +
+            `${MAX_PLURAL_FORMS} plural forms ("0" to "${MAX_PLURAL_FORMS - 1}")`
+          : `Invalid msgstr_plural key ${JSON.stringify(k)} of the ${label(e)}: expected "0", "1", …`,
       );
     }
     checkText(e, `msgstr_plural[${k}]`, v);
@@ -249,7 +260,7 @@ function pluralCount(cat: PoCatalog): number {
   const header = cat.messages.find(isHeader);
   const match = header?.msgstr.match(/nplurals\s*=\s*(\d+)/);
   const n = match ? Number(match[1]) : 2;
-  return n >= 1 && n <= 100 ? n : 2;
+  return n >= 1 && n <= MAX_PLURAL_FORMS ? n : 2;
 }
 
 function newCatalog(): PoCatalog {

@@ -88,6 +88,14 @@ class Column {
     return out;
   }
 
+  /** The length of entry i's parts, together. */
+  length(i: number): number {
+    const strand = this.#strandOf(i);
+    const first = strand.entryParts[i]!;
+    const end = strand.entryParts[i + 1]!;
+    return strand.partStarts[end]! - strand.partStarts[first]! - (end - first);
+  }
+
   /** True when one of entry i's parts passes `test`. */
   some(i: number, test: (text: string) => boolean): boolean {
     const strand = this.#strandOf(i);
@@ -333,6 +341,13 @@ export class SearchColumns {
   matches(i: number, fields: readonly IndexedField[], test: (text: string) => boolean): boolean {
     for (const field of fields) if (this.#column(field).some(i, test)) return true;
     return false;
+  }
+
+  /** The characters of entry i's `fields` (what a test of each of its parts reads in all). */
+  textLength(i: number, fields: readonly IndexedField[]): number {
+    let n = 0;
+    for (const field of fields) n += this.#column(field).length(i);
+    return n;
   }
 
   /**

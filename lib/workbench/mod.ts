@@ -44,6 +44,7 @@ export {
   listCatalogues,
 } from "./listing.ts";
 export {
+  MAX_ENTRY_COST,
   type ReadCatalogue,
   SEARCH_BUDGET_MS,
   SEARCH_FIELDS,
@@ -53,6 +54,16 @@ export {
   type SearchPage,
   type SearchQuery,
   textMatcher,
+  type UnsearchedEntry,
 } from "./search.ts";
 export { requestDigest } from "./_cursor.ts";
-export { compileSearchRegex, globMatcher, LINEAR_REGEXP, MAX_PATTERN_LENGTH } from "./_pattern.ts";
+export {
+  compileSearchRegex,
+  foldCase,
+  globMatcher,
+  LINEAR_REGEXP,
+  literalOf,
+  MAX_PATTERN_LENGTH,
+  patternWeight,
+  requiredLiteral,
+} from "./_pattern.ts";

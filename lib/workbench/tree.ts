@@ -6,7 +6,9 @@
  *   names: `.po`/`.pot` regular files are taken; names starting with `.` are skipped; symbolic links
  *   are never followed (a directory is `lstat`ed right before it is listed); at most
  *   {@link WorkbenchOptions.maxFiles} files, ten times as many names in all, and
- *   {@link WorkbenchOptions.maxDepth} levels.
+ *   {@link WorkbenchOptions.maxDepth} levels. Past a bound the walk stops and the listing is the
+ *   files met so far, marked truncated with what to do (list one directory with `under`, or raise
+ *   the bound): a tree that grew past it degrades the listings, it does not disable them.
  * - **Reads go through the store.** A file whose record is missing or stale is read with
  *   `CatalogueStore.readBytes` (the path policy, size limit and shared load allowance) and counted
  *   from its bytes (`_count_scan.ts`, several times faster than a parse); a file not in the plain
@@ -36,7 +38,6 @@ import {
   NotFoundError,
   OutsideRootsError,
   TimeoutError,
-  TooLargeError,
 } from "../errors.ts";
 import { entryKind, type PoCatalog, type TreeWalkIo, walkTree } from "../po/mod.ts";
 import { type CatalogueStore, statKey } from "../store/mod.ts";
@@ -71,9 +72,15 @@ export interface CatalogueFile {
   readonly filePath: string;
 }
 
+/** The catalogues a walk found, and why it stopped early (null: it saw the whole tree). */
+export interface CatalogueListingFiles {
+  files: CatalogueFile[];
+  truncated: string | null;
+}
+
 /** Options of a {@link Workbench}. */
 export interface WorkbenchOptions {
-  /** Most catalogue files under the roots (default 20,000): a larger tree is refused. */
+  /** Most catalogue files a walk takes (default 20,000): past it a listing is truncated. */
   maxFiles?: number;
   /** Deepest directory level walked below a root (default 32). */
   maxDepth?: number;
@@ -122,7 +129,7 @@ export class Workbench {
   readonly #records = new Map<string, FileRecord>();
   #keptBytes = 0;
   /** The walk in progress and what it was asked for, shared by listings that ask the same. */
-  #refreshing: { under: string | null; promise: Promise<CatalogueFile[]> } | null = null;
+  #refreshing: { under: string | null; promise: Promise<CatalogueListingFiles> } | null = null;
 
   /** A workbench over `store`'s roots (nothing is read until the first listing). */
   constructor(store: CatalogueStore<PoCatalog>, options: WorkbenchOptions = {}) {
@@ -144,10 +151,24 @@ export class Workbench {
    *
    * @throws {InvalidInputError} `under` is not a directory name inside a root.
    * @throws {NotFoundError} `under` does not exist.
-   * @throws {TooLargeError} more than `maxFiles` catalogues.
    * @throws the signal's reason once aborted.
    */
   async files(options: { under?: string | null; signal?: AbortSignal } = {}): Promise<CatalogueFile[]> {
+    return (await this.listing(options)).files;
+  }
+
+  /**
+   * {@link files}, and whether the walk stopped at a bound (more than `maxFiles` catalogues, or ten
+   * times as many names): then the files are the first ones met, and `truncated` says so and how to
+   * narrow.
+   *
+   * @throws {InvalidInputError} `under` is not a directory name inside a root.
+   * @throws {NotFoundError} `under` does not exist.
+   * @throws the signal's reason once aborted.
+   */
+  async listing(
+    options: { under?: string | null; signal?: AbortSignal } = {},
+  ): Promise<CatalogueListingFiles> {
     const under = options.under ?? null;
     const running = this.#refreshing;
     if (running && running.under === under) return await abortable(running.promise, options.signal);
@@ -167,14 +188,20 @@ export class Workbench {
     return resolveDirectory(this.#store.roots, under);
   }
 
-  async #refresh(under: string | null, signal: AbortSignal | undefined): Promise<CatalogueFile[]> {
+  async #refresh(under: string | null, signal: AbortSignal | undefined): Promise<CatalogueListingFiles> {
     const places = under === null
       ? this.#store.roots.map((root) => ({ root, dir: root }))
       : [this.resolveDirectory(under)];
     const out: CatalogueFile[] = [];
     const seen = new Set<string>();
+    // One allowance of files and names for the whole listing, over every root.
+    const allowance = { files: this.#maxFiles, names: this.#maxFiles * ENTRIES_PER_FILE };
+    let truncated: string | null = null;
     for (const { root, dir } of places) {
-      for (const path of await this.#walk(root, dir, under !== null, signal)) {
+      if (truncated !== null) break;
+      const walked = await this.#walk(root, dir, under !== null, allowance, signal);
+      truncated = walked.truncated;
+      for (const path of walked.files) {
         signal?.throwIfAborted();
         const file = await this.#fresh(root, path, signal);
         if (file === null || seen.has(file.filePath)) continue;
@@ -182,8 +209,9 @@ export class Workbench {
         out.push(file);
       }
     }
-    if (under === null) this.#forgetOthers(seen);
-    return out;
+    // A truncated walk has not seen the others: their records stay (nothing re-read when it shrinks).
+    if (under === null && truncated === null) this.#forgetOthers(seen);
+    return { files: out, truncated };
   }
 
   /** Drops records of files no longer listed (deleted or renamed), so memory follows the tree. */
@@ -195,10 +223,19 @@ export class Workbench {
     }
   }
 
-  /** The catalogue files under `dir` (absolute), in the walk's order (`walkTree`'s rules, `*.pot` too). */
-  async #walk(root: string, dir: string, named: boolean, signal: AbortSignal | undefined): Promise<string[]> {
+  /**
+   * The catalogue files under `dir` (absolute), in the walk's order, within `allowance` (what is
+   * left of the listing's files and names, spent here); `truncated` says why the walk stopped early.
+   */
+  async #walk(
+    root: string,
+    dir: string,
+    named: boolean,
+    allowance: { files: number; names: number },
+    signal: AbortSignal | undefined,
+  ): Promise<{ files: string[]; truncated: string | null }> {
     const files: string[] = [];
-    let seen = 0;
+    const narrow = "list one directory at a time (under), filter with glob, or raise PO_MAX_LISTED_FILES";
     const io: TreeWalkIo = {
       async readDir(path) {
         signal?.throwIfAborted();
@@ -225,24 +262,29 @@ export class Workbench {
         throw error;
       }
       if ("listed" in step) {
-        seen += step.entries;
-        if (seen > this.#maxFiles * ENTRIES_PER_FILE) {
-          throw new TooLargeError(
-            `More than ${
-              this.#maxFiles * ENTRIES_PER_FILE
-            } names under the roots: list one directory at a time (under).`,
-          );
+        allowance.names -= step.entries;
+        if (allowance.names < 0) {
+          return {
+            files,
+            truncated: `more than ${this.#maxFiles * ENTRIES_PER_FILE} names under the roots: the walk ` +
+              `stopped in ${
+                relative(root, step.listed) || "."
+              }, and only the catalogues met before are listed; ${narrow}`,
+          };
         }
         continue;
       }
-      if (files.length >= this.#maxFiles) {
-        throw new TooLargeError(
-          `More than ${this.#maxFiles} catalogues under the roots: list one directory at a time (under).`,
-        );
+      if (allowance.files === 0) {
+        return {
+          files,
+          truncated: `more than ${this.#maxFiles} catalogues under the roots: only the first ` +
+            `${this.#maxFiles} the walk met are listed; ${narrow}`,
+        };
       }
+      allowance.files--;
       files.push(step.file);
     }
-    return files;
+    return { files, truncated: null };
   }
 
   /** The record of `path`, re-read when its stat changed or it is racy; null when the policy refuses it. */

@@ -117,10 +117,15 @@ export async function overview(params) {
   document.title = "PO catalogues";
   show(h("p", { class: "status", role: "status" }, "Loading the catalogues…"));
   let catalogues;
+  // The tree may hold more catalogues than a listing walks: the pages then say why, once.
+  let truncated = null;
   try {
     catalogues = await allPages(
       (cursor) => api("/po/catalogues", cursor ? { limit: 1000, cursor } : { limit: 1000 }),
-      (page) => page.catalogues,
+      (page) => {
+        truncated ??= page.truncated ? page.reason : null;
+        return page.catalogues;
+      },
     );
   } catch (e) {
     show(h("p", { class: "error", role: "alert" }, `Could not list the catalogues: ${errorText(e)}`));
@@ -212,6 +217,11 @@ export async function overview(params) {
       h("span", {}, h("span", { class: "swatch u" }), "untranslated"),
     ),
     summary,
+    truncated === null ? "" : h(
+      "p",
+      { class: "error", role: "alert", id: "truncated" },
+      `Not every catalogue is shown: ${truncated}.`,
+    ),
     h("div", { class: "table-wrap" }, table),
   );
   render();

@@ -7,6 +7,7 @@
  * @module
  */
 import { type RestIssueKind, type RestScan, scanRest } from "./_rest_scan.ts";
+import { ofOriginal } from "./_original.ts";
 import type { EntryCheck, EntryContext, TranslationPair } from "./_types.ts";
 import { pageKey } from "./_same_page.ts";
 
@@ -72,26 +73,58 @@ const TEXT_ROLES = new Set([
   "term",
 ]);
 
-/** Each text's scan, made once per check run (every reST check of one pair shares it). */
+/**
+ * Each text's scan, made once per check run (every reST check of one pair shares it); the
+ * original's once per entry, however many forms share it.
+ */
 const scans = new WeakMap<TranslationPair, { original: RestScan; translation: RestScan }>();
 
-function scanned(p: TranslationPair): { original: RestScan; translation: RestScan } {
+function scanned(
+  pairs: readonly TranslationPair[],
+  p: TranslationPair,
+): { original: RestScan; translation: RestScan } {
   let s = scans.get(p);
   if (s === undefined) {
-    s = { original: scanRest(p.original), translation: scanRest(p.translation) };
+    s = { original: ofOriginal(pairs, p, analyseOriginal).scan, translation: scanRest(p.translation) };
     scans.set(p, s);
   }
   return s;
+}
+
+/**
+ * What the checks take from an original, once per entry: its scan; how many issues of each kind
+ * it has; its roles whose target must be kept (not the text roles), in order; and the first link
+ * to each page, in the order it first links to it (a translation keeps the links when it links
+ * to each of these pages, or to their copies in its language: see `_same_page.ts`).
+ */
+function analyseOriginal(text: string): {
+  scan: RestScan;
+  issueCounts: Map<RestIssueKind, number>;
+  keptRoles: RestScan["roles"];
+  linkPages: { page: string; url: string }[];
+} {
+  const scan = scanRest(text);
+  const issueCounts = new Map<RestIssueKind, number>();
+  for (const issue of scan.issues) issueCounts.set(issue.kind, (issueCounts.get(issue.kind) ?? 0) + 1);
+  const seen = new Set<string>();
+  const linkPages: { page: string; url: string }[] = [];
+  for (const url of scan.links) {
+    const page = pageKey(url);
+    if (seen.has(page)) continue;
+    seen.add(page);
+    linkPages.push({ page, url });
+  }
+  return { scan, issueCounts, keptRoles: scan.roles.filter((r) => !TEXT_ROLES.has(r.name)), linkPages };
 }
 
 /** Mistakes of `family` the translation has more of than the original. */
 function introduced(context: EntryContext, family: string): string[] {
   const out: string[] = [];
   for (const p of context.pairs) {
-    if (!mayHaveMarkup(p.translation) && !mayHaveMarkup(p.original)) continue;
-    const { original, translation } = scanned(p);
-    const before = new Map<RestIssueKind, number>();
-    for (const issue of original.issues) before.set(issue.kind, (before.get(issue.kind) ?? 0) + 1);
+    if (!mayHaveMarkup(p.translation) && !ofOriginal(context.pairs, p, mayHaveMarkup)) continue;
+    const { translation } = scanned(context.pairs, p);
+    // The original's issues counted once per entry; a copy per form (a few kinds) is consumed.
+    const before = new Map(ofOriginal(context.pairs, p, analyseOriginal).issueCounts);
     const reported = new Set<RestIssueKind>();
     for (const issue of translation.issues) {
       if (FAMILY[issue.kind] !== family || reported.has(issue.kind)) continue;
@@ -106,6 +139,9 @@ function introduced(context: EntryContext, family: string): string[] {
   }
   return out;
 }
+
+const hasBacktick = (s: string) => s.includes("`");
+const hasLink = (s: string) => s.includes("`_");
 
 function mayHaveMarkup(s: string): boolean {
   return s.includes("`") || s.includes("*") || s.includes(":");
@@ -132,15 +168,15 @@ export const REST_CHECKS: EntryCheck[] = [
     run: (context) => {
       const out: string[] = [];
       for (const p of context.pairs) {
-        if (!p.original.includes("`")) continue;
-        const { original, translation } = scanned(p);
+        if (!ofOriginal(context.pairs, p, hasBacktick)) continue;
+        const { translation } = scanned(context.pairs, p);
         const have = new Map<string, number>();
         for (const r of translation.roles) {
           const key = `${r.name}\0${r.target}`;
           have.set(key, (have.get(key) ?? 0) + 1);
         }
-        for (const r of original.roles) {
-          if (TEXT_ROLES.has(r.name)) continue;
+        // Each role kept consumes one of the translation's: a form costs its own roles, not the original's.
+        for (const r of ofOriginal(context.pairs, p, analyseOriginal).keptRoles) {
           const key = `${r.name}\0${r.target}`;
           const left = have.get(key) ?? 0;
           if (left > 0) {
@@ -177,12 +213,14 @@ export const REST_CHECKS: EntryCheck[] = [
     run: (context) => {
       const out = introduced(context, "rest-links");
       for (const p of context.pairs) {
-        if (!p.original.includes("`_")) continue;
-        const { original, translation } = scanned(p);
-        // The same page, or its copy in the translation's language (samePage): another page of
-        // the same site is a changed link (`logging.html` → `logging-cookbook.html`).
+        if (!ofOriginal(context.pairs, p, hasLink)) continue;
+        const { translation } = scanned(context.pairs, p);
+        // The same page, or its copy in the translation's language (pageKey): another page of the
+        // same site is a changed link (`logging.html` → `logging-cookbook.html`). Each page looked
+        // at before the lost one is a page the translation has: a form costs its own links.
         const have = new Set([...translation.links, ...translation.links.map(pageKey)]);
-        const lost = original.links.find((url) => !have.has(url) && !have.has(pageKey(url)));
+        const lost = ofOriginal(context.pairs, p, analyseOriginal).linkPages
+          .find((l) => !have.has(l.url) && !have.has(l.page))?.url;
         if (lost !== undefined) {
           out.push(
             `${p.translationName} lacks the hyperlink to ${lost} of ${p.originalName}: ` +

@@ -4,6 +4,7 @@
  *
  * @module
  */
+import { ofOriginal } from "./_original.ts";
 import type { EntryCheck } from "./_types.ts";
 
 function firstLetter(s: string): string | null {
@@ -47,7 +48,7 @@ export const STYLE_CHECKS: EntryCheck[] = [
     run: ({ pairs }) => {
       const out: string[] = [];
       for (const p of pairs) {
-        const a = firstLetter(p.original);
+        const a = ofOriginal(pairs, p, firstLetter);
         const b = firstLetter(p.translation);
         if (
           a === null || b === null || a.toLowerCase() === a.toUpperCase() ||
@@ -76,7 +77,7 @@ export const STYLE_CHECKS: EntryCheck[] = [
     run: ({ pairs }) => {
       const out: string[] = [];
       for (const p of pairs) {
-        const a = endOf(p.original);
+        const a = ofOriginal(pairs, p, endOf);
         const b = endOf(p.translation);
         if (a !== b) {
           out.push(

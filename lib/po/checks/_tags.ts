@@ -6,6 +6,7 @@
  *
  * @module
  */
+import { ofOriginal } from "./_original.ts";
 import type { EntryCheck } from "./_types.ts";
 
 const MAX_TAG = 512;
@@ -42,6 +43,9 @@ export function findTags(s: string): string[] {
   return tags;
 }
 
+const hasAngle = (s: string) => s.indexOf("<") >= 0;
+const tagCounts = (s: string) => counts(findTags(s));
+
 function counts(tags: string[]): Map<string, number> {
   const m = new Map<string, number>();
   for (const t of tags) m.set(t, (m.get(t) ?? 0) + 1);
@@ -61,8 +65,8 @@ export const TAG_CHECKS: EntryCheck[] = [
       const out: string[] = [];
       if (rest) return out;
       for (const p of pairs) {
-        if (p.original.indexOf("<") < 0 && p.translation.indexOf("<") < 0) continue;
-        const a = counts(findTags(p.original));
+        if (!ofOriginal(pairs, p, hasAngle) && p.translation.indexOf("<") < 0) continue;
+        const a = ofOriginal(pairs, p, tagCounts);
         const b = counts(findTags(p.translation));
         let message: string | null = null;
         for (const [tag, n] of a) {

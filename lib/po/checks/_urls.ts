@@ -8,6 +8,7 @@
  *
  * @module
  */
+import { ofOriginal } from "./_original.ts";
 import type { EntryCheck } from "./_types.ts";
 
 /** Characters that end a URL (white space, quotes, brackets, markup). */
@@ -115,6 +116,13 @@ export function findEmails(s: string): string[] {
   return found;
 }
 
+/**
+ * Substring look-ups a pair may make for what the scans did not find (a URL or address glued to
+ * other text): each reads the translation once, so a pair costs at most this many readings of its
+ * translation, whatever the number of URLs in the original.
+ */
+const MAX_LOOKUPS = 8;
+
 /** The URL/e-mail family. */
 export const URL_CHECKS: EntryCheck[] = [
   {
@@ -126,21 +134,25 @@ export const URL_CHECKS: EntryCheck[] = [
     run: ({ pairs }) => {
       const out: string[] = [];
       for (const p of pairs) {
-        const theirs = findUrls(p.original);
+        // The original's URLs and addresses are found once per entry; each form's once.
+        let lookups = MAX_LOOKUPS;
+        const found = (text: string) => lookups-- > 0 && p.translation.includes(text);
+        const theirs = ofOriginal(pairs, p, findUrls);
         if (theirs.length > 0) {
           const ours = findUrls(p.translation);
           const hosts = new Set(ours.map(siteOf));
           const exact = new Set(ours);
           for (const url of theirs) {
-            if (!exact.has(url) && !hosts.has(siteOf(url)) && !p.translation.includes(url)) {
+            if (!exact.has(url) && !hosts.has(siteOf(url)) && !found(url)) {
               out.push(`${p.translationName} lacks the URL ${url} of ${p.originalName}: copy it unchanged`);
               break;
             }
           }
         }
-        const mails = findEmails(p.original);
+        const mails = ofOriginal(pairs, p, findEmails);
+        const ourMails = mails.length === 0 ? null : new Set(findEmails(p.translation));
         for (const mail of mails) {
-          if (!p.translation.includes(mail)) {
+          if (!ourMails!.has(mail) && !found(mail)) {
             out.push(
               `${p.translationName} lacks the e-mail address ${mail} of ${p.originalName}: copy it unchanged`,
             );

@@ -5,6 +5,7 @@
  *
  * @module
  */
+import { ofOriginal } from "./_original.ts";
 import type { EntryCheck, TranslationPair } from "./_types.ts";
 
 function eachPair(pairs: TranslationPair[], fn: (p: TranslationPair) => string | null): string[] {
@@ -39,6 +40,9 @@ function strip(s: string, newline: boolean): string {
   }
   return s.slice(a, b);
 }
+
+const stripNewlines = (s: string) => strip(s, true);
+const hasDoubleSpace = (s: string) => s.includes("  ");
 
 /** True when `s` has two spaces in a row that do not follow a sentence's end: a column layout. */
 function isColumns(s: string): boolean {
@@ -105,8 +109,8 @@ export const WHITESPACE_CHECKS: EntryCheck[] = [
       eachPair(pairs, (p) => {
         // Columns ("Strms  Blocks   Compressed", xz's list header): padding is the layout, and a
         // translation right-aligns its own words with leading spaces.
-        if (isColumns(p.original)) return null;
-        const o = strip(p.original, true);
+        if (ofOriginal(pairs, p, isColumns)) return null;
+        const o = ofOriginal(pairs, p, stripNewlines);
         const t = strip(p.translation, true);
         if (leading(o) !== leading(t) && (leading(o) === "" || leading(t) === "")) {
           return leading(o) === ""
@@ -132,7 +136,7 @@ export const WHITESPACE_CHECKS: EntryCheck[] = [
     description: "msgstr has two spaces in a row inside the text where msgid has none (a typing slip).",
     run: ({ pairs }) =>
       eachPair(pairs, (p) => {
-        if (p.original.includes("  ")) return null;
+        if (ofOriginal(pairs, p, hasDoubleSpace)) return null;
         const t = p.translation.trim();
         let at = t.indexOf("  ");
         // Two spaces after a sentence are a typing convention (python-docs uses it), not a slip.
@@ -151,7 +155,7 @@ export const WHITESPACE_CHECKS: EntryCheck[] = [
     description: "Control characters (\\t, \\r, …) of msgid are kept in msgstr, and none are added.",
     run: ({ pairs }) =>
       eachPair(pairs, (p) => {
-        const a = controls(p.original);
+        const a = ofOriginal(pairs, p, controls);
         const b = controls(p.translation);
         for (const [c, n] of a) {
           const m = b.get(c) ?? 0;

@@ -58,6 +58,13 @@ const ENTRY_CHECKS: readonly EntryCheck[] = [
   ...STYLE_CHECKS,
 ];
 
+/**
+ * Longest entry the checks look at (msgid, msgid_plural and every translation together, in
+ * characters): checks are linear in their entry, at up to ~0.5 µs per character of dense reST markup,
+ * so one entry's checks hold the event loop ~0.1 s at most. A longer entry gets one `size` warning.
+ */
+export const MAX_CHECKED_ENTRY_CHARS = 1 << 18;
+
 const CATALOGUE_CHECKS: readonly CheckInfo[] = [
   {
     name: "plural-forms",
@@ -113,6 +120,16 @@ const FILE_CHECKS: readonly CheckInfo[] = [
   },
 ];
 
+/** What a check reports for an entry too long to check at all (always on). */
+const SIZE_CHECK: CheckInfo = {
+  name: "size",
+  severity: "warning",
+  defaultOn: true,
+  catalogue: true,
+  description: `An entry longer than ${MAX_CHECKED_ENTRY_CHARS} characters (msgid, msgid_plural and every ` +
+    "translation together) is not checked: this warning says so instead (always on).",
+};
+
 /** Every check, in the order problems of one entry are reported. */
 export const CHECKS: readonly CheckInfo[] = [
   ...FILE_CHECKS,
@@ -124,6 +141,7 @@ export const CHECKS: readonly CheckInfo[] = [
     catalogue: false,
     description: c.description,
   })),
+  SIZE_CHECK,
 ];
 
 /** The names of every check, for schemas. */
@@ -133,6 +151,13 @@ export const CHECK_NAMES: readonly string[] = CHECKS.map((c) => c.name);
 export const DEFAULT_CHECKS: readonly string[] = CHECKS.filter((c) => c.defaultOn).map((c) => c.name);
 
 const SEVERITY = new Map(CHECKS.map((c) => [c.name, c.severity]));
+
+/** The characters of an entry's texts: msgid, msgid_plural, msgstr and every form. */
+function entryChars(m: PoMessage): number {
+  let n = m.msgid.length + (m.msgidPlural?.length ?? 0) + m.msgstr.length;
+  for (const form of m.msgstrPlural ?? []) n += form.length;
+  return n;
+}
 
 /** Options of one check run. */
 export interface CheckOptions {
@@ -218,6 +243,20 @@ function checkOne(
   line: number | null,
   out: CheckProblem[],
 ): void {
+  const chars = entryChars(m);
+  if (chars > MAX_CHECKED_ENTRY_CHARS) {
+    out.push({
+      path,
+      line,
+      msgctxt: m.msgctxt,
+      msgid: m.msgid.length > 200 ? `${m.msgid.slice(0, 200)}…` : m.msgid,
+      check: "size",
+      severity: "warning",
+      message: `this entry is ${chars} characters long: the checks look at entries of at most ` +
+        `${MAX_CHECKED_ENTRY_CHARS} characters, so none ran on it (msgfmt -c still does)`,
+    });
+    return;
+  }
   const flags = interpretFlags(m.flags);
   const nplurals = plural.forms !== null && typeof plural.forms !== "string" ? plural.forms.nplurals : null;
   const pluralCount = m.msgstrPlural?.length ?? 0;
@@ -267,6 +306,9 @@ export function checkCatalog(
 
 /** Entries checked between two turns of the event loop in {@link checkCatalogInTurns}. */
 const SLICE = 256;
+
+/** Characters of entries checked after which {@link checkCatalogInTurns} gives a turn anyway. */
+const SLICE_CHARS = 1 << 18;
 
 /**
  * {@link checkCatalog} for a server: it gives the event loop a turn every {@link SLICE} entries, so
@@ -382,10 +424,18 @@ function* checkSteps(
   }
   if (only === undefined) {
     const messages = catalog.messages;
+    let chars = 0;
     for (let i = 0; i < messages.length; i++) {
       const m = messages[i]!;
-      if (isCheckable(m, options.includeFuzzy)) checkOne(m, selection, plural, path, lineOf(m, i), out);
-      if (i % SLICE === SLICE - 1) yield;
+      if (isCheckable(m, options.includeFuzzy)) {
+        checkOne(m, selection, plural, path, lineOf(m, i), out);
+        chars += Math.min(entryChars(m), MAX_CHECKED_ENTRY_CHARS);
+      }
+      // A turn every SLICE entries, or sooner after long ones.
+      if (i % SLICE === SLICE - 1 || chars > SLICE_CHARS) {
+        chars = 0;
+        yield;
+      }
     }
   } else {
     for (const m of only) {

@@ -5,6 +5,7 @@
  * @module
  */
 import { InvalidInputError } from "../../errors.ts";
+import { MAX_PLURAL_FORMS as MAX_FORMS } from "../apply_write.ts";
 import { EMPTY_MESSAGE, type PoMessage } from "../types.ts";
 import { checkMessage, type CheckOptions } from "./mod.ts";
 import { checkTree, type CheckTreeIo, type CheckTreeResult } from "./tree.ts";
@@ -47,9 +48,6 @@ export interface CheckRequestResult extends CheckTreeResult {
   /** What the answer should make plain (fields taken from the file, an entry not in it). */
   notes: string[];
 }
-
-/** Most plural forms an entry to check may have. */
-const MAX_FORMS = 100;
 
 /** The entry as a message. */
 export function messageOfEntry(e: CheckEntry): PoMessage {
