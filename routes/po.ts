@@ -12,7 +12,10 @@ import { KeptItemJson, ListAnswers } from "../lib/json_answer.ts";
 import type { CatalogueRead, CatalogueStore } from "../lib/store/mod.ts";
 import {
   ENTRY_FIELDS,
+  ENTRY_STATES,
   type EntryField,
+  entryPlaces,
+  entryPositions,
   MAX_PAGE_LIMIT,
   pageEntries,
   requestDigest,
@@ -157,7 +160,17 @@ export const ReadPoContextRequest = z.strictObject({
 
 /** Every entry; or, when paged (limit, cursor or fields), a page of entries with only the fields asked. */
 const EntriesResponse = z.object({
-  entries: z.array(PoEntry.partial()),
+  entries: z.array(
+    PoEntry.partial().extend({
+      index: z.int().optional().meta({ description: "Position among the entries (header excluded)." }),
+      line: z.int().nullable().optional().meta({
+        description: "The line of the entry's first keyword in the file as it is now.",
+      }),
+      state: z.enum(ENTRY_STATES as [string, ...string[]]).optional().meta({
+        description: "translated, fuzzy, untranslated or obsolete, as list_entries counts them.",
+      }),
+    }),
+  ),
   next_cursor: z.string().nullable().optional().meta({ description: "Paged answers only." }),
   revision: z.string().optional().meta({ description: "Paged answers only: the catalogue's revision." }),
   total: z.int().optional().meta({ description: "Paged answers only: entries in the whole list." }),
@@ -186,6 +199,21 @@ const WritePoResponse = z.object({
   }),
   diff: z.string().optional().meta({
     description: 'Dry run only: the unified diff from the file to what the write would make ("" if none).',
+  }),
+  entries: z.array(z.object({
+    msgid: z.string(),
+    msgctxt: z.string().nullable(),
+    index: z.int().nullable().meta({
+      description: "Its position among the entries (as list_entries' index).",
+    }),
+    line: z.int().nullable().meta({ description: "The line of its first keyword in the file as written." }),
+    state: z.enum(ENTRY_STATES as [string, ...string[]]).nullable().meta({
+      description: "Its state now, as the server counts it (null: not in the file, e.g. an untranslated " +
+        "obsolete entry, which msgcat drops).",
+    }),
+  })).meta({
+    description: "Each request entry as the file holds it after the write (for a dry run, as it would): " +
+      "where it is and its state, in request order.",
   }),
   problems: z.array(z.object({
     path: z.string().nullable(),
@@ -241,9 +269,24 @@ function poToolDeps(app: AppDeps): PoToolDeps {
     toApiEntry,
     (m) => MIN_ENTRY_JSON + m.msgid.length + m.msgstr.length,
   );
-  const list = (select: (catalog: PoCatalog) => readonly PoMessage[], keepCompacted: boolean) =>
-    new ListAnswers({ key: "entries", select, items, keepCompacted, hint: SMALLER_READ_HINT });
-  return { catalogues, readAnswers: list(entryMessages, true), fuzzyAnswers: list(fuzzyMessages, false) };
+  const list = (
+    select: (catalog: PoCatalog) => readonly PoMessage[],
+    keep: ((m: PoMessage) => boolean) | null,
+  ) =>
+    new ListAnswers({
+      key: "entries",
+      select,
+      items,
+      keepCompacted: keep === null,
+      hint: SMALLER_READ_HINT,
+      // Each entry's index, line in the file as it is now, and state (issue 34.5).
+      positions: (catalog) => entryPositions(catalog, keep),
+    });
+  return {
+    catalogues,
+    readAnswers: list(entryMessages, null),
+    fuzzyAnswers: list(fuzzyMessages, (m) => m.flags.includes("fuzzy")),
+  };
 }
 
 /** True when a read asks for a page (any paging field given): else the old answer, unchanged. */
@@ -268,7 +311,6 @@ function entriesPage(
     limit: input.limit ?? DEFAULT_PAGE_LIMIT,
     cursor: input.cursor ?? null,
     fields: input.fields ?? null,
-    positions: false,
   });
   return { entries: page.entries, next_cursor: page.next_cursor, revision: page.revision, total: page.total };
 }
@@ -398,6 +440,7 @@ export const poTools = defineToolGroup<PoToolDeps>({
           revision: r.revision,
           written: r.written,
           ...(r.diff !== undefined ? { diff: r.diff } : {}),
+          entries: entryPlaces(r.catalog, entries),
           problems: r.problems,
         };
       },

@@ -245,6 +245,7 @@ Deno.test("MCP PO tools: every tool is listed, PO tools work on a temp catalogue
         outcomes: ["updated"],
         revision: undefined,
         written: true,
+        entries: [{ index: 0, line: 4, msgctxt: null, msgid: "a", state: "translated" }],
         problems: [],
       },
     );

@@ -15,6 +15,7 @@ import { updateHeader } from "./header.ts";
 import { PO_CODEC } from "./po_codec.ts";
 import type { PoCatalog } from "./types.ts";
 import { unifiedDiff } from "./unified_diff.ts";
+import { withLines } from "./written_lines.ts";
 
 /** A write request. */
 export interface CatalogueEdit {
@@ -46,8 +47,13 @@ export interface EditResult {
   written: boolean;
   /** For a dry run: the unified diff from the file to what the write would make ("" if none). */
   diff?: string;
-  /** The problems the write introduces (empty with checks "off"). */
+  /** The problems the write introduces (empty with checks "off"), with their lines in the file written. */
   problems: CheckProblem[];
+  /**
+   * The catalogue as the file holds it after the write (for a dry run, as the write would leave
+   * it), its lines those of the bytes written: for the answer's entries, their lines and states.
+   */
+  catalog: PoCatalog;
 }
 
 /** Steps a dry run's diff may take (see `unified_diff.ts`): about 50 ms; past it, changed runs are shown whole. */
@@ -115,19 +121,29 @@ export async function editCatalogue(
         revision: current.revision,
         written: false,
         problems,
+        catalog: write.catalog,
       };
       if (edit.dryRun) {
         const decoder = new TextDecoder();
         const before = current.bytes === null ? "" : decoder.decode(flatBytes(current.bytes));
-        const after = decoder.decode(flatBytes(PO_CODEC.encode(write.catalog)));
+        const bytes = PO_CODEC.encode(write.catalog);
+        const catalog = PO_CODEC.written!(write.catalog, bytes);
         throw new DryRunResult({
           ...result,
-          diff: unifiedDiff(before, after, path, { maxWork: DRY_RUN_DIFF_WORK }),
+          problems: withLines(problems, catalog),
+          catalog,
+          diff: unifiedDiff(before, decoder.decode(flatBytes(bytes)), path, { maxWork: DRY_RUN_DIFF_WORK }),
         });
       }
       return { doc: write.catalog, result };
     }, options);
-    return { ...outcome.result, revision: outcome.revision, written: outcome.written };
+    return {
+      ...outcome.result,
+      problems: withLines(outcome.result.problems, outcome.doc),
+      catalog: outcome.doc,
+      revision: outcome.revision,
+      written: outcome.written,
+    };
   } catch (error) {
     if (error instanceof DryRunResult) return error.result;
     throw error;

@@ -301,7 +301,7 @@ export class CatalogueStore<D> {
     userPath: string,
     fn: (doc: D | null, current: CurrentRevision) => { doc: D; result: R } | Promise<{ doc: D; result: R }>,
     options: CatalogueCallOptions = {},
-  ): Promise<UpdateOutcome<R>> {
+  ): Promise<UpdateOutcome<R, D>> {
     const { signal } = options;
     let release = NOTHING_HELD;
     try {
@@ -338,7 +338,8 @@ export class CatalogueStore<D> {
               revision: current === null ? null : revisionOf(current.bytes),
               bytes: current?.bytes ?? null,
             });
-            next = { ...out, bytes: this.#codec.encode(out.doc) };
+            const bytes = this.#codec.encode(out.doc);
+            next = { result: out.result, doc: this.#codec.written?.(out.doc, bytes) ?? out.doc, bytes };
             // A read that sees the new file before this update has cached it reuses this document.
             this.#writing.set(path.realPath, next);
             return next.bytes;
@@ -354,7 +355,7 @@ export class CatalogueStore<D> {
         // Only once the document is cached (or the update failed): no read falls between the two.
         if (next && this.#writing.get(path.realPath) === next) this.#writing.delete(path.realPath);
       }
-      return { result: next!.result, revision, written };
+      return { result: next!.result, doc: next!.doc, revision, written };
     } catch (error) {
       throw mapSandboxError(error, userPath, this.roots);
     } finally {

@@ -37,7 +37,16 @@ export {
   pageEntries,
   type PageRequest,
 } from "./entries.ts";
-export { ENTRY_FIELDS, type EntryField, type ListedEntry, listedEntry, selectFields } from "./fields.ts";
+export {
+  ENTRY_FIELDS,
+  type EntryField,
+  type EntryPlace,
+  entryPlaces,
+  entryPositions,
+  type ListedEntry,
+  listedEntry,
+  selectFields,
+} from "./fields.ts";
 export {
   type CatalogueFilter,
   catalogueFilter,
