@@ -93,6 +93,12 @@ export const PoEntryInput = z.strictObject({
   expected_msgstr_plural: z.record(z.string(), z.string()).optional().meta({
     description: "As expected_msgstr, for the plural forms (msgstr_plural as read).",
   }),
+  delete: z.boolean().optional().meta({
+    description: "true: remove this entry (the first live one with this msgctxt and msgid; with obsolete: " +
+      "true, the obsolete one); msgstr and the other fields are ignored. The header cannot be removed " +
+      "(422); an entry that is not there refuses the whole write (409, with the closest msgids); with " +
+      "expected_msgstr, only if it still holds that. Removals apply before the other entries.",
+  }),
 }).meta({ id: "POEntryInput" });
 
 /**
@@ -186,7 +192,8 @@ const WritePoResponse = z.object({
       "Entries that matched only an obsolete (#~) entry, which was revived (without its fuzzy flag " +
       "unless the request gives fuzzy: true).",
   }),
-  outcomes: z.array(z.enum(["created", "updated", "unchanged", "revived", "superseded"])).meta({
+  deleted: z.int().meta({ description: "Entries removed (delete: true)." }),
+  outcomes: z.array(z.enum(["created", "updated", "unchanged", "revived", "superseded", "deleted"])).meta({
     description: "What happened to each request entry, in request order (superseded: a later entry of the " +
       "request had the same msgctxt and msgid, and was applied instead).",
   }),
@@ -436,6 +443,7 @@ export const poTools = defineToolGroup<PoToolDeps>({
           updated: r.updated,
           unchanged: r.unchanged,
           revived: r.revived,
+          deleted: r.deleted,
           outcomes: r.outcomes,
           revision: r.revision,
           written: r.written,

@@ -242,6 +242,7 @@ Deno.test("MCP PO tools: every tool is listed, PO tools work on a temp catalogue
         updated: 1,
         unchanged: 0,
         revived: 0,
+        deleted: 0,
         outcomes: ["updated"],
         revision: undefined,
         written: true,

@@ -96,6 +96,7 @@ Deno.test("POST /po/write updates in place and keeps what the request omits", as
     updated: 3,
     unchanged: 0,
     revived: 0,
+    deleted: 0,
     outcomes: ["updated", "updated", "updated", "created"],
     written: true,
     entries: rest.entries,

@@ -11,6 +11,7 @@ import { ConflictError, NotFoundError } from "../errors.ts";
 import type { CatalogueCallOptions, CatalogueStore } from "../store/mod.ts";
 import { applyWrite, type EntryOutcome, type WriteEntry, type WriteMode } from "./apply_write.ts";
 import { type CheckProblem, checkWrite, type WriteChecks } from "./checks/mod.ts";
+import { deleteEntries } from "./delete_entries.ts";
 import { updateHeader } from "./header.ts";
 import { PO_CODEC } from "./po_codec.ts";
 import type { PoCatalog } from "./types.ts";
@@ -19,7 +20,8 @@ import { withLines } from "./written_lines.ts";
 
 /** A write request. */
 export interface CatalogueEdit {
-  entries: readonly WriteEntry[];
+  /** Entries to write, or with `delete: true` to remove (removals apply first; see `delete_entries.ts`). */
+  entries: readonly (WriteEntry & { delete?: boolean })[];
   /** See {@link WriteMode} (default "upsert"). */
   mode?: WriteMode;
   /** Write only if the file's revision now is this one (else {@link ConflictError}). */
@@ -38,9 +40,11 @@ export interface EditResult {
   updated: number;
   unchanged: number;
   revived: number;
+  /** Entries removed (`delete: true`). */
+  deleted: number;
   duplicatesDropped: number;
   /** Per request entry, in request order. */
-  outcomes: EntryOutcome[];
+  outcomes: (EntryOutcome | "deleted")[];
   /** The file's revision now (after the write; for a dry run, the one the diff starts from). */
   revision: string | null;
   /** True when the file was replaced (false for a dry run and when its bytes would not change). */
@@ -106,8 +110,19 @@ export async function editCatalogue(
           `File not found: ${path} (mode "update" changes entries of an existing catalogue)`,
         );
       }
-      const write = applyWrite(doc, edit.entries, { mode: edit.mode, revision: current.revision });
-      if (edit.stampRevisionDate && write.created + write.updated + write.revived > 0) {
+      const removals = edit.entries.filter((e) => e.delete === true);
+      let base = doc;
+      let deleted = 0;
+      if (removals.length > 0) {
+        if (doc === null) throw new NotFoundError(`File not found: ${path} (there is no entry to delete)`);
+        ({ catalog: base, deleted } = deleteEntries(doc, removals, current.revision));
+      }
+      const writes = removals.length === 0 ? edit.entries : edit.entries.filter((e) => e.delete !== true);
+      const write = applyWrite(base, writes, { mode: edit.mode, revision: current.revision });
+      const outcomes: (EntryOutcome | "deleted")[] = [];
+      let next = 0;
+      for (const e of edit.entries) outcomes.push(e.delete === true ? "deleted" : write.outcomes[next++]!);
+      if (edit.stampRevisionDate && write.created + write.updated + write.revived + deleted > 0) {
         write.catalog = updateHeader(write.catalog, { stampRevisionDate: edit.stampRevisionDate }).catalog;
       }
       const problems = checkWrite(doc, write.catalog, path, edit.checks ?? "off");
@@ -116,8 +131,9 @@ export async function editCatalogue(
         updated: write.updated,
         unchanged: write.unchanged,
         revived: write.revived,
+        deleted,
         duplicatesDropped: write.duplicatesDropped,
-        outcomes: write.outcomes,
+        outcomes,
         revision: current.revision,
         written: false,
         problems,

@@ -19,7 +19,7 @@ import { messageLines } from "./parse.ts";
 import type { PoCatalog, PoMessage } from "./types.ts";
 
 /** Whether the writer drops `m` (msgcat drops an obsolete entry whose first msgstr is empty). */
-function dropped(m: PoMessage): boolean {
+export function dropped(m: PoMessage): boolean {
   if (!m.obsolete) return false;
   const forms = m.msgidPlural !== null && m.msgstrPlural !== null && m.msgstrPlural.length > 0
     ? m.msgstrPlural
