@@ -10,6 +10,8 @@ import { NotFoundError } from "../lib/errors.ts";
 import { compileMo } from "../lib/po/compile.ts";
 import { MAX_HEADER_UPDATES, MAX_HEADER_VALUE_CHARS, readHeader, updateHeader } from "../lib/po/header.ts";
 import { type FuzzyLimits, mergeCatalogs } from "../lib/po/merge.ts";
+import { expectedPluralForms, pluralFormsMismatch } from "../lib/po/plural_rules.ts";
+import { InvalidInputError } from "../lib/errors.ts";
 import type { AppDeps } from "./deps.ts";
 import { defineTool, defineToolGroup, requireDep, type ToolAnnotations } from "./tool.ts";
 
@@ -35,6 +37,19 @@ const ReadHeaderResponse = z.object({
   plural_forms_problem: z.string().nullable().meta({
     description: "Why Plural-Forms is invalid (msgfmt's rules), or null when it is valid or absent.",
   }),
+  expected_plural_forms: z.object({
+    language: z.string().meta({ description: 'The language it was found for ("zh" for zh_CN).' }),
+    rule: z.string().meta({ description: 'e.g. "nplurals=1; plural=0;"' }),
+    nplurals: z.int(),
+    source: z.enum(["gettext", "cldr"]).meta({
+      description: "gettext's table of languages (plural-table.c), or CLDR through gettext's cldr-plurals.",
+    }),
+  }).nullable().meta({
+    description: "The Plural-Forms msginit gives the header's Language, or null (no Language, or unknown).",
+  }),
+  plural_forms_matches_language: z.boolean().nullable().meta({
+    description: "Whether the valid Plural-Forms says what the expected rule says (null: either is missing).",
+  }),
 }).meta({ id: "ReadHeaderResponse" });
 
 export const UpdateHeaderRequest = z.strictObject({
@@ -46,6 +61,10 @@ export const UpdateHeaderRequest = z.strictObject({
   }),
   stamp_revision_date: z.boolean().default(false).meta({
     description: "Set PO-Revision-Date to the current time (UTC). Off by default, as powrap leaves it.",
+  }),
+  plural_forms: z.literal("from_language").optional().meta({
+    description: '"from_language": set Plural-Forms to the rule msginit gives the Language (the one in ' +
+      "`set`, else the header's), e.g. nplurals=1; plural=0; for zh_CN; 422 when the language is unknown.",
   }),
 }).refine((r) => Object.keys(r.set).length <= MAX_HEADER_UPDATES, {
   message: `At most ${MAX_HEADER_UPDATES} fields per update`,
@@ -128,6 +147,32 @@ function moBeside(path: string): string {
   return path.replace(/\.pot?$/, "") + ".mo";
 }
 
+/**
+ * `{"Plural-Forms": rule}` for the Language `set` gives (any case), else the catalogue's.
+ *
+ * @throws {InvalidInputError} no Language, or one whose rule is not known.
+ */
+function pluralFormsFor(cat: Parameters<typeof readHeader>[0], set: Record<string, string | null>) {
+  const named = Object.entries(set).findLast(([name]) => name.toLowerCase() === "language");
+  const language = named !== undefined
+    ? named[1]
+    : readHeader(cat).fields.findLast((f) => f.name.toLowerCase() === "language")?.value.trim() ?? null;
+  if (language === null || language === "") {
+    throw new InvalidInputError(
+      'Invalid request: plural_forms "from_language" needs a Language (in set or the header)',
+    );
+  }
+  const expected = expectedPluralForms(language);
+  if (expected === null) {
+    throw new InvalidInputError(
+      `Invalid request: no known Plural-Forms for Language ${JSON.stringify(language)} (neither gettext's ` +
+        'table nor CLDR as listed here): give it in set, e.g. {"Plural-Forms": "nplurals=2; plural=(n != 1);"}',
+    );
+  }
+  const name = Object.keys(set).find((n) => n.toLowerCase() === "plural-forms") ?? "Plural-Forms";
+  return { [name]: expected.rule };
+}
+
 /** What the maintenance tools use: the catalogue store. */
 interface HeaderToolDeps {
   catalogues: NonNullable<AppDeps["catalogues"]>;
@@ -164,6 +209,11 @@ export const poMaintainTools = defineToolGroup<HeaderToolDeps>({
         for (const f of info.fields) {
           if (f.name !== "" && !Object.hasOwn(header, f.name)) header[f.name] = f.value;
         }
+        const language = info.fields.findLast((f) => f.name.toLowerCase() === "language")?.value.trim() ??
+          null;
+        const pluralForms = info.fields.findLast((f) => f.name.toLowerCase() === "plural-forms")?.value ??
+          null;
+        const expected = language === null || language === "" ? null : expectedPluralForms(language);
         return {
           present: info.present,
           fields: info.fields,
@@ -171,6 +221,10 @@ export const poMaintainTools = defineToolGroup<HeaderToolDeps>({
           fuzzy: info.fuzzy,
           nplurals: info.nplurals,
           plural_forms_problem: info.pluralFormsProblem,
+          expected_plural_forms: expected,
+          plural_forms_matches_language: expected === null || info.nplurals === null
+            ? null
+            : pluralFormsMismatch(language, pluralForms) === null,
         };
       },
     }),
@@ -193,11 +247,13 @@ export const poMaintainTools = defineToolGroup<HeaderToolDeps>({
       example: ({ catalogue }) => ({ file_path: catalogue, set: {} }),
       errors: [403, 404],
       output: UpdateHeaderResponse,
-      handle: async ({ file_path, set, stamp_revision_date }, { catalogues }, call) => {
+      handle: async ({ file_path, set, stamp_revision_date, plural_forms }, { catalogues }, call) => {
         const stamp = stamp_revision_date ? new Date() : undefined;
         const r = await catalogues.update(file_path, (cat) => {
           if (cat === null) throw new NotFoundError(`File not found: ${file_path}`);
-          const result = updateHeader(cat, { set, stampRevisionDate: stamp });
+          const fields = { ...set };
+          if (plural_forms === "from_language") Object.assign(fields, pluralFormsFor(cat, set));
+          const result = updateHeader(cat, { set: fields, stampRevisionDate: stamp });
           return { doc: result.catalog, result };
         }, { signal: call.signal });
         return {
