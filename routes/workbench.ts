@@ -9,6 +9,7 @@ import { z } from "zod";
 import type { PoCatalog } from "../lib/po/types.ts";
 import type { CatalogueStore } from "../lib/store/mod.ts";
 import {
+  CATALOGUE_SORTS,
   catalogueFilePath,
   type CatalogueSummary as CatalogueSummaryValue,
   countCatalogue,
@@ -80,10 +81,16 @@ export const ListCataloguesRequest = z.strictObject({
   has_fuzzy: z.boolean().nullable().optional().meta({
     description: "true: only catalogues with fuzzy entries; false: only those without.",
   }),
+  sort: z.enum(CATALOGUE_SORTS).default("path").meta({
+    description: "Order: path (default; root, then path), percent (least done first), untranslated " +
+      "(most untranslated and fuzzy entries first), untranslated_words (the same by words). Unreadable " +
+      "files come first in every order but path, templates last.",
+  }),
   limit: Limit(1000, 5000),
   cursor: Cursor,
   fields: z.array(z.enum(CATALOGUE_FIELDS)).max(CATALOGUE_FIELDS.length).nullable().optional().meta({
-    description: 'Catalogue fields to return (default all); root and path always come. E.g. ["counts"].',
+    description:
+      'Catalogue fields to return (default all); root, path and kind always come. E.g. ["counts"].',
   }),
 }).meta({ id: "ListCataloguesRequest" });
 
@@ -127,7 +134,7 @@ function selectCatalogueFields(
   summary: CatalogueSummaryValue,
   fields: readonly (typeof CATALOGUE_FIELDS)[number][],
 ): Partial<CatalogueSummaryValue> {
-  const out: Partial<CatalogueSummaryValue> = { root: summary.root, path: summary.path };
+  const out: Partial<CatalogueSummaryValue> = { root: summary.root, path: summary.path, kind: summary.kind };
   for (const field of CATALOGUE_FIELDS) {
     if (fields.includes(field)) (out as Record<string, unknown>)[field] = summary[field];
   }
@@ -151,6 +158,9 @@ const CatalogueCounts = z.object({
 const CatalogueSummary = z.object({
   root: z.string(),
   path: z.string().meta({ description: "Relative to root." }),
+  kind: z.enum(["catalogue", "template"]).meta({
+    description: "template: a .pot file (no translations: outside progress totals and progress filters).",
+  }),
   language: z.string().nullable().optional(),
   counts: CatalogueCounts.nullable().optional(),
   size: z.int().optional(),
@@ -159,7 +169,8 @@ const CatalogueSummary = z.object({
     description: "Revision of the bytes counted (if_revision of writes).",
   }),
   error: z.string().nullable().optional().meta({
-    description: "Why the file has no counts (e.g. a syntax error).",
+    description: "Why the file has no counts (e.g. a syntax error). Such a file stays in every filtered " +
+      "listing (its progress is unknown) and is counted in errors.",
   }),
 }).meta({ id: "CatalogueSummary", description: "Every field comes unless `fields` leaves it out." });
 const ListedEntry = z.object({
@@ -176,13 +187,18 @@ const ListCataloguesResponse = z.object({
   directories: z.array(z.object({
     root: z.string(),
     path: z.string(),
-    files: z.int(),
+    files: z.int().meta({ description: "Catalogues (.po) under it, unreadable ones included." }),
+    templates: z.int().meta({ description: "Templates (.pot) under it, outside the progress totals." }),
+    errors: z.int().meta({ description: "Files under it that could not be read: problems, not done." }),
     entries: Counts,
     words: Counts,
-    percent: z.int(),
-    percent_words: z.int(),
+    percent: z.int().nullable().meta({
+      description: "Percent done of its readable catalogues; null when none could be read.",
+    }),
+    percent_words: z.int().nullable(),
   })).nullable().meta({ description: "Totals per directory over all pages (first page only)." }),
   total: z.int(),
+  errors: z.int().meta({ description: "Listed files (all pages) that could not be read (each has error)." }),
   next_cursor: z.string().nullable(),
 }).meta({ id: "ListCataloguesResponse" });
 const ListEntriesResponse = z.object({
@@ -201,6 +217,9 @@ const SearchEntriesResponse = z.object({
     description: "True when the page ended on the time budget: more hits may follow next_cursor.",
   }),
   searched_files: z.int(),
+  unreadable: z.array(z.object({ root: z.string(), path: z.string(), error: z.string() })).meta({
+    description: "Files this page passed over because they cannot be read, with why (at most 100).",
+  }),
 }).meta({ id: "SearchEntriesResponse" });
 
 const READS: ToolAnnotations = {
@@ -243,7 +262,9 @@ export const workbenchTools = defineToolGroup<WorkbenchDeps>({
         "`under`) as {root, path} with path relative to the root, its language, entry and word counts by " +
         "state (translated, fuzzy, untranslated, obsolete: the translated/fuzzy/untranslated numbers are " +
         "those of `msgfmt --statistics`, header not counted), percent done by entries and by words, size, " +
-        "last modified and revision. Sorted by root, then path; the first page also has totals per " +
+        "last modified and revision; a .pot is kind template (outside progress totals), an unreadable file " +
+        "stays in every listing with its error (counted in errors). sort: path (default), percent, " +
+        "untranslated or untranslated_words; the first page also has totals per " +
         "directory. Filters: glob, exclude, min_percent/max_percent, has_fuzzy. Then call list_entries " +
         'with a catalogue\'s path and states ["untranslated"] to see what is left.',
       input: ListCataloguesRequest,
@@ -260,8 +281,13 @@ export const workbenchTools = defineToolGroup<WorkbenchDeps>({
           maxPercent: input.max_percent ?? null,
           hasFuzzy: input.has_fuzzy ?? null,
         };
-        const digest = requestDigest("catalogues", { under: input.under ?? null, ...filter });
+        const digest = requestDigest("catalogues", {
+          under: input.under ?? null,
+          ...filter,
+          sort: input.sort,
+        });
         const listing = listCatalogues(files, rootIndexOf(bench.roots), filter, {
+          sort: input.sort,
           limit: input.limit,
           cursor: input.cursor ?? null,
           kind: "catalogues",

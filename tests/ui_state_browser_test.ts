@@ -137,3 +137,53 @@ Deno.test({
     }
   },
 });
+
+Deno.test({
+  name: "the overview counts an unreadable file as a problem, never as done, and a template apart",
+  ignore: lacks(import.meta.url, "chromium"),
+  sanitizeResources: false,
+  sanitizeOps: false,
+  async fn() {
+    const root = await Deno.realPath(await Deno.makeTempDir({ prefix: "ui-problems-" }));
+    await Deno.mkdir(`${root}/fr`);
+    await Deno.mkdir(`${root}/broken`);
+    await Deno.mkdir(`${root}/templates`);
+    await Deno.writeTextFile(`${root}/fr/states.po`, EVERY_STATE_PO);
+    await Deno.writeTextFile(`${root}/broken/bad.po`, 'msgid "a"\nmsgstr "b"\nmsgid oops\n');
+    await Deno.writeTextFile(
+      `${root}/templates/app.pot`,
+      'msgid ""\nmsgstr ""\n"Content-Type: text/plain; charset=UTF-8\\n"\n\nmsgid "a"\nmsgstr ""\n\nmsgid "b"\nmsgstr ""\n',
+    );
+    const catalogues = new CatalogueStore({ roots: [root], codec: PO_CODEC });
+    const { app } = testApp({ catalogues, gpss: NO_GPSS });
+    const server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen() {} }, app.fetch);
+    const browser = await chromium.launch({ executablePath: CHROMIUM!, args: [...CHROMIUM_FLAGS] });
+    try {
+      const page = await browser.newPage();
+      await page.goto(`http://127.0.0.1:${server.addr.port}/`);
+      await page.waitForSelector("tr.file");
+      const rows = Object.fromEntries(
+        await page.$$eval("tbody tr", (trs) =>
+          trs.map((tr) => {
+            const cells = [...tr.querySelectorAll("td")].map((td) => td.textContent!.trim());
+            return [tr.querySelector("td.name")!.firstChild!.textContent, [cells[5], tr.className, cells[0]]];
+          })),
+      );
+      // The directory whose only file cannot be read: a problem, not "100 %".
+      assert.equal(rows["broken/"]![0], "unreadable");
+      assert.match(rows["broken/"]![1]!, /problem/);
+      assert.equal(rows["bad.po"]![0], "unreadable");
+      assert.match(rows["bad.po"]![2]!, /Cannot be read: Invalid PO file/);
+      // The template: no progress of its own, and none in the totals above it.
+      assert.equal(rows["app.pot"]![0], "template");
+      assert.equal(rows["templates/"]![0], "–");
+      const summary = await page.locator("#summary").textContent();
+      // 1 translated of the 5 live entries of states.po: the template's 2 untranslated are not counted.
+      assert.match(summary ?? "", /20 % of 5 entries translated\. 1 cannot be read\./);
+    } finally {
+      await browser.close();
+      await server.shutdown();
+      await Deno.remove(root, { recursive: true });
+    }
+  },
+});

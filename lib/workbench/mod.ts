@@ -48,9 +48,11 @@ export {
   selectFields,
 } from "./fields.ts";
 export {
+  CATALOGUE_SORTS,
   type CatalogueFilter,
   catalogueFilter,
   type CatalogueListing,
+  type CatalogueSort,
   type DirectoryTotals,
   listCatalogues,
 } from "./listing.ts";

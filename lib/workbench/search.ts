@@ -42,7 +42,15 @@ export interface SearchPage {
   stopped_early: boolean;
   /** Catalogues looked into for this page. */
   searched_files: number;
+  /**
+   * Files this page passed over because they cannot be read (the first {@link MAX_LISTED_UNREADABLE}),
+   * with why: a search never skips a file without a word.
+   */
+  unreadable: { root: string; path: string; error: string }[];
 }
+
+/** Unreadable files one search page names at most. */
+export const MAX_LISTED_UNREADABLE = 100;
 
 /** How the search gets a listed file's entries: its kept columns, or the file read again. */
 export type ReadCatalogue = (file: CatalogueFile) => Promise<{ columns: SearchColumns; revision: string }>;
@@ -120,11 +128,17 @@ export async function searchCatalogues(
     }
   }
   const hits: SearchHit[] = [];
+  const unreadable: SearchPage["unreadable"] = [];
   let searched = 0;
   for (let k = start; k < files.length; k++) {
     const file = files[k]!;
     const { summary } = file;
-    if (summary.error !== null || summary.revision === null) continue;
+    if (summary.error !== null || summary.revision === null) {
+      if (unreadable.length < MAX_LISTED_UNREADABLE) {
+        unreadable.push({ root: summary.root, path: summary.path, error: summary.error ?? "not readable" });
+      }
+      continue;
+    }
     const { columns, revision } = await read(file);
     const from = k === start ? fromIndex : 0;
     if (k === start && expectRevision !== null && expectRevision !== "" && expectRevision !== revision) {
@@ -158,10 +172,11 @@ export async function searchCatalogues(
         }),
         stopped_early: true,
         searched_files: searched,
+        unreadable,
       };
     }
   }
-  return { hits, next_cursor: null, stopped_early: false, searched_files: searched };
+  return { hits, next_cursor: null, stopped_early: false, searched_files: searched, unreadable };
 
   function stopAt(file: CatalogueFile, revision: string, index: number, early: boolean): SearchPage {
     return {
@@ -174,6 +189,7 @@ export async function searchCatalogues(
       }),
       stopped_early: early,
       searched_files: searched,
+      unreadable,
     };
   }
 }
