@@ -73,7 +73,10 @@ Deno.test("POST /po/catalogues filters by glob, exclude, percent and fuzzy, and 
     "broken/bad.po",
     "fr/LC_MESSAGES/app.po",
   ]);
-  assert.deepEqual(await paths({ min_percent: 50, max_percent: 60 }), ["broken/bad.po", "fr/LC_MESSAGES/app.po"]);
+  assert.deepEqual(await paths({ min_percent: 50, max_percent: 60 }), [
+    "broken/bad.po",
+    "fr/LC_MESSAGES/app.po",
+  ]);
   assert.deepEqual(await paths({ under: "de" }), ["de/partial.po"]);
   assert.deepEqual(await paths({ under: po.path("fr") }), ["fr/LC_MESSAGES/app.po"]);
   const first = await po.post("/po/catalogues", { limit: 3 });
