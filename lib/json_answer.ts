@@ -202,6 +202,11 @@ export interface ListAnswerOptions<C extends object, T extends object> {
    * object (their bytes are made per collection; the item's own bytes stay kept and shared).
    */
   positions?: (collection: C) => (i: number) => Record<string, unknown>;
+  /**
+   * The JSON of {@link positions}' fields without braces (`"index":3,"line":40`), when the caller can
+   * write it faster than `JSON.stringify` does; it must equal that JSON.
+   */
+  positionsJson?: (collection: C) => (i: number) => string;
 }
 
 /** A collection whose answer was found larger than `limit` bytes. */
@@ -308,11 +313,24 @@ export class ListAnswers<C extends object, T extends object> {
 
   /** Per item, `{` and its positions' fields with a comma after them: the start of its object. */
   #heads(collection: C, count: number): BytePiece[] | null {
-    const positions = this.options.positions;
+    const { positions, positionsJson } = this.options;
     if (positions === undefined) return null;
-    const at = positions(collection);
     const texts: string[] = new Array(count);
-    for (let i = 0; i < count; i++) texts[i] = JSON.stringify(at(i)).slice(0, -1) + ",";
+    if (positionsJson !== undefined) {
+      const json = positionsJson(collection);
+      for (let i = 0; i < count; i++) texts[i] = `{${json(i)},`;
+      // One buffer for all: ASCII (numbers, null and names) is one byte per character.
+      const buffer = utf8.encode(texts.join(""));
+      if (buffer.length === texts.reduce((n, t) => n + t.length, 0)) {
+        const pieces: BytePiece[] = new Array(count);
+        let at = 0;
+        for (let i = 0; i < count; i++) pieces[i] = { buffer, start: at, end: at += texts[i]!.length };
+        return pieces;
+      }
+    } else {
+      const at = positions(collection);
+      for (let i = 0; i < count; i++) texts[i] = JSON.stringify(at(i)).slice(0, -1) + ",";
+    }
     return encodePieces(texts);
   }
 }

@@ -16,6 +16,7 @@ import {
   type EntryField,
   entryPlaces,
   entryPositions,
+  entryPositionsJson,
   MAX_PAGE_LIMIT,
   pageEntries,
   requestDigest,
@@ -288,6 +289,7 @@ function poToolDeps(app: AppDeps): PoToolDeps {
       hint: SMALLER_READ_HINT,
       // Each entry's index, line in the file as it is now, and state (issue 34.5).
       positions: (catalog) => entryPositions(catalog, keep),
+      positionsJson: (catalog) => entryPositionsJson(catalog, keep),
     });
   return {
     catalogues,

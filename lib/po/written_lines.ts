@@ -12,7 +12,7 @@
  *
  * @module
  */
-import type { Bytes } from "../byte_runs.ts";
+import { type Bytes, flatBytes } from "../byte_runs.ts";
 import { domainGroups, groupAt, groupSize } from "./_domains.ts";
 import { linesOfCatalog } from "./_identity_caches.ts";
 import { messageLines } from "./parse.ts";
@@ -49,26 +49,14 @@ export function writtenOrder(messages: readonly PoMessage[]): number[] {
   return order;
 }
 
-const HASH = 0x23, TILDE = 0x7e, BAR = 0x7c, SPACE = 0x20, NL = 0x0a;
-const ASCII = new TextEncoder();
-const MSGCTXT = ASCII.encode("msgctxt ");
-const MSGID = ASCII.encode("msgid ");
-const MSGSTR = ASCII.encode("msgstr");
-
-/** Whether `head[at, length)` starts with `word`. */
-function startsWith(head: Uint8Array, at: number, length: number, word: Uint8Array): boolean {
-  if (length - at < word.length) return false;
-  for (let k = 0; k < word.length; k++) if (head[at + k] !== word[k]) return false;
-  return true;
-}
-
-/** Longest line start looked at: `#~| msgctxt `. */
-const HEAD = 12;
+const HASH = 0x23, TILDE = 0x7e, BAR = 0x7c, SPACE = 0x20, NEWLINE = 0x0a;
+const M = 0x6d, S = 0x73, G = 0x67, I = 0x69, D = 0x64, C = 0x63, T = 0x74, X = 0x78;
 
 /**
  * The 1-based line of each entry's first keyword in `bytes` (msgcat's layout), in file order, as
  * the reader counts it: the first `msgctxt` or `msgid` line after the previous entry's `msgstr`,
- * with any of the prefixes `#~ `, `#| `, `#~| ` (a previous `#| msgid` opens its entry).
+ * with any of the prefixes `#~ `, `#| `, `#~| ` (a previous `#| msgid` opens its entry). Only the
+ * first bytes of each line are looked at; the next line is found with `indexOf`.
  *
  * @example
  * ```ts
@@ -77,46 +65,36 @@ const HEAD = 12;
  * ```
  */
 export function entryLines(bytes: Bytes): number[] {
-  const runs = bytes instanceof Uint8Array ? [bytes] : bytes;
+  // A line ends at a 0x0a byte in UTF-8 and in every charset msgcat writes; the keywords are ASCII.
+  const b = flatBytes(bytes);
   const out: number[] = [];
-  const head = new Uint8Array(HEAD);
-  let headLength = 0;
-  let collecting = true; // at a line's start, gathering its first bytes
   let line = 1;
+  let p = 0;
   let open = false; // an entry's keywords started, its msgstr not yet seen
-  const classify = () => {
-    let at = 0;
-    if (head[0] === HASH) {
-      at = head[1] === TILDE ? (head[2] === BAR ? 3 : 2) : head[1] === BAR ? 2 : -1;
-      if (at < 0 || head[at] !== SPACE) return;
-      at++;
+  while (p < b.length) {
+    let q = p;
+    if (b[q] === HASH) {
+      q++;
+      if (b[q] === TILDE) q++;
+      if (b[q] === BAR) q++;
+      q = q === p + 1 || b[q] !== SPACE ? -1 : q + 1;
     }
-    if (startsWith(head, at, headLength, MSGCTXT) || startsWith(head, at, headLength, MSGID)) {
-      if (!open) out.push(line);
-      open = true;
-    } else if (startsWith(head, at, headLength, MSGSTR)) open = false;
-  };
-  for (const run of runs) {
-    let p = 0;
-    while (p < run.length) {
-      if (collecting) {
-        while (p < run.length && headLength < HEAD && run[p] !== NL) head[headLength++] = run[p++]!;
-        if (p === run.length) break; // the line goes on in the next run
-        classify();
-        collecting = false;
-        headLength = 0;
+    if (q >= 0 && b[q] === M && b[q + 1] === S && b[q + 2] === G) {
+      const c = b[q + 3];
+      if (c === S) open = false; // msgstr
+      else if (
+        (c === I && b[q + 4] === D && b[q + 5] === SPACE) ||
+        (c === C && b[q + 4] === T && b[q + 5] === X && b[q + 6] === T && b[q + 7] === SPACE)
+      ) {
+        if (!open) out.push(line);
+        open = true;
       }
-      const nl = run.indexOf(NL, p);
-      if (nl < 0) {
-        p = run.length;
-        break;
-      }
-      p = nl + 1;
-      line++;
-      collecting = true;
     }
+    const nl = b.indexOf(NEWLINE, p);
+    if (nl < 0) break;
+    p = nl + 1;
+    line++;
   }
-  if (collecting && headLength > 0) classify();
   return out;
 }
 

@@ -96,6 +96,18 @@ export function entryPositions(
   };
 }
 
+/** {@link entryPositions} as JSON without braces (`"index":3,"line":40,"state":"fuzzy"`), made faster. */
+export function entryPositionsJson(
+  catalog: PoCatalog,
+  select: ((m: PoMessage) => boolean) | null,
+): (i: number) => string {
+  const at = entryPositions(catalog, select);
+  return (i) => {
+    const { index, line, state } = at(i);
+    return `"index":${index},"line":${line === null ? "null" : line},"state":"${state}"`;
+  };
+}
+
 /** Where an entry is and its state: what a write answers for each entry it was sent. */
 export interface EntryPlace {
   msgid: string;
@@ -120,9 +132,15 @@ export function entryPlaces(
   const wanted = new Map<string, number>();
   const keyOf = (msgctxt: string | null | undefined, msgid: string) =>
     `${msgctxt ? "\u0004" + msgctxt : ""}\u0000${msgid}`;
-  for (const k of keys) wanted.set(keyOf(k.msgctxt, k.msgid), -1);
+  // Only messages whose msgid was asked for get a key (a write names few entries of many).
+  const msgids = new Set<string>();
+  for (const k of keys) {
+    wanted.set(keyOf(k.msgctxt, k.msgid), -1);
+    msgids.add(k.msgid);
+  }
   for (let i = 0; i < messages.length; i++) {
     const m = messages[i]!;
+    if (!msgids.has(m.msgid)) continue;
     const key = keyOf(m.msgctxt, m.msgid);
     const at = wanted.get(key);
     if (at === undefined) continue;

@@ -43,6 +43,7 @@ export {
   type EntryPlace,
   entryPlaces,
   entryPositions,
+  entryPositionsJson,
   type ListedEntry,
   listedEntry,
   selectFields,
