@@ -11,6 +11,7 @@ import type { PoCatalog, PoMessage } from "../lib/po/types.ts";
 import { KeptItemJson, ListAnswers } from "../lib/json_answer.ts";
 import type { CatalogueRead, CatalogueStore } from "../lib/store/mod.ts";
 import {
+  contextWithPositions,
   ENTRY_FIELDS,
   ENTRY_STATES,
   type EntryField,
@@ -235,10 +236,15 @@ const WritePoResponse = z.object({
     description: 'Problems the write introduces (checks "warn"; [] with "off"): see POST /po/check.',
   }),
 }).meta({ id: "WritePOResponse" });
+const PlacedEntry = PoEntry.extend({
+  index: z.int().meta({ description: "Position among the entries (header excluded)." }),
+  line: z.int().nullable().meta({ description: "The line of its first keyword in the file as it is now." }),
+  state: z.enum(ENTRY_STATES as [string, ...string[]]),
+});
 const ReadPoContextResponse = z.object({
-  target_entry: PoEntry.nullable(),
-  context_before: z.array(PoEntry),
-  context_after: z.array(PoEntry),
+  target_entry: PlacedEntry.nullable(),
+  context_before: z.array(PlacedEntry),
+  context_after: z.array(PlacedEntry),
 }).meta({ id: "ReadPOContextResponse" });
 
 /** The shortest JSON an entry can have (every field empty), with the comma after it. */
@@ -472,7 +478,8 @@ export const poTools = defineToolGroup<PoToolDeps>({
       handle: async ({ file_path, msgid, msgctxt, context_size }, { catalogues }, call) => {
         const read = await catalogues.read(file_path, { signal: call.signal });
         tagRevision(call, read.revision);
-        return readContext(read.doc, msgid, msgctxt ?? null, context_size);
+        const window = readContext(read.doc, msgid, msgctxt ?? null, context_size);
+        return contextWithPositions(read.doc, msgid, msgctxt ?? null, window);
       },
     }),
     defineTool({

@@ -90,6 +90,16 @@ Deno.test("after the server's own write, every answer gives each entry's line in
   for (const e of read.body.entries) {
     assert.equal(e.line, now.get(`${e.obsolete ? "~" : ""}${e.msgid}`), `read_po: ${e.msgid}`);
   }
+  const context = await po.post("/po/read_context", {
+    file_path: file,
+    msgid: "Entry number 1 of the glossary: see the tutorial section 1",
+    context_size: 2,
+  });
+  assert.equal(context.status, 200);
+  const around = [...context.body.context_before, context.body.target_entry, ...context.body.context_after];
+  assert.equal(around.length, 4);
+  for (const e of around) assert.equal(e.line, now.get(e.msgid), `read_po_context: ${e.msgid}`);
+  assert.deepEqual(around.map((e: { index: number }) => e.index), [0, 1, 2, 3]);
   const fuzzy = await po.post("/po/find_fuzzy", { file_path: file, limit: 1000 });
   assert.ok(fuzzy.body.entries.length > 0);
   for (const e of fuzzy.body.entries) assert.equal(e.line, now.get(e.msgid), `find_fuzzy: ${e.msgid}`);

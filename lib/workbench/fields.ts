@@ -154,3 +154,27 @@ export function entryPlaces(
     return { msgid: k.msgid, msgctxt, index: i, line: lines[i] ?? null, state: entryState(messages[i]!) };
   });
 }
+
+/**
+ * A context window (`readContext`) with each entry's `index`, `line` and `state` put first: the
+ * target is the first entry with exactly this msgid and msgctxt, its neighbours the entries around it.
+ */
+export function contextWithPositions<E extends object>(
+  catalog: PoCatalog,
+  msgid: string,
+  msgctxt: string | null,
+  window: { target_entry: E | null; context_before: E[]; context_after: E[] },
+) {
+  if (window.target_entry === null) return window;
+  const messages = entryMessages(catalog);
+  const target = messages.findIndex((m) => m.msgid === msgid && m.msgctxt === msgctxt);
+  if (target < 0) return window;
+  const at = entryPositions(catalog, null);
+  const place = <T extends object>(entry: T, i: number) => ({ ...at(i), ...entry });
+  const first = target - window.context_before.length;
+  return {
+    target_entry: place(window.target_entry, target),
+    context_before: window.context_before.map((e, k) => place(e, first + k)),
+    context_after: window.context_after.map((e, k) => place(e, target + 1 + k)),
+  };
+}

@@ -38,6 +38,7 @@ export {
   type PageRequest,
 } from "./entries.ts";
 export {
+  contextWithPositions,
   ENTRY_FIELDS,
   type EntryField,
   type EntryPlace,
