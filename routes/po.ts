@@ -240,7 +240,7 @@ const PlacedEntry = PoEntry.extend({
   index: z.int().meta({ description: "Position among the entries (header excluded)." }),
   line: z.int().nullable().meta({ description: "The line of its first keyword in the file as it is now." }),
   state: z.enum(ENTRY_STATES as [string, ...string[]]),
-});
+}).meta({ id: "PlacedPOEntry" });
 const ReadPoContextResponse = z.object({
   target_entry: PlacedEntry.nullable(),
   context_before: z.array(PlacedEntry),
