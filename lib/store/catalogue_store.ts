@@ -35,8 +35,9 @@
  * its change via the stat); see {@link withFileLock} for NFS and {@link atomicReplaceFile} for what a
  * replacement does not keep (owner, ACLs, hard links). Documents returned by `read` are shared with
  * the cache and must be treated as read-only; `update` hands `fn` a freshly parsed document it may
- * mutate. After a write the store caches the document `fn` returned, so the codec must round-trip:
- * `parse(encode(doc))` must equal `doc`.
+ * mutate. After a write the store caches the document `fn` returned, or the codec's `written(doc,
+ * bytes)` (the document as a read of the written bytes gives it: the PO codec's has the lines of
+ * those bytes), so the codec must round-trip: `parse(encode(doc))` must equal that document.
  *
  * @module
  */
