@@ -196,6 +196,17 @@ export interface ListAnswerOptions<C extends object, T extends object> {
   keepCompacted: boolean;
   /** How to ask for less, said when the answer is over the limit. */
   hint: string;
+  /**
+   * Fields that depend on the collection, not on the item alone (an entry's position and its line
+   * in the file): for each collection, the fields of its `i`-th item, put first in that item's
+   * object (their bytes are made per collection; the item's own bytes stay kept and shared).
+   */
+  positions?: (collection: C) => (i: number) => Record<string, unknown>;
+  /**
+   * The JSON of {@link positions}' fields without braces (`"index":3,"line":40`), when the caller can
+   * write it faster than `JSON.stringify` does; it must equal that JSON.
+   */
+  positionsJson?: (collection: C) => (i: number) => string;
 }
 
 /** A collection whose answer was found larger than `limit` bytes. */
@@ -239,7 +250,14 @@ export class ListAnswers<C extends object, T extends object> {
       this.#answers.set(collection, chunks);
     }
     const { toJson } = this.options.items;
-    return new JsonAnswer(chunks, () => ({ [key]: select(collection).map(toJson) }));
+    const positions = this.options.positions;
+    if (positions === undefined) {
+      return new JsonAnswer(chunks, () => ({ [key]: select(collection).map(toJson) }));
+    }
+    return new JsonAnswer(chunks, () => {
+      const at = positions(collection);
+      return { [key]: select(collection).map((item, i) => ({ ...at(i), ...(toJson(item) as object) })) };
+    });
   }
 
   #tooLarge(collection: C, maxBytes: number): AnswerTooLargeError {
@@ -272,16 +290,48 @@ export class ListAnswers<C extends object, T extends object> {
     }
     encodePieces(texts, ",").forEach((piece, i) => kept.set(fresh[i]!, piece)); // same length as fresh
     const parts: ByteItem[] = [this.#open];
+    const heads = this.#heads(collection, items.length);
+    if (heads !== null) {
+      for (const head of heads) size += head.end - head.start - 1;
+      if (size > maxBytes) throw this.#tooLarge(collection, maxBytes);
+    }
     for (let i = 0; i < items.length; i++) {
       if (i > 0) parts.push(COMMA);
-      parts.push(kept.get(items[i]!)!); // every item was kept above
+      const piece = kept.get(items[i]!)!; // every item was kept above
+      if (heads === null) parts.push(piece);
+      else parts.push(heads[i]!, { buffer: piece.buffer, start: piece.start + 1, end: piece.end });
     }
     parts.push(this.#close);
     // Pieces made at different times lie in different buffers: when they make too many runs,
     // they are copied together once (and, for the full list, kept there for later versions).
     const { runs, moved } = compactRuns(parts, MAX_RUNS);
-    if (moved && keepCompacted) items.forEach((item, i) => kept.set(item, moved[2 * i + 1]!));
+    if (moved && keepCompacted && heads === null) {
+      items.forEach((item, i) => kept.set(item, moved[2 * i + 1]!));
+    }
     return runs;
+  }
+
+  /** Per item, `{` and its positions' fields with a comma after them: the start of its object. */
+  #heads(collection: C, count: number): BytePiece[] | null {
+    const { positions, positionsJson } = this.options;
+    if (positions === undefined) return null;
+    const texts: string[] = new Array(count);
+    if (positionsJson !== undefined) {
+      const json = positionsJson(collection);
+      for (let i = 0; i < count; i++) texts[i] = `{${json(i)},`;
+      // One buffer for all: ASCII (numbers, null and names) is one byte per character.
+      const buffer = utf8.encode(texts.join(""));
+      if (buffer.length === texts.reduce((n, t) => n + t.length, 0)) {
+        const pieces: BytePiece[] = new Array(count);
+        let at = 0;
+        for (let i = 0; i < count; i++) pieces[i] = { buffer, start: at, end: at += texts[i]!.length };
+        return pieces;
+      }
+    } else {
+      const at = positions(collection);
+      for (let i = 0; i < count; i++) texts[i] = JSON.stringify(at(i)).slice(0, -1) + ",";
+    }
+    return encodePieces(texts);
   }
 }
 

@@ -23,6 +23,7 @@ import { patentTools } from "./patents.ts";
 import { poTools } from "./po.ts";
 import { poMaintainTools } from "./po_maintain.ts";
 import { poCheckTools } from "./po_checks.ts";
+import { poPurgeTools } from "./po_purge.ts";
 import { requestLog } from "./request_log.ts";
 import { securityHeaders } from "./security_headers.ts";
 import { mountUi } from "./ui.ts";
@@ -37,6 +38,7 @@ export { MissingDependencyError, serveTools } from "./tool.ts";
 export const TOOL_GROUPS: readonly ToolGroup[] = [
   poTools,
   poMaintainTools,
+  poPurgeTools,
   workbenchTools,
   poCheckTools,
   greetingTools,

@@ -18,8 +18,13 @@ import {
 import { KeptItemJson, ListAnswers } from "../lib/json_answer.ts";
 import type { CatalogueRead, CatalogueStore } from "../lib/store/mod.ts";
 import {
+  contextWithPositions,
   ENTRY_FIELDS,
+  ENTRY_STATES,
   type EntryField,
+  entryPlaces,
+  entryPositions,
+  entryPositionsJson,
   MAX_PAGE_LIMIT,
   pageEntries,
   requestDigest,
@@ -96,6 +101,12 @@ export const PoEntryInput = z.strictObject({
   }),
   expected_msgstr_plural: z.record(z.string(), z.string()).optional().meta({
     description: "As expected_msgstr, for the plural forms (msgstr_plural as read): every form must match.",
+  }),
+  delete: z.boolean().optional().meta({
+    description: "true: remove this entry (the first live one with this msgctxt and msgid; with obsolete: " +
+      "true, the obsolete one); msgstr and the other fields are ignored. The header cannot be removed " +
+      "(422); an entry that is not there refuses the whole write (409, with the closest msgids); with " +
+      "expected_msgstr, only if it still holds that. Removals apply before the other entries.",
   }),
 }).meta({ id: "POEntryInput" });
 
@@ -177,7 +188,17 @@ const ClosestMsgid = z.object({
 
 /** Every entry; or, when paged (limit, cursor or fields), a page of entries with only the fields asked. */
 const EntriesResponse = z.object({
-  entries: z.array(PoEntry.partial()),
+  entries: z.array(
+    PoEntry.partial().extend({
+      index: z.int().optional().meta({ description: "Position among the entries (header excluded)." }),
+      line: z.int().nullable().optional().meta({
+        description: "The line of the entry's first keyword in the file as it is now.",
+      }),
+      state: z.enum(ENTRY_STATES as [string, ...string[]]).optional().meta({
+        description: "translated, fuzzy, untranslated or obsolete, as list_entries counts them.",
+      }),
+    }),
+  ),
   next_cursor: z.string().nullable().optional().meta({ description: "Paged answers only." }),
   revision: z.string().optional().meta({ description: "Paged answers only: the catalogue's revision." }),
   total: z.int().optional().meta({ description: "Paged answers only: entries in the whole list." }),
@@ -193,7 +214,8 @@ const WritePoResponse = z.object({
       "Entries that matched only an obsolete (#~) entry, which was revived (without its fuzzy flag " +
       "unless the request gives fuzzy: true).",
   }),
-  outcomes: z.array(z.enum(["created", "updated", "unchanged", "revived", "superseded"])).meta({
+  deleted: z.int().meta({ description: "Entries removed (delete: true)." }),
+  outcomes: z.array(z.enum(["created", "updated", "unchanged", "revived", "superseded", "deleted"])).meta({
     description: "What happened to each request entry, in request order (superseded: a later entry of the " +
       "request had the same msgctxt and msgid, and was applied instead).",
   }),
@@ -206,6 +228,21 @@ const WritePoResponse = z.object({
   }),
   diff: z.string().optional().meta({
     description: 'Dry run only: the unified diff from the file to what the write would make ("" if none).',
+  }),
+  entries: z.array(z.object({
+    msgid: z.string(),
+    msgctxt: z.string().nullable(),
+    index: z.int().nullable().meta({
+      description: "Its position among the entries (as list_entries' index).",
+    }),
+    line: z.int().nullable().meta({ description: "The line of its first keyword in the file as written." }),
+    state: z.enum(ENTRY_STATES as [string, ...string[]]).nullable().meta({
+      description: "Its state now, as the server counts it (null: not in the file, e.g. an untranslated " +
+        "obsolete entry, which msgcat drops).",
+    }),
+  })).meta({
+    description: "Each request entry as the file holds it after the write (for a dry run, as it would): " +
+      "where it is and its state, in request order.",
   }),
   problems: z.array(z.object({
     path: z.string().nullable(),
@@ -229,10 +266,15 @@ const WritePoResponse = z.object({
       "and create.",
   }),
 }).meta({ id: "WritePOResponse" });
+const PlacedEntry = PoEntry.extend({
+  index: z.int().meta({ description: "Position among the entries (header excluded)." }),
+  line: z.int().nullable().meta({ description: "The line of its first keyword in the file as it is now." }),
+  state: z.enum(ENTRY_STATES as [string, ...string[]]),
+}).meta({ id: "PlacedPOEntry" });
 const ReadPoContextResponse = z.object({
-  target_entry: PoEntry.nullable(),
-  context_before: z.array(PoEntry),
-  context_after: z.array(PoEntry),
+  target_entry: PlacedEntry.nullable(),
+  context_before: z.array(PlacedEntry),
+  context_after: z.array(PlacedEntry),
   closest: z.array(ClosestMsgid).optional().meta({
     description: "Only when no entry matched: the existing msgids closest to the one asked for (a typo " +
       "shows), nearest first; [] when none is near.",
@@ -276,9 +318,25 @@ function poToolDeps(app: AppDeps): PoToolDeps {
     toApiEntry,
     (m) => MIN_ENTRY_JSON + m.msgid.length + m.msgstr.length,
   );
-  const list = (select: (catalog: PoCatalog) => readonly PoMessage[], keepCompacted: boolean) =>
-    new ListAnswers({ key: "entries", select, items, keepCompacted, hint: SMALLER_READ_HINT });
-  return { catalogues, readAnswers: list(entryMessages, true), fuzzyAnswers: list(fuzzyMessages, false) };
+  const list = (
+    select: (catalog: PoCatalog) => readonly PoMessage[],
+    keep: ((m: PoMessage) => boolean) | null,
+  ) =>
+    new ListAnswers({
+      key: "entries",
+      select,
+      items,
+      keepCompacted: keep === null,
+      hint: SMALLER_READ_HINT,
+      // Each entry's index, line in the file as it is now, and state (issue 34.5).
+      positions: (catalog) => entryPositions(catalog, keep),
+      positionsJson: (catalog) => entryPositionsJson(catalog, keep),
+    });
+  return {
+    catalogues,
+    readAnswers: list(entryMessages, null),
+    fuzzyAnswers: list(fuzzyMessages, (m) => m.flags.includes("fuzzy")),
+  };
 }
 
 /** True when a read asks for a page (any paging field given): else the old answer, unchanged. */
@@ -303,7 +361,6 @@ function entriesPage(
     limit: input.limit ?? DEFAULT_PAGE_LIMIT,
     cursor: input.cursor ?? null,
     fields: input.fields ?? null,
-    positions: false,
   });
   return { entries: page.entries, next_cursor: page.next_cursor, revision: page.revision, total: page.total };
 }
@@ -426,10 +483,12 @@ export const poTools = defineToolGroup<PoToolDeps>({
           updated: r.updated,
           unchanged: r.unchanged,
           revived: r.revived,
+          deleted: r.deleted,
           outcomes: r.outcomes,
           revision: r.revision,
           written: r.written,
           ...(r.diff !== undefined ? { diff: r.diff } : {}),
+          entries: entryPlaces(r.catalog, entries),
           problems: r.problems,
           similar_existing: r.similarExisting,
         };
@@ -451,7 +510,8 @@ export const poTools = defineToolGroup<PoToolDeps>({
         const read = await catalogues.read(cataloguePath(catalogues, file_path), { signal: call.signal });
         tagRevision(call, read.revision);
         const window = readContext(read.doc, msgid, msgctxt ?? null, context_size);
-        if (window.target_entry !== null) return window;
+        const placed = contextWithPositions(read.doc, msgid, msgctxt ?? null, window);
+        if (placed.target_entry !== null) return placed;
         // 200 as the old service answered, with what was near: a typo shows (no silent null).
         const closest = closestExisting(read.doc, msgid);
         const where = msgctxt == null ? "without context" : `with msgctxt ${JSON.stringify(msgctxt)}`;
@@ -459,7 +519,7 @@ export const poTools = defineToolGroup<PoToolDeps>({
           ? `; closest: ${closest.entries.map((c) => JSON.stringify(c.msgid)).join(", ")}`
           : "; no msgid is near it";
         return {
-          ...window,
+          ...placed,
           closest: closest.entries,
           message: `No entry has msgid ${
             JSON.stringify(msgid.length > 80 ? msgid.slice(0, 80) + "…" : msgid)

@@ -6,16 +6,18 @@
  * @module
  */
 import { z } from "zod";
-import { NotFoundError, UnwritableCatalogError } from "../lib/errors.ts";
+import { InvalidInputError, NotFoundError, UnwritableCatalogError } from "../lib/errors.ts";
 import {
   compileMo,
   editHeader,
+  expectedPluralForms,
   type FuzzyLimits,
   MAX_HEADER_UPDATES,
   MAX_HEADER_VALUE_CHARS,
   mergeCatalogs,
   type MergeOutcome,
   type MergeStats,
+  pluralFormsMismatch,
   readForCompile,
   readHeader,
 } from "../lib/po/mod.ts";
@@ -46,6 +48,19 @@ const ReadHeaderResponse = z.object({
   plural_forms_problem: z.string().nullable().meta({
     description: "Why Plural-Forms is invalid (msgfmt's rules), or null when it is valid or absent.",
   }),
+  expected_plural_forms: z.object({
+    language: z.string().meta({ description: 'The language it was found for ("zh" for zh_CN).' }),
+    rule: z.string().meta({ description: 'e.g. "nplurals=1; plural=0;"' }),
+    nplurals: z.int(),
+    source: z.enum(["gettext", "cldr"]).meta({
+      description: "gettext's table of languages (plural-table.c), or CLDR through gettext's cldr-plurals.",
+    }),
+  }).nullable().meta({
+    description: "The Plural-Forms msginit gives the header's Language, or null (no Language, or unknown).",
+  }),
+  plural_forms_matches_language: z.boolean().nullable().meta({
+    description: "Whether the valid Plural-Forms says what the expected rule says (null: either is missing).",
+  }),
 }).meta({ id: "ReadHeaderResponse" });
 
 export const UpdateHeaderRequest = z.strictObject({
@@ -62,6 +77,10 @@ export const UpdateHeaderRequest = z.strictObject({
   }),
   if_revision: z.string().optional().meta({
     description: "Update only if the file's revision is still this one (else 409).",
+  }),
+  plural_forms: z.literal("from_language").optional().meta({
+    description: '"from_language": set Plural-Forms to the rule msginit gives the Language (the one in ' +
+      "`set`, else the header's), e.g. nplurals=1; plural=0; for zh_CN; 422 when the language is unknown.",
   }),
 }).refine((r) => Object.keys(r.set).length <= MAX_HEADER_UPDATES, {
   message: `At most ${MAX_HEADER_UPDATES} fields per update`,
@@ -220,6 +239,32 @@ function moBeside(path: string): string {
   return path.replace(/\.pot?$/, "") + ".mo";
 }
 
+/**
+ * `{"Plural-Forms": rule}` for the Language `set` gives (any case), else the catalogue's.
+ *
+ * @throws {InvalidInputError} no Language, or one whose rule is not known.
+ */
+function pluralFormsFor(cat: Parameters<typeof readHeader>[0], set: Record<string, string | null>) {
+  const named = Object.entries(set).findLast(([name]) => name.toLowerCase() === "language");
+  const language = named !== undefined
+    ? named[1]
+    : readHeader(cat).fields.findLast((f) => f.name.toLowerCase() === "language")?.value.trim() ?? null;
+  if (language === null || language === "") {
+    throw new InvalidInputError(
+      'Invalid request: plural_forms "from_language" needs a Language (in set or the header)',
+    );
+  }
+  const expected = expectedPluralForms(language);
+  if (expected === null) {
+    throw new InvalidInputError(
+      `Invalid request: no known Plural-Forms for Language ${JSON.stringify(language)} (neither gettext's ` +
+        'table nor CLDR as listed here): give it in set, e.g. {"Plural-Forms": "nplurals=2; plural=(n != 1);"}',
+    );
+  }
+  const name = Object.keys(set).find((n) => n.toLowerCase() === "plural-forms") ?? "Plural-Forms";
+  return { [name]: expected.rule };
+}
+
 /** What the maintenance tools use: the catalogue store. */
 interface HeaderToolDeps {
   catalogues: NonNullable<AppDeps["catalogues"]>;
@@ -256,6 +301,11 @@ export const poMaintainTools = defineToolGroup<HeaderToolDeps>({
         for (const f of info.fields) {
           if (f.name !== "" && !Object.hasOwn(header, f.name)) header[f.name] = f.value;
         }
+        const language = info.fields.findLast((f) => f.name.toLowerCase() === "language")?.value.trim() ??
+          null;
+        const pluralForms = info.fields.findLast((f) => f.name.toLowerCase() === "plural-forms")?.value ??
+          null;
+        const expected = language === null || language === "" ? null : expectedPluralForms(language);
         return {
           present: info.present,
           fields: info.fields,
@@ -263,6 +313,10 @@ export const poMaintainTools = defineToolGroup<HeaderToolDeps>({
           fuzzy: info.fuzzy,
           nplurals: info.nplurals,
           plural_forms_problem: info.pluralFormsProblem,
+          expected_plural_forms: expected,
+          plural_forms_matches_language: expected === null || info.nplurals === null
+            ? null
+            : pluralFormsMismatch(language, pluralForms) === null,
         };
       },
     }),
@@ -284,10 +338,14 @@ export const poMaintainTools = defineToolGroup<HeaderToolDeps>({
       errors: [403, 404, 409],
       output: UpdateHeaderResponse,
       handle: async (input, { catalogues }, call) => {
-        const { set, stamp_revision_date, dry_run, if_revision } = input;
+        const { set, stamp_revision_date, dry_run, if_revision, plural_forms } = input;
         const file_path = cataloguePath(catalogues, input.file_path);
         const r = await editHeader(catalogues, file_path, {
           set,
+          // The rule for the Language being set, or the header's: known only once the file is read.
+          ...(plural_forms === "from_language"
+            ? { setFor: (cat) => ({ ...set, ...pluralFormsFor(cat, set) }) }
+            : {}),
           ...(stamp_revision_date ? { stampRevisionDate: new Date() } : {}),
           ...(if_revision !== undefined ? { ifRevision: if_revision } : {}),
           dryRun: dry_run,

@@ -9,6 +9,7 @@ import { z } from "zod";
 import type { PoCatalog } from "../lib/po/mod.ts";
 import type { CatalogueStore } from "../lib/store/mod.ts";
 import {
+  CATALOGUE_SORTS,
   type CatalogueSummary as CatalogueSummaryValue,
   countCatalogue,
   ENTRY_FIELDS,
@@ -77,10 +78,16 @@ export const ListCataloguesRequest = z.strictObject({
   has_fuzzy: z.boolean().nullable().optional().meta({
     description: "Only catalogues with (true) or without (false) fuzzy entries.",
   }),
+  sort: z.enum(CATALOGUE_SORTS).default("path").meta({
+    description: "Order: path (default; root, then path), percent (least done first), untranslated " +
+      "(most untranslated and fuzzy entries first), untranslated_words (the same by words). Unreadable " +
+      "files come first in every order but path, templates last.",
+  }),
   limit: Limit(1000, 5000),
   cursor: Cursor,
   fields: z.array(z.enum(CATALOGUE_FIELDS)).max(CATALOGUE_FIELDS.length).nullable().optional().meta({
-    description: "Catalogue fields to return (default all; root and path always come).",
+    description:
+      'Catalogue fields to return (default all); root, path and kind always come. E.g. ["counts"].',
   }),
 }).meta({ id: "ListCataloguesRequest" });
 
@@ -121,7 +128,7 @@ function selectCatalogueFields(
   summary: CatalogueSummaryValue,
   fields: readonly (typeof CATALOGUE_FIELDS)[number][],
 ): Partial<CatalogueSummaryValue> {
-  const out: Partial<CatalogueSummaryValue> = { root: summary.root, path: summary.path };
+  const out: Partial<CatalogueSummaryValue> = { root: summary.root, path: summary.path, kind: summary.kind };
   for (const field of CATALOGUE_FIELDS) {
     if (fields.includes(field)) (out as Record<string, unknown>)[field] = summary[field];
   }
@@ -145,6 +152,9 @@ const CatalogueCounts = z.object({
 const CatalogueSummary = z.object({
   root: z.string(),
   path: z.string().meta({ description: "Relative to root." }),
+  kind: z.enum(["catalogue", "template"]).meta({
+    description: "template: a .pot file (no translations: outside progress totals and progress filters).",
+  }),
   language: z.string().nullable().optional(),
   counts: CatalogueCounts.nullable().optional(),
   size: z.int().optional(),
@@ -153,7 +163,8 @@ const CatalogueSummary = z.object({
     description: "Revision of the bytes counted (if_revision of writes).",
   }),
   error: z.string().nullable().optional().meta({
-    description: "Why the file has no counts (e.g. a syntax error).",
+    description: "Why the file has no counts (e.g. a syntax error). Such a file stays in every filtered " +
+      "listing (its progress is unknown) and is counted in errors.",
   }),
 }).meta({ id: "CatalogueSummary", description: "Every field comes unless `fields` leaves it out." });
 const ListedEntry = z.object({
@@ -170,13 +181,18 @@ const ListCataloguesResponse = z.object({
   directories: z.array(z.object({
     root: z.string(),
     path: z.string(),
-    files: z.int(),
+    files: z.int().meta({ description: "Catalogues (.po) under it, unreadable ones included." }),
+    templates: z.int().meta({ description: "Templates (.pot) under it, outside the progress totals." }),
+    errors: z.int().meta({ description: "Files under it that could not be read: problems, not done." }),
     entries: Counts,
     words: Counts,
-    percent: z.int(),
-    percent_words: z.int(),
+    percent: z.int().nullable().meta({
+      description: "Percent done of its readable catalogues; null when none could be read.",
+    }),
+    percent_words: z.int().nullable(),
   })).nullable().meta({ description: "Totals per directory over all pages (first page only)." }),
   total: z.int(),
+  errors: z.int().meta({ description: "Listed files (all pages) that could not be read (each has error)." }),
   next_cursor: z.string().nullable(),
   truncated: z.boolean().meta({
     description: "True when the tree holds more catalogues than a listing walks (PO_MAX_LISTED_FILES): " +
@@ -210,6 +226,9 @@ const SearchEntriesResponse = z.object({
   }).meta({
     description: "Entries a regular expression was not run on (their text × the expression's weight " +
       "exceeds the per-entry allowance): how many, and the first 20.",
+  }),
+  unreadable: z.array(z.object({ root: z.string(), path: z.string(), error: z.string() })).meta({
+    description: "Files this page passed over because they cannot be read, with why (at most 100).",
   }),
 }).meta({ id: "SearchEntriesResponse" });
 
@@ -249,8 +268,9 @@ export const workbenchTools = defineToolGroup<WorkbenchDeps>({
       path: "/po/catalogues",
       summary: "List catalogues with their progress",
       description: "Start here: the catalogues under the roots ({root, path}), language, counts by state " +
-        "(as msgfmt --statistics), percent done, revision, totals per directory. Then list_entries for " +
-        "one catalogue's work.",
+        "(as msgfmt --statistics), percent done, revision, totals per directory; a .pot is kind template " +
+        "(outside totals), an unreadable file stays listed with its error. sort: path, percent, " +
+        "untranslated, untranslated_words. Then list_entries for one catalogue's work.",
       input: ListCataloguesRequest,
       annotations: READS,
       example: () => ({ max_percent: 99, limit: 20 }),
@@ -265,9 +285,14 @@ export const workbenchTools = defineToolGroup<WorkbenchDeps>({
           maxPercent: input.max_percent ?? null,
           hasFuzzy: input.has_fuzzy ?? null,
         };
-        const digest = requestDigest("catalogues", { under: input.under ?? null, ...filter });
+        const digest = requestDigest("catalogues", {
+          under: input.under ?? null,
+          ...filter,
+          sort: input.sort,
+        });
         const listing = {
           ...listCatalogues(files, rootIndexOf(bench.roots), filter, {
+            sort: input.sort,
             limit: input.limit,
             cursor: input.cursor ?? null,
             kind: "catalogues",

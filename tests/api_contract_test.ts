@@ -196,7 +196,12 @@ Deno.test("the request examples in /openapi.json name a catalogue in the roots, 
   await using f = await poFixture({ "a/fr.po": MENU, "notes.txt": "not a catalogue" });
   const doc = await openapi(f.app);
   assert.ok(!JSON.stringify(doc).includes("/srv/po/"), "no made-up path");
-  const read = async () => (await f.post("/po/read", { file_path: f.path("a/fr.po") })).body;
+  // The entries without their lines: the write lays the file out as msgcat does, which may move them.
+  const read = async () =>
+    (await f.post("/po/read", { file_path: f.path("a/fr.po") })).body.entries.map((e: { line: number }) => ({
+      ...e,
+      line: undefined,
+    }));
   const before = await read();
   for (const tool of allTools().filter((t) => t.input)) {
     const op = doc.paths[tool.path].post;

@@ -109,7 +109,14 @@ Deno.test("the MCP instructions name the allowed roots, and each tool's example 
       assert.equal(typeof result.structuredContent, "object", tool.name);
     }
     const after = await client.callTool({ name: "read_po", arguments: { file_path: f.path("fr/app.po") } });
-    assert.deepEqual(after.structuredContent, before.structuredContent, "the write example changed no entry");
+    // The entries without their lines: the write lays the file out as msgcat does, which may move them.
+    const entries = (answer: unknown) =>
+      (answer as { entries: { line: number }[] }).entries.map((e) => ({ ...e, line: undefined }));
+    assert.deepEqual(
+      entries(after.structuredContent),
+      entries(before.structuredContent),
+      "the write example changed no entry",
+    );
   } finally {
     await client.close();
     await fake.close();

@@ -11,8 +11,12 @@ import { msgidOf, partlyTranslated, servedCatalogues } from "./_catalogue_server
 // deno-lint-ignore no-explicit-any
 type Entry = any;
 
+/** The entries of /po/read, without their lines (a write that adds a line moves the entries after it). */
 async function entries(s: { post: (p: string, b: unknown) => Promise<{ body: Entry }> }, file: string) {
-  return (await s.post("/po/read", { file_path: file })).body.entries as Entry[];
+  return ((await s.post("/po/read", { file_path: file })).body.entries as Entry[]).map((e) => ({
+    ...e,
+    line: undefined,
+  }));
 }
 
 function byMsgid(list: Entry[], msgid: string): Entry {

@@ -46,6 +46,9 @@ Deno.test("POST /po/read returns every entry in file order, header excluded, obs
     "Old",
   ]);
   assert.deepEqual(r.body.entries[0], {
+    index: 0,
+    line: 8,
+    state: "fuzzy",
     msgid: "Hello %s",
     msgstr: "Bonjour %s",
     msgctxt: null,
@@ -93,12 +96,28 @@ Deno.test("POST /po/write updates in place and keeps what the request omits", as
     updated: 3,
     unchanged: 0,
     revived: 0,
+    deleted: 0,
     outcomes: ["updated", "updated", "updated", "created"],
     written: true,
+    entries: rest.entries,
     problems: [],
     similar_existing: [],
   });
   assert.match(revision, /^[A-Za-z0-9_-]{22}$/);
+  // Each entry where the written file has it, with its state.
+  const lines = (await Deno.readTextFile(file)).split("\n");
+  for (const e of rest.entries) {
+    const keyword = e.msgctxt === null
+      ? `msgid ${JSON.stringify(e.msgid)}`
+      : `msgctxt ${JSON.stringify(e.msgctxt)}`;
+    assert.equal(lines[e.line - 1], keyword, e.msgid);
+  }
+  assert.deepEqual(rest.entries.map((e: { state: string }) => e.state), [
+    "fuzzy",
+    "translated",
+    "translated",
+    "translated",
+  ]);
   const entries = (await f.post("/po/read", { file_path: file })).body.entries;
   const hello = entries[0];
   assert.equal(hello.msgstr, "Salut %s");

@@ -166,6 +166,7 @@ Deno.test("a search is cut at its budget mid-catalogue, says so, and its cursor 
     summary: {
       root: "/x",
       path: "fr.po",
+      kind: "catalogue",
       language: "fr",
       counts: null,
       size: 0,

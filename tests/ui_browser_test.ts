@@ -164,7 +164,9 @@ Deno.test({
         'msgstr "Renvoie %d éléments (relu)."',
       );
       await Deno.writeTextFile(`${root}/fr/library/functions.po`, theirs);
-      const fuzzyCard = page.locator("li.entry[data-state=fuzzy]");
+      // By its id: its data-state follows the server's state after a save.
+      const fuzzyId = await page.locator("li.entry[data-state=fuzzy]").getAttribute("id");
+      const fuzzyCard = page.locator(`#${fuzzyId}`);
       await fuzzyCard.locator("textarea").fill("Renvoie %d objets.");
       await fuzzyCard.locator("button:text('Save')").click();
       await fuzzyCard.locator(".conflict").waitFor();
@@ -184,6 +186,11 @@ Deno.test({
       await page.keyboard.press("Alt+F");
       await page.keyboard.press("Control+Enter");
       await fuzzyCard.locator(".status", { hasText: /^Saved/ }).waitFor();
+      assert.equal(
+        await fuzzyCard.getAttribute("data-state"),
+        "translated",
+        "the server's state after the save",
+      );
       const reviewed = await Deno.readTextFile(`${root}/fr/library/functions.po`);
       assert.ok(
         reviewed.includes('#, python-format\nmsgid "Return %d items."\nmsgstr "Renvoie %d éléments (relu)."'),

@@ -52,6 +52,9 @@ Deno.test("POST /po/find_fuzzy in pages equals the whole answer, and fields sele
   const slim = await po.post("/po/find_fuzzy", { file_path: po.path("big.po"), fields: ["msgid", "flags"] });
   assert.equal(slim.status, 200);
   assert.deepEqual(slim.body.entries[0], {
+    index: whole.body.entries[0].index,
+    line: whole.body.entries[0].line,
+    state: whole.body.entries[0].state,
     msgid: whole.body.entries[0].msgid,
     flags: whole.body.entries[0].flags,
   });

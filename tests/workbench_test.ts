@@ -67,8 +67,16 @@ Deno.test("POST /po/catalogues filters by glob, exclude, percent and fuzzy, and 
     "de/partial.po",
     "fr/LC_MESSAGES/app.po",
   ]);
-  assert.deepEqual(await paths({ has_fuzzy: true }), ["big/library/many.po", "fr/LC_MESSAGES/app.po"]);
-  assert.deepEqual(await paths({ min_percent: 50, max_percent: 60 }), ["fr/LC_MESSAGES/app.po"]);
+  // The unreadable file stays in every progress filter: its progress is unknown (issue 34.6).
+  assert.deepEqual(await paths({ has_fuzzy: true }), [
+    "big/library/many.po",
+    "broken/bad.po",
+    "fr/LC_MESSAGES/app.po",
+  ]);
+  assert.deepEqual(await paths({ min_percent: 50, max_percent: 60 }), [
+    "broken/bad.po",
+    "fr/LC_MESSAGES/app.po",
+  ]);
   assert.deepEqual(await paths({ under: "de" }), ["de/partial.po"]);
   assert.deepEqual(await paths({ under: po.path("fr") }), ["fr/LC_MESSAGES/app.po"]);
   const first = await po.post("/po/catalogues", { limit: 3 });
@@ -302,7 +310,7 @@ Deno.test("POST /po/catalogues with fields returns root, path and only those", a
   await using po = await tree();
   const res = await po.post("/po/catalogues", { glob: "de/*", fields: ["counts"] });
   assert.equal(res.status, 200);
-  assert.deepEqual(Object.keys(res.body.catalogues[0]), ["root", "path", "counts"]);
+  assert.deepEqual(Object.keys(res.body.catalogues[0]), ["root", "path", "kind", "counts"]);
   assert.equal(res.body.catalogues[0].counts.entries.translated, 1);
   const bad = await po.post("/po/catalogues", { fields: ["msgid"] });
   assert.equal(bad.status, 422);

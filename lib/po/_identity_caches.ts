@@ -35,6 +35,13 @@ export const lineOfMessage: WeakMap<PoMessage, number> = new WeakMap();
 export const linesOfList: WeakMap<readonly PoMessage[], readonly number[]> = new WeakMap();
 
 /**
+ * `written_lines.ts`: the lines of each message of a catalogue as the writer printed it (found on
+ * first use, from the bytes written). Keyed by the catalogue, not its list: the same list, laid out
+ * anew, may sit at other lines than those of the file it was read from.
+ */
+export const linesOfCatalog: WeakMap<PoCatalog, () => readonly number[]> = new WeakMap();
+
+/**
  * What {@link parsePo} knew of a message list it returned, for the writer to lay it out without
  * walking all of its messages for each (a walk of 12k messages fresh from the reader costs a cache
  * miss or more per message).

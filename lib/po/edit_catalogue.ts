@@ -11,15 +11,18 @@ import { ConflictError, NotFoundError } from "../errors.ts";
 import type { CatalogueCallOptions, CatalogueStore } from "../store/mod.ts";
 import { applyWrite, type EntryOutcome, type WriteEntry, type WriteMode } from "./apply_write.ts";
 import { type CheckProblem, checkWrite, type WriteChecks } from "./checks/mod.ts";
+import { deleteEntries } from "./delete_entries.ts";
 import { updateHeader } from "./header.ts";
 import { PO_CODEC } from "./po_codec.ts";
 import type { PoCatalog } from "./types.ts";
 import { unifiedDiff } from "./unified_diff.ts";
 import { type SimilarExisting, similarExisting } from "./similar_existing.ts";
+import { withLines } from "./written_lines.ts";
 
 /** A write request. */
 export interface CatalogueEdit {
-  entries: readonly WriteEntry[];
+  /** Entries to write, or with `delete: true` to remove (removals apply first; see `delete_entries.ts`). */
+  entries: readonly (WriteEntry & { delete?: boolean })[];
   /** See {@link WriteMode} (default "upsert"). */
   mode?: WriteMode;
   /** Write only if the file's revision now is this one (else {@link ConflictError}). */
@@ -44,19 +47,26 @@ export interface EditResult {
   updated: number;
   unchanged: number;
   revived: number;
+  /** Entries removed (`delete: true`). */
+  deleted: number;
   duplicatesDropped: number;
   /** Per request entry, in request order. */
-  outcomes: EntryOutcome[];
+  outcomes: (EntryOutcome | "deleted")[];
   /** The file's revision now (after the write; for a dry run, the one the diff starts from). */
   revision: string | null;
   /** True when the file was replaced (false for a dry run and when its bytes would not change). */
   written: boolean;
   /** For a dry run: the unified diff from the file to what the write would make ("" if none). */
   diff?: string;
-  /** The problems the write introduces (empty with checks "off"). */
+  /** The problems the write introduces (empty with checks "off"), with their lines in the file written. */
   problems: CheckProblem[];
   /** Entries the write creates (or would) while an existing msgid is a few edits away. */
   similarExisting: SimilarExisting[];
+  /**
+   * The catalogue as the file holds it after the write (for a dry run, as the write would leave
+   * it), its lines those of the bytes written: for the answer's entries, their lines and states.
+   */
+  catalog: PoCatalog;
 }
 
 /** Steps a dry run's diff may take (see `unified_diff.ts`): about 50 ms; past it, changed runs are shown whole. */
@@ -109,8 +119,19 @@ export async function editCatalogue(
           `File not found: ${path} (mode "update" changes entries of an existing catalogue)`,
         );
       }
-      const write = applyWrite(doc, edit.entries, { mode: edit.mode, revision: current.revision });
-      if (edit.stampRevisionDate && write.created + write.updated + write.revived > 0) {
+      const removals = edit.entries.filter((e) => e.delete === true);
+      let base = doc;
+      let deleted = 0;
+      if (removals.length > 0) {
+        if (doc === null) throw new NotFoundError(`File not found: ${path} (there is no entry to delete)`);
+        ({ catalog: base, deleted } = deleteEntries(doc, removals, current.revision));
+      }
+      const writes = removals.length === 0 ? edit.entries : edit.entries.filter((e) => e.delete !== true);
+      const write = applyWrite(base, writes, { mode: edit.mode, revision: current.revision });
+      const outcomes: (EntryOutcome | "deleted")[] = [];
+      let next = 0;
+      for (const e of edit.entries) outcomes.push(e.delete === true ? "deleted" : write.outcomes[next++]!);
+      if (edit.stampRevisionDate && write.created + write.updated + write.revived + deleted > 0) {
         write.catalog = updateHeader(write.catalog, { stampRevisionDate: edit.stampRevisionDate }).catalog;
       }
       const similar = (edit.mode ?? "upsert") === "create"
@@ -133,25 +154,36 @@ export async function editCatalogue(
         updated: write.updated,
         unchanged: write.unchanged,
         revived: write.revived,
+        deleted,
         duplicatesDropped: write.duplicatesDropped,
-        outcomes: write.outcomes,
+        outcomes,
         revision: current.revision,
         written: false,
         problems,
         similarExisting: similar,
+        catalog: write.catalog,
       };
       if (edit.dryRun) {
         const decoder = new TextDecoder();
         const before = current.bytes === null ? "" : decoder.decode(flatBytes(current.bytes));
-        const after = decoder.decode(flatBytes(PO_CODEC.encode(write.catalog)));
+        const bytes = PO_CODEC.encode(write.catalog);
+        const catalog = PO_CODEC.written!(write.catalog, bytes);
         throw new DryRunResult({
           ...result,
-          diff: unifiedDiff(before, after, path, { maxWork: DRY_RUN_DIFF_WORK }),
+          problems: withLines(problems, catalog),
+          catalog,
+          diff: unifiedDiff(before, decoder.decode(flatBytes(bytes)), path, { maxWork: DRY_RUN_DIFF_WORK }),
         });
       }
       return { doc: write.catalog, result };
     }, options);
-    return { ...outcome.result, revision: outcome.revision, written: outcome.written };
+    return {
+      ...outcome.result,
+      problems: withLines(outcome.result.problems, outcome.doc),
+      catalog: outcome.doc,
+      revision: outcome.revision,
+      written: outcome.written,
+    };
   } catch (error) {
     if (error instanceof DryRunResult) return error.result;
     throw error;

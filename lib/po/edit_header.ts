@@ -20,6 +20,8 @@ export interface HeaderEdit extends HeaderUpdate {
   ifRevision?: string;
   /** Compute everything, write nothing, and tell the diff the update would make. */
   dryRun?: boolean;
+  /** The fields to set, from the catalogue as it is under the lock (replaces `set` when given). */
+  setFor?: (catalog: PoCatalog) => Readonly<Record<string, string | null>>;
 }
 
 /** What a header update did (or, for a dry run, would do). */
@@ -63,7 +65,7 @@ export async function editHeader(
           { revision: current.revision },
         );
       }
-      const updated = updateHeader(doc, edit);
+      const updated = updateHeader(doc, edit.setFor ? { ...edit, set: edit.setFor(doc) } : edit);
       const result: HeaderEditResult = {
         catalog: updated.catalog,
         changed: updated.changed,

@@ -56,3 +56,6 @@ export {
   similarExisting,
 } from "./similar_existing.ts";
 export { editHeader, type HeaderEdit, type HeaderEditResult } from "./edit_header.ts";
+export { expectedPluralForms, pluralFormsMismatch } from "./plural_rules.ts";
+export { MAX_LISTED_PURGED, purgeCatalogue } from "./purge_catalogue.ts";
+export type { PurgeSelection } from "./delete_entries.ts";

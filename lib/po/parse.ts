@@ -17,7 +17,14 @@ import { bytesToByteString, canonicalCharset, decodeUtf8, guessCharset, WEIRD_CJ
 import { type CharsetInfo, checkAscii, decodeByteMode, decodePending, resolveCharset } from "./_decode.ts";
 import { forEachDuplicate, sampleKey } from "./_duplicates.ts";
 import { parseText, type RawParse } from "./_grammar.ts";
-import { handOut, lineOfMessage, linesOfList, type ReadList, readLists } from "./_identity_caches.ts";
+import {
+  handOut,
+  lineOfMessage,
+  linesOfCatalog,
+  linesOfList,
+  type ReadList,
+  readLists,
+} from "./_identity_caches.ts";
 import { Lexer, removeBackslashNewlines } from "./_lexer.ts";
 import type { Draft, PoCatalog, PoMessage } from "./types.ts";
 
@@ -56,10 +63,13 @@ export function messageLine(message: PoMessage): number | undefined {
 }
 
 /**
- * The 1-based line of each message's `msgid` keyword, parallel to `catalog.messages`, when that list
- * is the one {@link parsePo} returned (undefined for a list made or changed in memory).
+ * The 1-based line of each message's first keyword, parallel to `catalog.messages`, when that list
+ * is the one {@link parsePo} returned, or the catalogue is one the store wrote (`written_lines.ts`);
+ * undefined for a list made or changed in memory.
  */
 export function messageLines(catalog: PoCatalog): readonly number[] | undefined {
+  const written = linesOfCatalog.get(catalog);
+  if (written !== undefined) return written();
   return linesOfList.get(catalog.messages);
 }
 

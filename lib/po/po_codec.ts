@@ -11,6 +11,7 @@ import type { DocumentCodec } from "../store/mod.ts";
 import { parsePo } from "./parse.ts";
 import type { PoCatalog } from "./types.ts";
 import { encodePoRuns } from "./write.ts";
+import { writtenCatalog } from "./written_lines.ts";
 
 /**
  * The codec the service's store uses.
@@ -28,4 +29,6 @@ export const PO_CODEC: DocumentCodec<PoCatalog> = {
   // As `msgcat --force-po`: a catalogue of nothing but its header is written with it (msgcat
   // alone writes an empty file, and the charset is lost).
   encode: (catalog) => encodePoRuns(catalog, { forcePo: true }),
+  // What a read of the written file gives: its lines known, in the order written (issue 34.5).
+  written: writtenCatalog,
 };

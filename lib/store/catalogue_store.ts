@@ -35,8 +35,9 @@
  * its change via the stat); see {@link withFileLock} for NFS and {@link atomicReplaceFile} for what a
  * replacement does not keep (owner, ACLs, hard links). Documents returned by `read` are shared with
  * the cache and must be treated as read-only; `update` hands `fn` a freshly parsed document it may
- * mutate. After a write the store caches the document `fn` returned, so the codec must round-trip:
- * `parse(encode(doc))` must equal `doc`.
+ * mutate. After a write the store caches the document `fn` returned, or the codec's `written(doc,
+ * bytes)` (the document as a read of the written bytes gives it: the PO codec's has the lines of
+ * those bytes), so the codec must round-trip: `parse(encode(doc))` must equal that document.
  *
  * @module
  */
@@ -296,7 +297,7 @@ export class CatalogueStore<D> {
     userPath: string,
     fn: (doc: D | null, current: CurrentRevision) => { doc: D; result: R } | Promise<{ doc: D; result: R }>,
     options: CatalogueCallOptions = {},
-  ): Promise<UpdateOutcome<R>> {
+  ): Promise<UpdateOutcome<R, D>> {
     const { signal } = options;
     let release = NOTHING_HELD;
     try {
@@ -333,7 +334,8 @@ export class CatalogueStore<D> {
               revision: current === null ? null : revisionOf(current.bytes),
               bytes: current?.bytes ?? null,
             });
-            next = { ...out, bytes: this.#codec.encode(out.doc) };
+            const bytes = this.#codec.encode(out.doc);
+            next = { result: out.result, doc: this.#codec.written?.(out.doc, bytes) ?? out.doc, bytes };
             // A read that sees the new file before this update has cached it reuses this document.
             this.#writing.set(path.realPath, next);
             return next.bytes;
@@ -349,7 +351,7 @@ export class CatalogueStore<D> {
         // Only once the document is cached (or the update failed): no read falls between the two.
         if (next && this.#writing.get(path.realPath) === next) this.#writing.delete(path.realPath);
       }
-      return { result: next!.result, revision, written };
+      return { result: next!.result, doc: next!.doc, revision, written };
     } catch (error) {
       throw mapSandboxError(error, userPath, this.roots);
     } finally {

@@ -27,6 +27,11 @@ export interface DocumentCodec<D> {
   parse(bytes: Uint8Array, path: string): D;
   /** Serialise a document to the bytes to store (one array, or runs written one after the other). */
   encode(doc: D): Bytes;
+  /**
+   * The document as a read of `bytes` (what `encode(doc)` gave) would give it, e.g. with the lines
+   * of its entries in those bytes: what the store caches after a write. Absent: `doc` itself.
+   */
+  written?(doc: D, bytes: Bytes): D;
 }
 
 /**
@@ -88,9 +93,11 @@ export interface CurrentRevision {
 }
 
 /** The result of {@link CatalogueStore.updateWithRevision}. */
-export interface UpdateOutcome<R> {
+export interface UpdateOutcome<R, D = unknown> {
   /** What the callback returned as `result`. */
   result: R;
+  /** The document the file holds now, as the store cached it (see {@link DocumentCodec.written}). */
+  doc: D;
   /** The file's revision after the update (unchanged when nothing was written; null: still no file). */
   revision: string | null;
   /** False when the new bytes equalled the old ones, so the file was not touched. */

@@ -7,9 +7,9 @@
  *
  * @module
  */
-import { type ApiEntry, entryMessages, type PoCatalog, type PoMessage, toApiEntry } from "../po/mod.ts";
+import { entryMessages, type PoCatalog, type PoMessage } from "../po/mod.ts";
 import { decodeCursor, encodeCursor, staleCursor } from "./_cursor.ts";
-import { type EntryField, type ListedEntry, listedEntry, selectFields } from "./fields.ts";
+import { type EntryField, type ListedEntry, listedEntry } from "./fields.ts";
 import { ENTRY_STATES, type EntryState, entryStates } from "./stats.ts";
 
 /** Largest page of entries (and of search hits). */
@@ -23,13 +23,11 @@ export interface PageRequest {
   cursor: string | null;
   /** Entry fields to return (null: all). */
   fields: readonly EntryField[] | null;
-  /** False: entries without `index`, `line` and `state` (the shape of `/po/read`'s entries). Default true. */
-  positions?: boolean;
 }
 
 /** One page of entries. */
 export interface EntryPage {
-  entries: (ListedEntry | Partial<ApiEntry>)[];
+  entries: ListedEntry[];
   /** The cursor of the next page, or null when this is the last. */
   next_cursor: string | null;
   /** The revision of the catalogue the page was read from. */
@@ -66,8 +64,7 @@ export function pageEntries(
   }
   const messages = entryMessages(catalog);
   const states = entryStates(catalog, messages);
-  const entries: (ListedEntry | Partial<ApiEntry>)[] = [];
-  const positions = page.positions ?? true;
+  const entries: ListedEntry[] = [];
   let total = 0;
   let next: number | null = null;
   for (let i = 0; i < messages.length; i++) {
@@ -76,9 +73,7 @@ export function pageEntries(
     total++;
     if (i < from) continue;
     if (entries.length < page.limit) {
-      entries.push(
-        positions ? listedEntry(catalog, m, i, page.fields) : selectFields(toApiEntry(m), page.fields),
-      );
+      entries.push(listedEntry(catalog, m, i, page.fields));
     } else if (next === null) next = i;
   }
   return {

@@ -35,11 +35,24 @@ export {
   pageEntries,
   type PageRequest,
 } from "./entries.ts";
-export { ENTRY_FIELDS, type EntryField, type ListedEntry, listedEntry, selectFields } from "./fields.ts";
 export {
+  contextWithPositions,
+  ENTRY_FIELDS,
+  type EntryField,
+  type EntryPlace,
+  entryPlaces,
+  entryPositions,
+  entryPositionsJson,
+  type ListedEntry,
+  listedEntry,
+  selectFields,
+} from "./fields.ts";
+export {
+  CATALOGUE_SORTS,
   type CatalogueFilter,
   catalogueFilter,
   type CatalogueListing,
+  type CatalogueSort,
   type DirectoryTotals,
   listCatalogues,
 } from "./listing.ts";

@@ -65,7 +65,15 @@ export interface SearchPage {
   searched_files: number;
   /** Entries too long for this expression, not tested: how many, and the first few. */
   unsearched: { count: number; entries: UnsearchedEntry[] };
+  /**
+   * Files this page passed over because they cannot be read (the first {@link MAX_LISTED_UNREADABLE}),
+   * with why: a search never skips a file without a word.
+   */
+  unreadable: { root: string; path: string; error: string }[];
 }
+
+/** Unreadable files one search page names at most. */
+export const MAX_LISTED_UNREADABLE = 100;
 
 /** How the search gets a listed file's entries: its kept columns, or the file read again. */
 export type ReadCatalogue = (file: CatalogueFile) => Promise<{ columns: SearchColumns; revision: string }>;
@@ -202,11 +210,17 @@ export async function searchCatalogues(
     }
   }
   const hits: SearchHit[] = [];
+  const unreadable: SearchPage["unreadable"] = [];
   let searched = 0;
   for (let k = start; k < files.length; k++) {
     const file = files[k]!;
     const { summary } = file;
-    if (summary.error !== null || summary.revision === null) continue;
+    if (summary.error !== null || summary.revision === null) {
+      if (unreadable.length < MAX_LISTED_UNREADABLE) {
+        unreadable.push({ root: summary.root, path: summary.path, error: summary.error ?? "not readable" });
+      }
+      continue;
+    }
     const { columns, revision } = await read(file);
     const from = k === start ? fromIndex : 0;
     if (k === start && expectRevision !== null && expectRevision !== "" && expectRevision !== revision) {
@@ -294,6 +308,7 @@ export async function searchCatalogues(
       reason: reasons.length > 0 ? reasons.join("; ") : null,
       searched_files: searched,
       unsearched,
+      unreadable,
     };
   }
 }

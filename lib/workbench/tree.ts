@@ -51,6 +51,8 @@ export interface CatalogueSummary {
   root: string;
   /** Its path relative to the root, with `/`. */
   path: string;
+  /** "template" for a `.pot` file (outside progress totals), "catalogue" for a `.po` file. */
+  kind: "catalogue" | "template";
   /** The `Language:` of its header, or a locale named in its path, or null. */
   language: string | null;
   /** Entries and words by state, percentages (null when the file could not be read). */
@@ -332,6 +334,7 @@ export class Workbench {
       summary = {
         root,
         path: rel,
+        kind: rel.endsWith(".pot") ? "template" : "catalogue",
         language: scanned.language ?? pathLanguage(rel),
         counts: scanned.counts,
         size: stat.size,
@@ -356,6 +359,7 @@ export class Workbench {
       summary = {
         root,
         path: rel,
+        kind: rel.endsWith(".pot") ? "template" : "catalogue",
         language: null,
         counts: null,
         size: stat.size,

@@ -3,13 +3,6 @@
 import { api, ApiError } from "./api.js";
 import { errorText, h } from "./dom.js";
 
-export function entryState(e) {
-  if (e.obsolete) return "obsolete";
-  if (e.flags.includes("fuzzy")) return "fuzzy";
-  const forms = e.msgid_plural === null ? [e.msgstr] : Object.values(e.msgstr_plural);
-  return forms.length > 0 && forms.every((s) => s !== "") ? "translated" : "untranslated";
-}
-
 /** Word-level diff of the previous msgid against the msgid (bounded: long texts are shown as they are). */
 function wordDiff(before, after) {
   const a = before.split(/(\s+)/), b = after.split(/(\s+)/);
@@ -49,7 +42,9 @@ export function entryCard(e, file) {
   const forms = plural ? Object.keys(e.msgstr_plural).sort((x, y) => x - y) : [null];
   let saved = plural ? { ...e.msgstr_plural } : e.msgstr;
   let fuzzy = e.flags.includes("fuzzy");
-  const badge = h("span", { class: `state ${entryState(e)}` }, entryState(e));
+  // The state is the server's (list_entries, search, then each write's answer): never worked out here.
+  const badge = h("span", { class: `state ${e.state}` }, e.state);
+  const lineNote = h("span", { class: "meta" }, e.line ? `line ${e.line}` : "");
   const status = h("span", { class: "status", role: "status" });
   const extra = h("div");
   const editors = forms.map((n) => {
@@ -90,14 +85,13 @@ export function entryCard(e, file) {
       saved = plural ? entry.msgstr_plural : entry.msgstr;
       fuzzy = fuzzyBox.checked;
       if (answer.revision) file.revision = answer.revision;
-      const now = {
-        ...e,
-        msgstr: plural ? "" : saved,
-        msgstr_plural: plural ? saved : {},
-        flags: flagsWith(e.flags, fuzzy),
-      };
-      badge.className = `state ${entryState(now)}`;
-      badge.textContent = entryState(now);
+      const place = answer.entries?.[0];
+      if (place?.state) {
+        badge.className = `state ${place.state}`;
+        badge.textContent = place.state;
+        card.dataset.state = place.state;
+      }
+      if (place?.line) lineNote.textContent = `line ${place.line}`;
       const what = answer.outcomes?.[0] ?? (answer.updated ? "updated" : "unchanged");
       status.textContent = `Saved (${what}).`;
       extra.replaceChildren(...[problemList(answer.problems)].filter(Boolean));
@@ -126,13 +120,13 @@ export function entryCard(e, file) {
   };
   const card = h(
     "li",
-    { class: "entry", id, tabindex: "-1", "data-state": entryState(e) },
+    { class: "entry", id, tabindex: "-1", "data-state": e.state },
     h(
       "header",
       {},
       badge,
       h("a", { href: `#${id}`, class: "meta", "aria-label": `Link to entry ${e.index}` }, `#${e.index}`),
-      e.line ? h("span", { class: "meta" }, `line ${e.line}`) : null,
+      lineNote,
       e.msgctxt !== null && e.msgctxt !== undefined
         ? h("span", { class: "meta" }, `context: ${e.msgctxt}`)
         : null,
@@ -176,11 +170,6 @@ export function entryCard(e, file) {
     card.classList.add("current");
   });
   return card;
-}
-
-function flagsWith(flags, fuzzy) {
-  const rest = flags.filter((f) => f !== "fuzzy");
-  return fuzzy ? ["fuzzy", ...rest] : rest;
 }
 
 /** What a 409 told: the entry's value in the file now, and the choice of keeping one's own or theirs. */

@@ -3,19 +3,30 @@
 import { allPages, api } from "./api.js";
 import { crumbs, errorText, h, numberFormat, percent, percentFormat, show, stackedBar } from "./dom.js";
 
-/** Counts of a catalogue from the list's answer, by entries or by words. */
+/**
+ * Counts of a catalogue from the list's answer, by entries or by words. An unreadable file counts
+ * as a problem (`errors`), never as done; a template (.pot) has no progress: it counts nowhere.
+ */
 function countsOf(cat, words) {
-  const c = cat.counts === null ? null : words ? cat.counts.words : cat.counts.entries;
+  const c = cat.counts === null || cat.kind === "template"
+    ? null
+    : words
+    ? cat.counts.words
+    : cat.counts.entries;
   return c === null
-    ? { translated: 0, fuzzy: 0, untranslated: 0 }
-    : { translated: c.translated, fuzzy: c.fuzzy, untranslated: c.untranslated };
+    ? { translated: 0, fuzzy: 0, untranslated: 0, readable: 0, errors: cat.error ? 1 : 0 }
+    : { translated: c.translated, fuzzy: c.fuzzy, untranslated: c.untranslated, readable: 1, errors: 0 };
 }
 
 function addCounts(into, c) {
   into.translated += c.translated;
   into.fuzzy += c.fuzzy;
   into.untranslated += c.untranslated;
+  into.readable += c.readable;
+  into.errors += c.errors;
 }
+
+const noCounts = () => ({ translated: 0, fuzzy: 0, untranslated: 0, readable: 0, errors: 0 });
 
 /** Catalogues as a tree: root → directories → files, with totals on every directory. */
 function buildTree(catalogues, words) {
@@ -27,7 +38,7 @@ function buildTree(catalogues, words) {
         name: cat.root,
         dirs: new Map(),
         files: [],
-        counts: { translated: 0, fuzzy: 0, untranslated: 0 },
+        counts: noCounts(),
       };
       roots.set(cat.root, node);
     }
@@ -41,7 +52,7 @@ function buildTree(catalogues, words) {
           name: dir,
           dirs: new Map(),
           files: [],
-          counts: { translated: 0, fuzzy: 0, untranslated: 0 },
+          counts: noCounts(),
         };
         node.dirs.set(dir, next);
       }
@@ -53,15 +64,21 @@ function buildTree(catalogues, words) {
   return [...roots.values()];
 }
 
+// Problems first (unreadable files, and directories holding one), as list_catalogues sorts them.
 const SORTS = {
   path: (a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0),
-  percent: (a, b) => a.done - b.done || SORTS.path(a, b),
-  left: (a, b) => b.left - a.left || SORTS.path(a, b),
+  percent: (a, b) => b.errors - a.errors || a.done - b.done || SORTS.path(a, b),
+  left: (a, b) => b.errors - a.errors || b.left - a.left || SORTS.path(a, b),
 };
 
 function sortKey(name, c) {
   const total = c.translated + c.fuzzy + c.untranslated;
-  return { name, done: percent(c.translated, total), left: c.fuzzy + c.untranslated };
+  return {
+    name,
+    errors: c.errors,
+    done: c.readable === 0 ? 101 : percent(c.translated, total),
+    left: c.fuzzy + c.untranslated,
+  };
 }
 
 function treeRows(node, depth, words, sort, rootPath) {
@@ -94,20 +111,31 @@ function modifiedText(iso) {
   return text;
 }
 
+/** What a row says in its Done column: a percent, or why there is none (a problem, a template). */
+function doneText(c, cat) {
+  if (cat?.kind === "template") return "template";
+  if (c.readable === 0) return c.errors > 0 ? "unreadable" : "–";
+  return `${percentFormat.format(percent(c.translated, c.translated + c.fuzzy + c.untranslated))} %`;
+}
+
 function row(name, href, c, depth, kind, cat) {
-  const total = c.translated + c.fuzzy + c.untranslated;
   const nameCell = h("td", { class: "name" });
   nameCell.style.paddingLeft = `${0.5 + depth * 1.25}rem`;
   nameCell.append(href ? h("a", { href }, name) : name);
+  if (cat?.error) nameCell.append(h("div", { class: "error" }, `Cannot be read: ${cat.error}`));
+  else if (c.errors > 0 && !cat) {
+    nameCell.append(h("span", { class: "error" }, ` (${numberFormat.format(c.errors)} unreadable)`));
+  }
+  const problem = c.errors > 0;
   return h(
     "tr",
-    { class: kind },
+    { class: `${kind}${problem ? " problem" : ""}${cat?.kind === "template" ? " template" : ""}` },
     nameCell,
     h("td", { class: "barcell" }, stackedBar(c)),
     h("td", { class: "num" }, numberFormat.format(c.translated)),
     h("td", { class: "num" }, numberFormat.format(c.fuzzy)),
     h("td", { class: "num" }, numberFormat.format(c.untranslated)),
-    h("td", { class: "num" }, `${percentFormat.format(percent(c.translated, total))} %`),
+    h("td", { class: "num done" }, doneText(c, cat)),
     h("td", { class: "num modified" }, cat?.modified ? modifiedText(cat.modified) : ""),
   );
 }
@@ -168,10 +196,10 @@ export async function overview(params) {
     const text = filter.value.trim().toLowerCase();
     const shown = catalogues.filter((c) =>
       (text === "" || `${c.root}/${c.path}`.toLowerCase().includes(text)) &&
-      (!fuzzyOnly.checked || (c.counts?.entries.fuzzy ?? 0) > 0)
+      (!fuzzyOnly.checked || c.error || (c.counts?.entries.fuzzy ?? 0) > 0)
     );
     const rows = [];
-    const total = { translated: 0, fuzzy: 0, untranslated: 0 };
+    const total = noCounts();
     for (const root of buildTree(shown, words.checked)) {
       addCounts(total, root.counts);
       // A root by its last name (the whole path on hover): absolute paths are long and say little.
@@ -190,7 +218,8 @@ export async function overview(params) {
     const all = total.translated + total.fuzzy + total.untranslated;
     summary.textContent = `${shown.length} of ${catalogues.length} catalogues; ` +
       `${percentFormat.format(percent(total.translated, all))} % of ${numberFormat.format(all)} ` +
-      `${words.checked ? "words" : "entries"} translated.`;
+      `${words.checked ? "words" : "entries"} translated.` +
+      (total.errors > 0 ? ` ${numberFormat.format(total.errors)} cannot be read.` : "");
     const query = new URLSearchParams();
     if (text) query.set("filter", filter.value.trim());
     if (fuzzyOnly.checked) query.set("fuzzy", "1");

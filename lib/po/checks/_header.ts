@@ -9,6 +9,7 @@ import type { PoCatalog, PoMessage } from "../types.ts";
 import { evaluatePlural } from "../_plural_forms.ts";
 import { checkPluralForms, headerMessage, parseHeaderFields, type PluralForms } from "../header.ts";
 import type { EntryCheck } from "./_types.ts";
+import { pluralFormsMismatch } from "../plural_rules.ts";
 
 /** The header message (msgid "" without context, not obsolete, default domain), or null. */
 export function headerOf(catalog: PoCatalog): PoMessage | null {
@@ -104,6 +105,21 @@ export function headerFindings(
         : "the header entry's msgstr is empty: msgfmt -c refuses it; give it at least " +
           '"Content-Type: text/plain; charset=UTF-8\\n"',
     });
+  }
+  if (
+    enabled("plural-forms-language") && header !== null && info.forms !== null &&
+    typeof info.forms !== "string"
+  ) {
+    const language = headerField(header, "Language");
+    const expected = pluralFormsMismatch(language, headerField(header, "Plural-Forms"));
+    if (expected !== null) {
+      out.push({
+        check: "plural-forms-language",
+        message: `the header's Plural-Forms is not the rule for Language ${language}: msginit gives ` +
+          `"${expected.rule}" (${expected.source === "gettext" ? "gettext's table" : "CLDR"}); ` +
+          'update_header with plural_forms: "from_language" sets it',
+      });
+    }
   }
   if (enabled("charset") && header !== null) {
     const type = headerField(header, "Content-Type");

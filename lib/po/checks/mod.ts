@@ -76,6 +76,14 @@ const CATALOGUE_CHECKS: readonly CheckInfo[] = [
       "the catalogue has plural entries.",
   },
   {
+    name: "plural-forms-language",
+    severity: "warning",
+    defaultOn: true,
+    catalogue: true,
+    description: "The header's Plural-Forms is the rule msginit gives its Language (gettext's table of " +
+      "languages, then CLDR): e.g. zh_CN has nplurals=1; plural=0;.",
+  },
+  {
     name: "duplicates",
     severity: "error",
     defaultOn: true,
