@@ -21,20 +21,17 @@ import { pyInt } from "./validation.ts";
 /** The `get_patent` body. */
 export const GetPatentRequest = z.strictObject({
   number: z.string().min(1).max(MAX_NUMBER_LENGTH).meta({
-    description: "A publication or application number as people write it: TWI123456B, TW I123456, " +
-      "US 2023/0081319 A1, US9,492,454 B2, EP 1 818 058 A3, JP2003-055224A, TW105131793. Spaces, commas, " +
-      "slashes and hyphens are ignored; US grants are zero-padded and JP years hyphenated as GPSS stores them. " +
-      "The kind code (A, B1, U, S…) picks the database; without one, application numbers match too.",
+    description: "A publication or application number as people write it (TWI123456B, US 2023/0081319 A1, " +
+      "EP 1 818 058 A3, JP2003-055224A, TW105131793); a kind code picks the database.",
     example: "TWI800001B",
   }),
   fields: listOf(z.enum(OUTPUT_SECTIONS), OUTPUT_SECTIONS.length).optional().meta({
-    description: "Extra sections (default: all of claims, citations, classifications, priority_claims, " +
-      "agents, examiners).",
+    description: "Extra sections (default: all).",
     example: ["claims", "citations"],
   }),
   max_chars: pyInt({ ge: 100, le: MAX_MAX_CHARS }).default(DEFAULT_MAX_CHARS).meta({
-    description: `Most characters of abstract and claims text together (default ${DEFAULT_MAX_CHARS}, ` +
-      `at most ${MAX_MAX_CHARS}): abstract first, then claims in order; what is cut is counted in truncated.`,
+    description: `Most characters of abstract and claims together (default ${DEFAULT_MAX_CHARS}); the cut ` +
+      "is counted in truncated.",
   }),
 }).meta({ id: "GetPatentRequest" });
 
@@ -83,12 +80,9 @@ export const patentResearchTools = defineToolGroup<ResearchDeps>({
       name: "get_patent",
       path: "/tools/get_patent",
       summary: "One patent by its number",
-      description: "Fetches one patent from GPSS by publication or application number, with its claims " +
-        "(numbered, independent/dependent marked), cited references, classifications, priority claims, " +
-        "agents and examiners, its abstract and claims cut to max_chars. Only a record with the number asked " +
-        "for (in any spelling of it) is answered: a number GPSS does not have is a 404 naming the numbers " +
-        "GPSS answered instead, if any; " +
-        "upstream failures (USER_CODE, quota, upstream down) come back as success=false with an error.",
+      description: "One patent by number, with claims, citations, classifications, priority claims, agents " +
+        "and examiners. Only the number asked for is answered (else 404 naming what GPSS returned); upstream " +
+        "failures: success=false. Many patents by topic: search_patents.",
       input: GetPatentRequest,
       annotations: UPSTREAM,
       errors: [404, 429],

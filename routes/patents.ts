@@ -20,7 +20,6 @@ import {
   isCalendarDate,
   MAX_KEYWORDS_LENGTH,
   MAX_OFFSET,
-  MAX_QUERY_LENGTH,
   OUTPUT_SECTIONS,
   type OutputSection,
   PATENT_TYPE_CODES,
@@ -85,8 +84,8 @@ const DateField = z.string().nullable().optional().superRefine((value, ctx) => {
 /** The fields of a search body; {@link SearchPatentsRequest} adds the rules across fields. */
 const SearchPatentsFields = z.strictObject({
   keywords: z.string().min(1).max(MAX_KEYWORDS_LENGTH).meta({
-    description: "Search expression in GPSS syntax (and, or, not, parentheses); at most " +
-      `${MAX_KEYWORDS_LENGTH} characters, and ${MAX_QUERY_LENGTH} once encoded for every search field.`,
+    description:
+      `GPSS search expression (and, or, not, parentheses); at most ${MAX_KEYWORDS_LENGTH} characters.`,
     example: "wireless charging",
   }),
   search_field: z.union([FieldName, listOf(FieldName, SEARCH_FIELDS.length)]).default("title").meta({
@@ -110,18 +109,15 @@ const SearchPatentsFields = z.strictObject({
     description: "Records to return, 1–500 (default 30).",
   }),
   offset: pyInt({ ge: 0, le: MAX_OFFSET }).default(0).meta({
-    description: "Results to skip (sent to GPSS as expSkip), for the next page: pass the answer's " +
-      "data.next_offset. An offset at or past the last result is refused (422) with the total.",
+    description: "Results to skip: the answer's data.next_offset (at or past the total: 422).",
     example: 30,
   }),
   fields: listOf(z.enum(OUTPUT_SECTIONS), OUTPUT_SECTIONS.length).optional().meta({
-    description: "Extra sections of each record (IPC and CPC always come); claims are large: ask for " +
-      "them on few records.",
+    description: "Extra sections per record (IPC, CPC always); claims are large.",
     example: ["claims", "citations"],
   }),
   format: z.enum(EXPORT_FORMATS).optional().meta({
-    description: "Export the records as csv (RFC 4180, formula-like cells prefixed with ') or jsonl: over " +
-      "HTTP the body (or Accept: text/csv, application/jsonl), over MCP the text. Failures stay JSON.",
+    description: "Export the records as csv or jsonl (the body over HTTP, the text over MCP).",
     example: "csv",
   }),
 });
@@ -323,9 +319,9 @@ export const patentTools = defineToolGroup<PatentToolDeps>({
       name: "search_patents",
       path: "/tools/search_patents",
       summary: "Search patents in TIPO's GPSS",
-      description: "Searches GPSS patent databases: parsed records (numbers, dates, titles, abstracts, " +
-        "parties, IPC/CPC), in pages (data.total, data.next_offset). Upstream failures come back as " +
-        "success=false with what to do. One patent by number: get_patent.",
+      description:
+        "Searches GPSS patent databases: parsed records in pages (data.total, data.next_offset); " +
+        "upstream failures: success=false. One patent by number: get_patent.",
       input: SearchPatentsRequest,
       annotations: UPSTREAM,
       errors: [429],

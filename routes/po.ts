@@ -96,17 +96,14 @@ export const PoEntryInput = z.strictObject({
   previous_msgctxt: z.string().nullable().optional(),
   obsolete: z.boolean().optional(),
   expected_msgstr: z.string().optional().meta({
-    description: "The msgstr you read: the write is refused (409, with the current one) unless the entry " +
-      "holds exactly this now. On a plural entry use expected_msgstr_plural (expected_msgstr alone: 422).",
+    description: "The msgstr you read: else 409. Plural entry: expected_msgstr_plural (this alone: 422).",
   }),
   expected_msgstr_plural: z.record(z.string(), z.string()).optional().meta({
     description: "As expected_msgstr, for the plural forms (msgstr_plural as read): every form must match.",
   }),
   delete: z.boolean().optional().meta({
-    description: "true: remove this entry (the first live one with this msgctxt and msgid; with obsolete: " +
-      "true, the obsolete one); msgstr and the other fields are ignored. The header cannot be removed " +
-      "(422); an entry that is not there refuses the whole write (409, with the closest msgids); with " +
-      "expected_msgstr, only if it still holds that. Removals apply before the other entries.",
+    description: "true: remove this entry (obsolete: true, the #~ one; other fields ignored). Not the " +
+      "header (422); a missing one refuses the write (409).",
   }),
 }).meta({ id: "POEntryInput" });
 
@@ -132,8 +129,8 @@ export const ReadPoRequest = z.strictObject({ file_path: FilePath, ...PagingFiel
 export const FindFuzzyRequest = z.strictObject({ file_path: FilePath, ...PagingFields }).meta({
   id: "FindFuzzyRequest",
 });
-const WRITE_MODE_DESCRIPTION = "update: existing entries only (a missing msgid: 409, closest ones named). " +
-  "create: new ones only. upsert: either; one created a typo away from a msgid is in similar_existing";
+const WRITE_MODE_DESCRIPTION = "update: existing entries (missing: 409, closest named); create: new ones; " +
+  "upsert: either, one a typo away from a msgid in similar_existing";
 export const WritePoRequest = z.strictObject({
   file_path: FilePath,
   entries: z.array(PoEntryInput),
@@ -429,9 +426,8 @@ export const poTools = defineToolGroup<PoToolDeps>({
       name: "write_po",
       path: "/po/write",
       summary: "Write entries of a PO file",
-      description: "Changes or adds entries (matched by msgctxt and msgid; fields left out kept) in one " +
-        'atomic write, laid out as GNU msgcat 0.21 does. Translate with mode "update" and expected_msgstr ' +
-        "(a concurrent edit is refused). Header: update_header; template: merge_po.",
+      description: "Changes, adds or deletes entries (by msgctxt and msgid; fields left out kept) in one " +
+        "atomic write, laid out as msgcat 0.21. Header: update_header; template: merge_po.",
       input: WritePoRequest,
       mcpInput: WritePoMcpRequest,
       // Replaces translations in place; the same write twice leaves the file as the first left it.

@@ -129,9 +129,8 @@ export const poCheckTools = defineToolGroup<CheckToolDeps>({
       name: "check_po",
       path: "/po/check",
       summary: "Check translations (placeholders, markup, plurals)",
-      description: "Checks an entry, a catalogue or a directory: placeholders as msgfmt -c, reST as " +
-        "sphinx-lint, URLs, tags, plurals, header (list_checks); not_run says what did not run and why. " +
-        "Before write_po: entry + file_path.",
+      description: "Checks an entry, a catalogue or a directory (placeholders as msgfmt -c, reST, URLs, " +
+        "plurals: list_checks); not_run says what did not run. Before write_po: entry + file_path.",
       input: CheckPoRequest,
       annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
       example: ({ catalogue }) => ({ file_path: catalogue }),

@@ -79,8 +79,7 @@ export const UpdateHeaderRequest = z.strictObject({
     description: "Update only if the file's revision is still this one (else 409).",
   }),
   plural_forms: z.literal("from_language").optional().meta({
-    description: '"from_language": set Plural-Forms to the rule msginit gives the Language (the one in ' +
-      "`set`, else the header's), e.g. nplurals=1; plural=0; for zh_CN; 422 when the language is unknown.",
+    description: '"from_language": the rule msginit gives the Language (in set, else the header\'s).',
   }),
 }).refine((r) => Object.keys(r.set).length <= MAX_HEADER_UPDATES, {
   message: `At most ${MAX_HEADER_UPDATES} fields per update`,
@@ -372,8 +371,8 @@ export const poMaintainTools = defineToolGroup<HeaderToolDeps>({
       name: "merge_po",
       path: "/po/merge",
       summary: "Merge a catalogue with a template, as msgmerge does",
-      description: "Updates a catalogue from its template as msgmerge 0.21 does, byte for byte, and lists " +
-        "each outcome's entries (kept, fuzzied, new, obsoleted, dropped). Single entries: write_po.",
+      description: "Updates a catalogue from its template as msgmerge 0.21 does and lists each outcome's " +
+        "entries. Single entries: write_po.",
       input: MergePoRequest,
       annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
       // The catalogue merged with itself as template, counted only.

@@ -10,27 +10,22 @@ import { InvalidInputError } from "../lib/errors.ts";
 import { MAX_LISTED_PURGED, purgeCatalogue, type PurgeSelection } from "../lib/po/mod.ts";
 import type { AppDeps } from "./deps.ts";
 import { defineTool, defineToolGroup, requireDep } from "./tool.ts";
+import { cataloguePath, optionalCataloguePath } from "./_catalogue_path.ts";
 
 export const PurgeObsoleteRequest = z.strictObject({
-  file_path: z.string().meta({
-    description: "Absolute path of a .po file inside one of the configured catalogue roots (PO_ROOTS).",
-  }),
+  file_path: z.string().meta({ description: "A catalogue (.po/.pot): absolute, or relative to a root." }),
   which: z.enum(["all", "before", "fuzzy"]).default("all").meta({
-    description: "all (default): every obsolete entry. before: those already obsolete in before_path, the " +
-      "catalogue as it was before the last merge (a copy, or the file in another checkout), so the " +
-      "entries that merge obsoleted stay for a reviewer. fuzzy: the obsolete entries flagged fuzzy " +
-      "(translations nobody reviewed; msgmerge keeps #~| previous msgids only on those).",
+    description: "all: every #~ entry; before: those already obsolete in before_path (the catalogue " +
+      "before the last merge); fuzzy: the fuzzy ones (never reviewed).",
   }),
   before_path: z.string().optional().meta({
-    description: 'With which "before": the catalogue before the last merge (.po/.pot, inside the roots).',
+    description: 'With which "before": the catalogue before the last merge.',
   }),
   if_revision: z.string().optional().meta({
-    description:
-      "Compare-and-swap: purge only if the file's revision (from a read) is still this one, else " +
-      "409 with the current revision.",
+    description: "Purge only if the file's revision is still this one (else 409).",
   }),
   dry_run: z.boolean().default(false).meta({
-    description: "true: write nothing; answer the counts and the unified diff the purge would make.",
+    description: "Write nothing; answer the counts and the diff.",
   }),
 }).meta({ id: "PurgeObsoleteRequest" });
 
@@ -61,9 +56,8 @@ export const poPurgeTools = defineToolGroup<{ catalogues: NonNullable<AppDeps["c
       name: "purge_obsolete",
       path: "/po/purge",
       summary: "Remove obsolete (#~) entries from a PO file",
-      description: "Removes obsolete #~ entries (all, those already obsolete before the last merge, or the " +
-        "fuzzy ones) in one atomic write and lists them with their lines. Run it with dry_run: true first to " +
-        "see the diff. To remove live entries (a stray entry a typo created), use write_po with delete: true.",
+      description: "Removes obsolete #~ entries in one atomic write and lists them; dry_run first. " +
+        "Live entries (a typo's stray one): write_po with delete: true.",
       input: PurgeObsoleteRequest,
       // Removes translations from the file; a second run finds nothing more to remove.
       annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
@@ -71,7 +65,9 @@ export const poPurgeTools = defineToolGroup<{ catalogues: NonNullable<AppDeps["c
       errors: [403, 404, 409],
       output: PurgeObsoleteResponse,
       handle: async (input, { catalogues }, call) => {
-        const { file_path, which, before_path, if_revision, dry_run } = input;
+        const { which, if_revision, dry_run } = input;
+        const file_path = cataloguePath(catalogues, input.file_path);
+        const before_path = optionalCataloguePath(catalogues, input.before_path);
         let selection: PurgeSelection;
         if (which === "before") {
           if (before_path === undefined) {

@@ -79,9 +79,8 @@ export const ListCataloguesRequest = z.strictObject({
     description: "Only catalogues with (true) or without (false) fuzzy entries.",
   }),
   sort: z.enum(CATALOGUE_SORTS).default("path").meta({
-    description: "Order: path (default; root, then path), percent (least done first), untranslated " +
-      "(most untranslated and fuzzy entries first), untranslated_words (the same by words). Unreadable " +
-      "files come first in every order but path, templates last.",
+    description: "percent: least done first; untranslated(_words): most left first. Unreadable files " +
+      "first, templates last.",
   }),
   limit: Limit(1000, 5000),
   cursor: Cursor,
@@ -267,10 +266,10 @@ export const workbenchTools = defineToolGroup<WorkbenchDeps>({
       name: "list_catalogues",
       path: "/po/catalogues",
       summary: "List catalogues with their progress",
-      description: "Start here: the catalogues under the roots ({root, path}), language, counts by state " +
-        "(as msgfmt --statistics), percent done, revision, totals per directory; a .pot is kind template " +
-        "(outside totals), an unreadable file stays listed with its error. sort: path, percent, " +
-        "untranslated, untranslated_words. Then list_entries for one catalogue's work.",
+      description:
+        "Start here: catalogues under the roots ({root, path}) with language, counts by state (as " +
+        "msgfmt --statistics), percent, revision and per-directory totals; .pot: kind template; an " +
+        "unreadable file stays listed with its error. Then list_entries.",
       input: ListCataloguesRequest,
       annotations: READS,
       example: () => ({ max_percent: 99, limit: 20 }),
@@ -310,9 +309,8 @@ export const workbenchTools = defineToolGroup<WorkbenchDeps>({
       name: "list_entries",
       path: "/po/entries",
       summary: "List one catalogue's entries by state, in pages",
-      description: "One catalogue's entries in some states, in pages (next_cursor), with line, state, the " +
-        'fields asked, revision and counts. To translate: states ["untranslated"], then write_po with ' +
-        "expected_msgstr (expected_msgstr_plural for a plural entry). Better than read_po and find_fuzzy for work.",
+      description: "One catalogue's entries in some states, in pages, with line, state, revision and " +
+        'counts. To translate: states ["untranslated"], then write_po with expected_msgstr.',
       input: ListEntriesRequest,
       annotations: READS,
       example: ({ catalogue }) => ({
@@ -352,9 +350,8 @@ export const workbenchTools = defineToolGroup<WorkbenchDeps>({
       path: "/po/search",
       summary: "Search entries across catalogues",
       description: "Entries across catalogues whose msgid, msgstr, msgctxt or comments contain query " +
-        '(substring or regex), in pages. As a translation memory: in ["msgid"], states ["translated"]. ' +
-        "truncated and reason: part was not searched (time budget, entries too long for the expression, " +
-        "the listing cap). One catalogue's work: list_entries.",
+        '(substring or regex), in pages; as a translation memory: in ["msgid"], states ["translated"]. ' +
+        "truncated: part was not searched (reason says why). One catalogue's work: list_entries.",
       input: SearchEntriesRequest,
       annotations: READS,
       example: ({ msgid }) => ({
