@@ -309,7 +309,8 @@ export const workbenchTools = defineToolGroup<WorkbenchDeps>({
       name: "list_entries",
       path: "/po/entries",
       summary: "List one catalogue's entries by state, in pages",
-      description: "One catalogue's entries in some states, in pages, with line, state, revision and " +
+      description:
+        "One catalogue's entries in some states, in pages (next_cursor), with line, state, revision and " +
         'counts. To translate: states ["untranslated"], then write_po with expected_msgstr.',
       input: ListEntriesRequest,
       annotations: READS,
