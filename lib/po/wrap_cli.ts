@@ -174,7 +174,7 @@ function errorText(path: string, e: unknown): string {
 
 /**
  * Files read ahead of the one being reported, on one thread: each open waits on Deno's blocking
- * pool, and python-docs-fr's run took ~7% less time with 16 than with 4 (bench/README.md#wrap).
+ * pool, and a python-docs-sized tree ran faster with 16 in flight than with 4 (bench/README.md#wrap).
  */
 const READ_AHEAD = 16;
 /**
