@@ -159,7 +159,7 @@ const EnvSchema = z.object({
   REQUEST_TIMEOUT_S: intVar(1, 86_400).default(60),
   MAX_RESPONSE_BYTES: intVar(1024, 1024 * MIB).default(32 * MIB),
   // Memory of large work, and so the heap V8 must collect: with twice this, garbage collection
-  // pauses held up small requests under bench/abuse.ts's floods (bench/README.md).
+  // pauses held up small requests under bench/abuse.ts's floods.
   MAX_INFLIGHT_BYTES: intVar(1024, 16 * 1024 * MIB).default(128 * MIB),
   PO_LOCK_DIR: z.string().optional(),
   GPSS_STATE_DIR: z.string().optional(),

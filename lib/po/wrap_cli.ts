@@ -174,7 +174,7 @@ function errorText(path: string, e: unknown): string {
 
 /**
  * Files read ahead of the one being reported, on one thread: each open waits on Deno's blocking
- * pool, and a python-docs-sized tree ran faster with 16 in flight than with 4 (bench/README.md#wrap).
+ * pool, and a python-docs-sized tree ran faster with 16 in flight than with 4 (bench/wrap_tree_bench.sh).
  */
 const READ_AHEAD = 16;
 /**

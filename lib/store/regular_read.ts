@@ -1,6 +1,6 @@
 /**
  * A read of one whole regular file with Deno's own file API: no `node:fs` (whose compatibility
- * layer costs a short-lived command a noticeable start-up: bench/README.md#wrap).
+ * layer costs a short-lived command a noticeable start-up).
  *
  * What a FIFO, a device or a directory would do to a plain `Deno.readFile` (block forever, read
  * `/dev/zero` without end) is refused: the path is stat'ed and anything but a regular file is
