@@ -1,8 +1,8 @@
 /**
  * Regenerates `lib/po/_scan_tables.ts`: the line-break automaton (`buildLineBreakAutomaton` in
  * `lib/po/_linebreak.ts`) and the layout scan's tables derived from it (`buildScanSteps` in
- * `lib/po/string_layout.ts`), stored so that `wrap` decodes them at start-up instead of building them (~4 ms of
- * every run on a small file; bench/README.md#wrap). Run it after changing the rules, the classes or
+ * `lib/po/string_layout.ts`), stored so that `wrap` decodes them at start-up instead of building them (a
+ * noticeable part of a run on a small file). Run it after changing the rules, the classes or
  * the escapes; `tests/po_wrap_test.ts` fails until then.
  *
  *   deno run --allow-read=lib/po --allow-write=lib/po .ci/gen_scan_tables.ts

@@ -1,6 +1,6 @@
 /**
  * The servers' log: lines (one per request) written together, once per turn of the event loop. A
- * write per line was ~7 % of a cached read's time under load.
+ * write per line was a measurable part of a cached read's time under load.
  *
  * @module
  */

@@ -225,8 +225,8 @@ export function copyPrefix(bytes: Bytes, n: number, target: Uint8Array): void {
 /**
  * True when two arrays are equal: Node's `Buffer.compare` (a native memcmp) once the servers have
  * loaded it (`native_bytes.ts`). The views of laid-out runs start at any offset, and a JavaScript
- * loop over unaligned bytes took ~9 ms to compare a 4 MB file with the bytes a write expected (most
- * of a one-entry write's time).
+ * loop over unaligned bytes, comparing a large file with the bytes a write expected, was most of a
+ * one-entry write's time.
  */
 function sameArrays(a: Uint8Array, b: Uint8Array): boolean {
   return equalBytes(a, b);

@@ -152,8 +152,8 @@ const EnvSchema = z.object({
   GPSS_TIMEOUT_MS: intVar(1, 600_000).default(30_000),
   GPSS_CACHE_TTL_S: intVar(0, 86_400).default(300),
   API_TOKEN: z.string().min(16, { error: "must be at least 16 characters when set" }).optional(),
-  // A catalogue is parsed on the event loop, ~30 ms per MiB: 16 MiB (7× python-docs' largest, the
-  // 2.3 MB changelog) keeps the longest a load can hold other requests near half a second.
+  // A catalogue is parsed on the event loop, so this bounds how long one load holds other requests;
+  // 16 MiB is 7× python-docs' largest catalogue (the 2.3 MB changelog).
   PO_MAX_FILE_BYTES: intVar(1, 1024 * MIB).default(16 * MIB),
   // A listing walks and counts at most this many catalogues (and ten times as many names); past
   // it, listings and searches answer the first ones, marked truncated (docs/security.md).
@@ -164,8 +164,8 @@ const EnvSchema = z.object({
   ALLOWED_ORIGINS: z.string().optional(),
   REQUEST_TIMEOUT_S: intVar(1, 86_400).default(60),
   MAX_RESPONSE_BYTES: intVar(1024, 1024 * MIB).default(32 * MIB),
-  // Memory of large work, and so the heap V8 must collect: 128 MiB kept small requests under 0.5 s
-  // in bench/abuse.ts where 256 MiB let garbage collection pauses reach 1.5-3 s.
+  // Memory of large work, and so the heap V8 must collect: with twice this, garbage collection
+  // pauses held up small requests under bench/abuse.ts's floods.
   MAX_INFLIGHT_BYTES: intVar(1024, 16 * 1024 * MIB).default(128 * MIB),
   PO_LOCK_DIR: z.string().optional(),
   GPSS_STATE_DIR: z.string().optional(),

@@ -1,8 +1,8 @@
 /**
  * Byte operations the PO reader and the writers need at native speed on large files: bytes as a
  * Latin-1 "byte string" (one char per byte) and back, and byte equality. Node's `Buffer` does both natively,
- * but importing `node:buffer` starts Deno's Node compatibility layer: ~13 ms of every process that
- * loads it, more than the whole layout of a small catalogue. So it is loaded on demand
+ * but importing `node:buffer` starts Deno's Node compatibility layer, which costs every process that
+ * loads it more than the whole layout of a small catalogue. So it is loaded on demand
  * ({@link loadNativeBytes}): the servers and the CLIs that read many or large files load it at
  * start, `wrap` when it meets a file of {@link NATIVE_BYTES_WORTHWHILE} bytes or more, and until then
  * plain JavaScript gives the same results (tested against `Buffer` byte for byte).
@@ -55,8 +55,7 @@ export function jsLatin1String(bytes: Uint8Array, from = 0, to = bytes.length): 
 /**
  * The bytes of a byte string (each char code, which must be below 256, as one byte): the inverse
  * of {@link latin1String}. Plain JavaScript always: `Buffer.from(text, "latin1")` is a JavaScript
- * loop in Deno's Node layer too, and a slower one (measured: ~1.5× this one's time on the texts of
- * python-docs-fr).
+ * loop in Deno's Node layer too, and a slower one on the texts of python-docs-fr.
  *
  * @example
  * ```ts

@@ -1,6 +1,6 @@
 /**
  * A read of one whole regular file with Deno's own file API: no `node:fs` (whose compatibility
- * layer costs a short-lived command ~40 ms of start-up, measured in bench/README.md#wrap).
+ * layer costs a short-lived command a noticeable start-up).
  *
  * What a FIFO, a device or a directory would do to a plain `Deno.readFile` (block forever, read
  * `/dev/zero` without end) is refused: the path is stat'ed and anything but a regular file is
@@ -52,8 +52,8 @@ export function fileKind(stat: Deno.FileInfo): string {
 /**
  * Turns of the event loop (a message to this thread: a wait that needs no timer), on one channel
  * shared by the opens in progress and closed when none is left (an open port keeps the process
- * alive). A channel per turn cost three times as much: ~40 µs, for a run over a tree most of what
- * its reads took.
+ * alive). A channel per turn cost several times as much, for a run over a tree most of what its
+ * reads took.
  */
 let ticker: { channel: MessageChannel; waiters: (() => void)[]; users: number } | null = null;
 
@@ -87,8 +87,8 @@ function nextTurn(t: NonNullable<typeof ticker>): Promise<void> {
 
 /**
  * Turns of the event loop an open may take before the timer is armed: a regular file opens within
- * one to eight on our machines. The first timer of a process loads Deno's Node timers (~11 ms, more
- * than the layout of a small catalogue), so a run whose opens all end quickly never loads them.
+ * one to eight on our machines. The first timer of a process loads Deno's Node timers (longer than
+ * the layout of a small catalogue), so a run whose opens all end quickly never loads them.
  */
 const QUICK_OPEN_TURNS = 8;
 
@@ -147,8 +147,8 @@ export async function readRegularFileBytes(
 ): Promise<Uint8Array> {
   // Sync calls where nothing can block: stat does not open the path, and a handle that fstat
   // shows is a regular file reads without waiting on anyone. Only the open may block (a FIFO
-  // swapped in after the stat), so only it is asynchronous and timed. (A tree of 500 catalogues
-  // spent ~0.2 s of its main thread in the five asynchronous calls per file this replaced.)
+  // swapped in after the stat), so only it is asynchronous and timed. (Over a tree of catalogues,
+  // the five asynchronous calls per file this replaced were a large part of the main thread's time.)
   let named: Deno.FileInfo;
   try {
     named = Deno.statSync(path);

@@ -215,7 +215,7 @@ const HEX4 = /[0-9a-fA-F]{4}/y;
  * Up to 4096 complete, valid scalar items of an array (`value ,`) or members of an object
  * (`"key" : value ,`), each followed by its comma: numbers in Python's grammar, strings without
  * escapes or controls, and the three words. The scanner skips such runs in one regular-expression
- * call instead of a function call per character (4–5× faster on a body of many small values); it
+ * call instead of a function call per character (much faster on a body of many small values); it
  * stops before anything else, which the character-level scanner then reads as before. Bounded
  * repetition keeps the engine's backtracking state small, and every item is matched in one way
  * only, so the match is linear.

@@ -96,3 +96,64 @@ Deno.test({
   assert.match(dom, /<button class="btn authorize[^"]*"[^>]*>\s*<span>Authorize<\/span>/);
   assert.ok(dom.includes(VERSION), "the version is shown");
 });
+
+/** The repository's root, as a directory URL. */
+const ROOT = new URL("../", import.meta.url);
+
+/** GitHub's anchor for a Markdown heading: lower case, punctuation dropped, spaces as hyphens. */
+function headingSlug(heading: string): string {
+  return heading.trim().toLowerCase().replace(/[^\p{L}\p{N}\s_-]/gu, "").replace(/\s/g, "-");
+}
+
+/** The anchors of a Markdown text's headings (code blocks skipped). */
+function anchors(markdown: string): Set<string> {
+  const found = new Set<string>();
+  let inCode = false;
+  for (const line of markdown.split("\n")) {
+    if (line.startsWith("```")) inCode = !inCode;
+    const heading = !inCode && /^#{1,6} (.+)$/.exec(line);
+    if (heading) found.add(headingSlug(heading[1]!));
+  }
+  return found;
+}
+
+/** The relative links to Markdown files in a Markdown text: `[text](path.md#anchor)`. */
+function markdownLinks(markdown: string): { path: string; anchor: string | undefined }[] {
+  return [...markdown.matchAll(/\]\(([^)\s:#]+\.md)(?:#([^)\s]+))?\)/g)].map((m) => ({
+    path: m[1]!,
+    anchor: m[2],
+  }));
+}
+
+Deno.test("README.md and bench/README.md stay short: a user's page and a list of benchmarks", () => {
+  const lines = (path: string) => Deno.readTextFileSync(new URL(path, ROOT)).split("\n").length;
+  assert.ok(lines("README.md") <= 300, `README.md has ${lines("README.md")} lines (at most 300)`);
+  assert.ok(
+    lines("bench/README.md") <= 250,
+    `bench/README.md has ${lines("bench/README.md")} lines (at most 250)`,
+  );
+});
+
+Deno.test("every docs/*.md link of the README, and every Markdown link between the docs, resolves", async (t) => {
+  const readme = Deno.readTextFileSync(new URL("README.md", ROOT));
+  const docsLinks = markdownLinks(readme).filter((l) => l.path.startsWith("docs/"));
+  assert.ok(docsLinks.length >= 8, "the README links to the docs of each feature");
+  const pages = ["README.md", "bench/README.md"];
+  for (const entry of Deno.readDirSync(new URL("docs/", ROOT))) {
+    if (entry.isFile && entry.name.endsWith(".md")) pages.push(`docs/${entry.name}`);
+  }
+  for (const page of pages.sort()) {
+    await t.step(page, () => {
+      const from = new URL(page, ROOT);
+      for (const link of markdownLinks(Deno.readTextFileSync(from))) {
+        const target = new URL(link.path, from);
+        // Links out of the repository (../shared) are not this check's business.
+        if (!target.href.startsWith(ROOT.href)) continue;
+        const text = Deno.readTextFileSync(target); // throws NotFound for a broken link
+        if (link.anchor !== undefined) {
+          assert.ok(anchors(text).has(link.anchor), `${page}: ${link.path}#${link.anchor} names no heading`);
+        }
+      }
+    });
+  }
+});

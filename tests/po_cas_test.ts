@@ -223,8 +223,8 @@ Deno.test("over MCP, write_po takes if_revision and expected_msgstr in its argum
   }
 });
 
-Deno.test("the README's two agent examples work over MCP on the shipped French catalogue, and a second try is refused", async () => {
-  const readme = await Deno.readTextFile(new URL("../README.md", import.meta.url));
+Deno.test("the two agent examples of docs/mcp.md work over MCP on the shipped French catalogue, and a second try is refused", async () => {
+  const readme = await Deno.readTextFile(new URL("../docs/mcp.md", import.meta.url));
   // The two blocks of the "Editing from an agent" paragraph (other sections have their own).
   const start = readme.indexOf("**Editing from an agent.**");
   const paragraph = readme.slice(start, readme.indexOf("A 409 is an `isError` result", start));

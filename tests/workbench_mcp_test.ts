@@ -1,6 +1,6 @@
 /**
- * The README's agent session ("translate the rest of this file": list → untranslated page → write
- * with expected_msgstr → progress), run over MCP from the README's own examples, on a copy of the
+ * The agent session of docs/mcp.md ("translate the rest of this file": list → untranslated page → write
+ * with expected_msgstr → progress), run over MCP from that page's own examples, on a copy of the
  * shipped French catalogue; and what a second agent with a stale read gets.
  */
 import assert from "node:assert/strict";
@@ -9,11 +9,11 @@ import { poFixture, REPO_ROOT } from "./_helpers.ts";
 
 const GLOSSARY = Deno.readTextFileSync(new URL("examples/fr/glossary.po", REPO_ROOT));
 
-/** The README's session steps: [tool, arguments], in order, with `/srv/po` replaced by `root`. */
+/** The session steps of docs/mcp.md: [tool, arguments], in order, with `/srv/po` replaced by `root`. */
 function readmeSession(root: string): [string, Record<string, unknown>][] {
-  const readme = Deno.readTextFileSync(new URL("README.md", REPO_ROOT));
+  const readme = Deno.readTextFileSync(new URL("docs/mcp.md", REPO_ROOT));
   const start = readme.indexOf("**A whole session");
-  assert.ok(start > 0, "the README has the session");
+  assert.ok(start > 0, "docs/mcp.md has the session");
   const section = readme.slice(start, readme.indexOf("\n## ", start));
   return [...section.matchAll(/```jsonc\n\/\/ \d+\. (\w+):[^\n]*\n([\s\S]*?)```/g)].map((m) => [
     m[1] ?? "",
@@ -32,7 +32,7 @@ function mcpClient(
 
 type Result = { isError?: boolean; structuredContent?: Record<string, unknown>; content?: unknown };
 
-Deno.test("the README's agent session runs over MCP: list, untranslated page, write with expected_msgstr, progress", async () => {
+Deno.test("the agent session of docs/mcp.md runs over MCP: list, untranslated page, write with expected_msgstr, progress", async () => {
   await using po = await poFixture({ "fr/glossary.po": GLOSSARY });
   const steps = readmeSession(po.root);
   assert.deepEqual(steps.map(([tool]) => tool), [
@@ -75,7 +75,7 @@ Deno.test("the README's agent session runs over MCP: list, untranslated page, wr
     assert.equal(page.structuredContent!.next_cursor, null);
     assert.equal(page.structuredContent!.revision, catalogue.revision);
 
-    // Step 3 as the README gives it: its expected_msgstr is what step 2 showed.
+    // Step 3 as docs/mcp.md gives it: its expected_msgstr is what step 2 showed.
     const [, writeArgs] = steps[2]!;
     const written = (writeArgs.entries as { msgid: string; expected_msgstr: string }[])[0]!;
     assert.equal(written.expected_msgstr, entries.find((e) => e.msgid === written.msgid)!.msgstr);

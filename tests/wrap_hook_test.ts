@@ -93,7 +93,7 @@ Deno.test("a plain git pre-commit hook running bin/wrap --check stops a commit u
   try {
     const tools = await toolsRepo(parent);
     const repo = await translationRepo(parent, "translations");
-    // The hook of the README, verbatim but for the checkout's path.
+    // The hook of docs/wrap.md, verbatim but for the checkout's path.
     const hook = `#!/bin/sh\ngit diff --cached --name-only -z --diff-filter=ACMR -- '*.po' |\n` +
       `  xargs -0 -r ${tools.dir}/bin/wrap --check --quiet\n`;
     await Deno.writeTextFile(`${repo}/.git/hooks/pre-commit`, hook, { mode: 0o755 });

@@ -206,7 +206,7 @@ function errorLine(path: string, e: unknown): string {
 
 /**
  * Files read ahead of the one being reported, on one thread: each open waits on Deno's blocking
- * pool, and python-docs-fr's run took ~7% less time with 16 than with 4 (bench/README.md#wrap).
+ * pool, and a python-docs-sized tree ran faster with 16 in flight than with 4 (bench/wrap_tree_bench.sh).
  */
 const READ_AHEAD = 16;
 /**

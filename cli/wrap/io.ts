@@ -4,7 +4,7 @@
  * server write landed), the current content re-formatted instead, so that update is kept.
  *
  * Loads no zod, Hono or MCP SDK (the `wrap` mode starts without them), and the store (`node:fs`,
- * `node:crypto`: ~40 ms of start-up) only at the first write: reads go through Deno's own API.
+ * `node:crypto`, slow to start) only at the first write: reads go through Deno's own API.
  *
  * @module
  */

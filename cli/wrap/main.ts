@@ -1,8 +1,8 @@
 /**
  * `wrap`'s own entry point. `deno task wrap`, `bin/wrap` and the pre-commit hook run this module, so
  * a run loads the formatter and nothing else: `main.ts wrap` does the same work, but `main.ts` names
- * every mode's modules, which Deno resolves when the process starts (~10–30 ms a run, measured in
- * `bench/README.md#wrap`), and a pre-commit hook pays start-up once per commit.
+ * every mode's modules, which Deno resolves when the process starts (`bench/wrap_startup.sh` times
+ * both), and a pre-commit hook pays start-up once per commit.
  *
  *   deno run --allow-read [--allow-write --allow-sys=uid] cli/wrap/main.ts [OPTIONS] PATH…
  *

@@ -189,7 +189,7 @@ function mapTexts(m: ParsedMessage, strings: (s: string) => string, others: (s: 
 
 /**
  * Decodes the non-ASCII texts of the messages of a UTF-8 file the lexer flagged, in one decoder
- * call (one per text costs ~0.3 µs each, most of a small file's reading): their bytes are laid
+ * call (a call per text was most of a small file's reading): their bytes are laid
  * end to end with a NUL between two (no text holds one: the lexer ends strings and comment lines
  * at a NUL, so no sequence spans two texts), and the result is cut at the NULs. Returns false,
  * having changed nothing, when a U+FFFD comes out (an invalid sequence, or one written in the

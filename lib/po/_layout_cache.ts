@@ -32,7 +32,7 @@ export interface LaidOutList {
 
 /**
  * The layout cache, by message list rather than by message: a WeakMap entry per message cost a cold
- * layout of 12k messages ~3 ms of insertions, and the collector more on its ephemerons. A list's
+ * layout of a large catalogue an insertion per message, and the collector more on its ephemerons. A list's
  * first and last {@link ANCHORS} messages lead to the list last laid out with them: the same list
  * laid out again finds its layouts by index, and a new list (a catalogue with a few messages
  * replaced or added) is matched in order against it ({@link matchLayouts}). A list stays findable

@@ -1,8 +1,8 @@
 //# allFunctionsCalledOnLoad
 /**
  * The path functions the file commands need (`join`, `normalize`, `relative`, `isAbsolute`), as
- * `node:path` has them. Importing `node:path` starts Deno's Node compatibility layer: 16–67 ms
- * inside a `wrap` run over a tree, measured, where the walk itself takes a few. So on POSIX systems
+ * `node:path` has them. Importing `node:path` starts Deno's Node compatibility layer, which costs a
+ * `wrap` run over a tree more than the walk itself (bench/wrap_tree_bench.sh). So on POSIX systems
  * these are Node's own POSIX algorithms, ported (Node.js `lib/path.js`, MIT licence) and tested
  * against `node:path/posix` (tests/paths_test.ts); on Windows, {@link pathFunctions} gives
  * `node:path` itself.

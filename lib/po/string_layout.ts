@@ -167,7 +167,7 @@ function useTables(cjk: boolean): void {
 
 /**
  * The scan's tables, as `.ci/gen_scan_tables.ts` stores them from {@link buildScanSteps} (a test
- * checks they agree; decoding them is ~3 ms less of every start of `wrap` than building them):
+ * checks they agree; decoding them makes every start of `wrap` shorter than building them):
  * `DFA_BY_NUMBER` is `LINE_BREAK_DFA` (`_linebreak.ts`) with states numbered 0, 1, 2… (not multiples of
  * {@link CLASS_COUNT}), and `ASCII_STEP[state * 128 + byte]`, one load per ASCII byte for {@link scan},
  * holds the break before the byte (bits 0–1), its columns once escaped (bits 2–3), its

@@ -62,7 +62,7 @@ export interface FormatOptions {
   forcePo?: boolean;
   /**
    * The catalogue is encoded once and dropped (the `wrap` command): its messages' layouts are not
-   * kept for a later encoding, which saves keeping them (~10 % of laying out a tree of catalogues).
+   * kept for a later encoding, which saves the cost of keeping them over a tree of catalogues.
    * The output is the same.
    */
   once?: boolean;

@@ -331,7 +331,7 @@ export function closeFd(fd: Fd): void {
  * Rounds of "the directories are unchanged, the path still names this file" after the first: a swap
  * that is undone between two samples must be redone and undone again before each next one, so an
  * attacker has to flip a directory in step with every one of these system calls, microseconds apart.
- * One more round: each costs an `lstat` per directory (≈ 20 µs at depth 3) on every uncached read,
+ * One more round: each costs an `lstat` per directory on every uncached read,
  * and with it no flipping test left anything behind.
  */
 const CHECK_ROUNDS = 1;

@@ -476,9 +476,9 @@ export class CatalogueStore<D> {
   }
 
   /**
-   * A parse holds the event loop (~30 ms per MiB). Reads of large files parse one at a time, each
-   * after a turn of the event loop, so requests that arrived meanwhile are served between two
-   * large parses instead of after all of them. Small files go straight through.
+   * A parse holds the event loop for a time that grows with the file. Reads of large files parse
+   * one at a time, each after a turn of the event loop, so requests that arrived meanwhile are
+   * served between two large parses instead of after all of them. Small files go straight through.
    */
   async #turnToParse(size: number, signal: AbortSignal): Promise<() => void> {
     if (size < LARGE_PARSE_BYTES) return NOTHING_HELD;

@@ -5,8 +5,8 @@
  * then one native `indexOf` per occurrence over a whole field, a regular expression is tested part
  * by part, and a hit is built from the columns: the parsed catalogue is dropped once they are made.
  *
- * Why: a parsed catalogue costs ~1.9× its file on the heap (an object, arrays and strings per
- * message) and the search texts ~0.9× more; the columns are the texts and a few bytes per entry,
+ * Why: a parsed catalogue costs more than its file on the heap (an object, arrays and strings per
+ * message), and the search texts more again; the columns are the texts and a few bytes per entry,
  * and the first search of a tree no longer keeps every catalogue alive while it goes (bench/README.md,
  * "Workbench"). What a hit holds is exactly what `listedEntry` makes of the parsed message:
  * `tests/workbench_columns_test.ts` compares them on every corpus catalogue.
