@@ -1,5 +1,5 @@
 /**
- * Regenerates `lib/po/_unicode_data.ts` from `../shared/docs/data/` (the line-break classes, column
+ * Regenerates `lib/po/layout/_unicode_data.ts` from `../shared/docs/data/` (the line-break classes, column
  * widths and pair table of libunistring 1.0, the library GNU gettext 0.21's msgcat uses on Debian 12;
  * see `shared/docs/msgcat-format.md` sections 4.3 and 5 and `shared/tools/libunistring-probe/`).
  *
@@ -11,7 +11,7 @@
  * data files' defaults (class AL, width 1) filling the gaps; surrogates get the defaults too.
  */
 const DATA = new URL("../../shared/docs/data/", import.meta.url);
-const TARGET = new URL("../lib/po/_unicode_data.ts", import.meta.url);
+const TARGET = new URL("../lib/po/layout/_unicode_data.ts", import.meta.url);
 
 /** Classes that are not rows/columns of the pair table, in the order their numbers follow the table's. */
 const EXTRA_CLASSES = ["CM", "SP", "ZW", "BK", "LF", "CR"];
@@ -98,7 +98,7 @@ if (import.meta.main) {
   const text = generate();
   if (Deno.args.includes("--check")) {
     if (Deno.readTextFileSync(TARGET) !== text) {
-      console.error("lib/po/_unicode_data.ts is out of date: run .ci/gen_unicode_data.ts");
+      console.error("lib/po/layout/_unicode_data.ts is out of date: run .ci/gen_unicode_data.ts");
       Deno.exit(1);
     }
   } else {

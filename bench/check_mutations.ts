@@ -13,7 +13,7 @@
  * @module
  */
 import { encodePo, parsePo } from "../lib/po/mod.ts";
-import { messageLines } from "../lib/po/parse.ts";
+import { messageLines } from "../lib/po/read/parse.ts";
 import { CHECK_NAMES, checkCatalog, isCheckable } from "../lib/po/checks/mod.ts";
 import type { PoMessage } from "../lib/po/types.ts";
 import { poFilesUnder } from "../tests/_msgfmt_verdicts.ts";

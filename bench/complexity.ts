@@ -24,7 +24,7 @@
  */
 import { applyWrite, encodePo, listEntries, parsePo, readContext, type WriteEntry } from "../lib/po/mod.ts";
 import { loadNativeBytes } from "../lib/native_bytes.ts";
-import { knownLayout } from "../lib/po/laid_out.ts";
+import { knownLayout } from "../lib/po/write/laid_out.ts";
 
 // As the servers run the engine: node:buffer's native Latin-1 decoding and memcmp.
 await loadNativeBytes();
@@ -348,7 +348,7 @@ async function main(): Promise<void> {
     section("parse + layout, N domains of one message each", [1e4, 4e4, 16e4], manyDomains, parseAndEncode),
     section("parse + layout, N plural forms", [1e4, 4e4, 16e4], manyPluralForms, parseAndEncode),
     section("parse + layout, a msgstr of N string lines", [25e3, 1e5, 4e5], manyStringPieces, parseAndEncode),
-    // wrap's reading of a file's own lines (lib/po/laid_out.ts), on the same shapes laid out.
+    // wrap's reading of a file's own lines (lib/po/write/laid_out.ts), on the same shapes laid out.
     section("laid_out, N tiny entries", [1e4, 4e4, 16e4], laidOut(tinyEntries), readOwnLines),
     section("laid_out, N references on one entry", [25e3, 1e5, 4e5], laidOut(manyReferences), readOwnLines),
     section(

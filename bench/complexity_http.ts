@@ -12,7 +12,7 @@
  * @module
  */
 import { CatalogueStore } from "../lib/store/mod.ts";
-import { PO_CODEC } from "../lib/po/po_codec.ts";
+import { PO_CODEC } from "../lib/po/operations/po_codec.ts";
 import { createApp } from "../routes/mod.ts";
 import { measure, type Measurement, printTable } from "./complexity.ts";
 import { loadNativeBytes } from "../lib/native_bytes.ts";

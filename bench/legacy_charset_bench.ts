@@ -13,7 +13,7 @@
  * least disturbed by other load), and the ratios of each to UTF-8's.
  */
 import { encodePo, parsePo } from "../lib/po/mod.ts";
-import { legacyCodec } from "../lib/po/_legacy_charset.ts";
+import { legacyCodec } from "../lib/po/charsets/_legacy_charset.ts";
 import { benchCatalogueFile } from "./_generated_po.ts";
 import { loadNativeBytes } from "../lib/native_bytes.ts";
 

@@ -14,7 +14,7 @@
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import { CatalogueStore } from "../lib/store/mod.ts";
 import { encodePo, parsePo } from "../lib/po/mod.ts";
-import { PO_CODEC } from "../lib/po/po_codec.ts";
+import { PO_CODEC } from "../lib/po/operations/po_codec.ts";
 import { createApp } from "../routes/mod.ts";
 import { generatedCatalogue } from "./_generated_po.ts";
 

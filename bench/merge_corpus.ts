@@ -14,9 +14,9 @@
  * @module
  */
 import { sameBytes } from "../lib/byte_runs.ts";
-import { compileMo } from "../lib/po/compile.ts";
+import { compileMo } from "../lib/po/operations/compile.ts";
 import { encodePo, parsePo } from "../lib/po/mod.ts";
-import { mergeCatalogs, type MergeOptions } from "../lib/po/merge.ts";
+import { mergeCatalogs, type MergeOptions } from "../lib/po/operations/merge.ts";
 import { makeTemplate, type TemplateVariant } from "../tests/_merge_templates.ts";
 import { loadNativeBytes } from "../lib/native_bytes.ts";
 

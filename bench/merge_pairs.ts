@@ -13,7 +13,7 @@
  * @module
  */
 import { encodePo, parsePo } from "../lib/po/mod.ts";
-import { mergeCatalogs, type MergeOptions } from "../lib/po/merge.ts";
+import { mergeCatalogs, type MergeOptions } from "../lib/po/operations/merge.ts";
 import { loadNativeBytes } from "../lib/native_bytes.ts";
 
 await loadNativeBytes();

@@ -7,7 +7,7 @@
  *   deno run --allow-read --allow-write --allow-sys bench/store_hits.ts [READS]
  */
 import v8 from "node:v8";
-import { PO_CODEC } from "../lib/po/po_codec.ts";
+import { PO_CODEC } from "../lib/po/operations/po_codec.ts";
 import { CatalogueStore } from "../lib/store/mod.ts";
 import { loadNativeBytes } from "../lib/native_bytes.ts";
 

@@ -12,7 +12,7 @@
  */
 import { chromium } from "playwright-core";
 import { CatalogueStore } from "../lib/store/mod.ts";
-import { PO_CODEC } from "../lib/po/po_codec.ts";
+import { PO_CODEC } from "../lib/po/operations/po_codec.ts";
 import { createApp } from "../routes/mod.ts";
 import { UI_PATHS } from "../routes/ui.ts";
 import { encodePo, parsePo } from "../lib/po/mod.ts";

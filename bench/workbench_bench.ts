@@ -18,7 +18,7 @@
  *
  * @module
  */
-import { PO_CODEC } from "../lib/po/po_codec.ts";
+import { PO_CODEC } from "../lib/po/operations/po_codec.ts";
 import { CatalogueStore } from "../lib/store/mod.ts";
 import { createApp } from "../routes/mod.ts";
 import { workbenchTools } from "../routes/workbench.ts";

@@ -10,7 +10,7 @@
  *
  * @module
  */
-import { type WrapOptions, wrapString } from "../lib/po/string_layout.ts";
+import { type WrapOptions, wrapString } from "../lib/po/layout/string_layout.ts";
 import { loadNativeBytes } from "../lib/native_bytes.ts";
 
 // As the servers run the engine: node:buffer's native Latin-1 decoding and memcmp.

@@ -9,7 +9,7 @@
  * @module
  */
 import { applyWrite, encodePo, parsePo, unifiedDiff, type WriteEntry } from "../lib/po/mod.ts";
-import { DRY_RUN_DIFF_WORK } from "../lib/po/edit_catalogue.ts";
+import { DRY_RUN_DIFF_WORK } from "../lib/po/operations/edit_catalogue.ts";
 import { ConflictError } from "../lib/errors.ts";
 import { generatedCatalogue } from "./_generated_po.ts";
 import { loadNativeBytes } from "../lib/native_bytes.ts";

@@ -1,5 +1,5 @@
 /**
- * `main.ts compile [OPTIONS] FILE.po`: msgfmt's `-o` for one catalogue (`lib/po/compile.ts`):
+ * `main.ts compile [OPTIONS] FILE.po`: msgfmt's `-o` for one catalogue (`lib/po/operations/compile.ts`):
  * writes FILE.mo beside it, or `-o OUT.mo` ("-": stdout), atomically and under the lock the
  * servers take. Fuzzy entries are left out unless `--use-fuzzy`. msgfmt's verdicts: its fatal
  * errors printed as it prints them (`FILE:LINE: message`), the MO still written and the status 1;

@@ -1,6 +1,6 @@
 /**
  * `main.ts merge [OPTIONS] DEF.po REF.pot`: msgmerge 0.21's command line for the common cases,
- * with the same output bytes (`lib/po/merge.ts`). The result goes to stdout, to `-o FILE`, or
+ * with the same output bytes (`lib/po/operations/merge.ts`). The result goes to stdout, to `-o FILE`, or
  * back into DEF.po with `--update` (written under the lock the servers take, atomically, and only
  * when more than POT-Creation-Date changed, as msgmerge does; no backup file is made).
  *

@@ -3,7 +3,7 @@
  * a substitution or a swap of two neighbouring characters costs 1 each: a typed swap, "msgdi" for
  * "msgid", is one typo, not two), computed only as far as a bound. Used for "did you mean …?" on a
  * misspelt field name (`routes/_closest_name.ts`) and for the msgids closest to one a catalogue
- * lacks (`lib/po/_closest.ts`).
+ * lacks (`lib/po/operations/_closest.ts`).
  *
  * The common prefix and suffix are skipped first, then the table is computed in a band of width
  * 2k + 1 around its diagonal (Ukkonen's cut-off) and given up as soon as a whole row is past `k`:

@@ -7,7 +7,7 @@ import { createApp } from "../routes/mod.ts";
 import type { AppDeps } from "../routes/deps.ts";
 import { independentTools, type Tool } from "../routes/tool.ts";
 import { CatalogueStore } from "../lib/store/mod.ts";
-import { PO_CODEC } from "../lib/po/po_codec.ts";
+import { PO_CODEC } from "../lib/po/operations/po_codec.ts";
 
 /** The repository root. */
 export const REPO_ROOT = new URL("../", import.meta.url);

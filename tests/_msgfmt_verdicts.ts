@@ -9,7 +9,7 @@
  * @module
  */
 import { parsePo } from "../lib/po/mod.ts";
-import { messageLines } from "../lib/po/parse.ts";
+import { messageLines } from "../lib/po/read/parse.ts";
 import { checkCatalog, CHECKS } from "../lib/po/checks/mod.ts";
 import { PoSyntaxError } from "../lib/errors.ts";
 

@@ -233,7 +233,7 @@ Deno.test("examples of the shipped sample catalogues name examples/fr/glossary.p
 Deno.test("with a token, the public /openapi.json names neither the roots nor catalogue data; MCP clients get both", async () => {
   await using f = await poFixture({ "a/fr.po": MENU });
   const { CatalogueStore } = await import("../lib/store/mod.ts");
-  const { PO_CODEC } = await import("../lib/po/po_codec.ts");
+  const { PO_CODEC } = await import("../lib/po/operations/po_codec.ts");
   const { app } = testApp({
     config: { apiToken: TOKEN, maxBodyBytes: 1 << 20 },
     catalogues: new CatalogueStore({ roots: [f.root], codec: PO_CODEC }),

@@ -16,7 +16,7 @@ import { basename, dirname } from "node:path";
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import { parseConfig } from "../lib/config.ts";
 import { GpssClient } from "../lib/gpss/mod.ts";
-import { PO_CODEC } from "../lib/po/po_codec.ts";
+import { PO_CODEC } from "../lib/po/operations/po_codec.ts";
 import { CatalogueStore } from "../lib/store/mod.ts";
 import { allTools } from "../routes/mod.ts";
 import { startFakeGpss } from "./_fake_gpss.ts";

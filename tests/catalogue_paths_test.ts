@@ -6,7 +6,7 @@
  */
 import assert from "node:assert/strict";
 import { CatalogueStore } from "../lib/store/mod.ts";
-import { PO_CODEC } from "../lib/po/po_codec.ts";
+import { PO_CODEC } from "../lib/po/operations/po_codec.ts";
 import { poFixture, testApp } from "./_helpers.ts";
 import { mcpOverSocket, textOf } from "./_mcp_socket.ts";
 

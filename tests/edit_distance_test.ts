@@ -7,7 +7,7 @@
 import assert from "node:assert/strict";
 import { boundedEditDistance, editBandCost, type EditBudget } from "../lib/edit_distance.ts";
 import { closestName } from "../lib/closest_name.ts";
-import { ClosestBudget, closestEntries, closestIndex } from "../lib/po/_closest.ts";
+import { ClosestBudget, closestEntries, closestIndex } from "../lib/po/operations/_closest.ts";
 
 /** Optimal string alignment over the whole table, no band, no cut-off: the reference. */
 function referenceDistance(a: string, b: string): number {

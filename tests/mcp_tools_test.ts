@@ -85,7 +85,7 @@ Deno.test("the MCP instructions name the allowed roots, and each tool's example 
   await using f = await poFixture({ "fr/app.po": SAMPLE });
   const fake = await startFakeGpss();
   const { CatalogueStore } = await import("../lib/store/mod.ts");
-  const { PO_CODEC } = await import("../lib/po/po_codec.ts");
+  const { PO_CODEC } = await import("../lib/po/operations/po_codec.ts");
   const { app } = testApp({
     catalogues: new CatalogueStore({ roots: [f.root], codec: PO_CODEC }),
     gpss: new GpssClient({ baseUrl: fake.url, userCode: FAKE_USER_CODE }),

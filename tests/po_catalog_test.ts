@@ -10,10 +10,10 @@ import {
   readContext,
   toApiEntry,
 } from "../lib/po/mod.ts";
-import { findFuzzy } from "../lib/po/catalog.ts";
-import { NEW_CATALOG_HEADER } from "../lib/po/apply_write.ts";
+import { findFuzzy } from "../lib/po/operations/catalog.ts";
+import { NEW_CATALOG_HEADER } from "../lib/po/operations/apply_write.ts";
 import type { ApiEntry, PoCatalog } from "../lib/po/mod.ts";
-import { forEachDuplicate, knownUnique } from "../lib/po/_duplicates.ts";
+import { forEachDuplicate, knownUnique } from "../lib/po/read/_duplicates.ts";
 
 const SAMPLE = `# header comment
 msgid ""

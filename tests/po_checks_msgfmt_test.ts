@@ -8,7 +8,7 @@
  */
 import assert from "node:assert/strict";
 import { encodePo, parsePo } from "../lib/po/mod.ts";
-import { messageLines } from "../lib/po/parse.ts";
+import { messageLines } from "../lib/po/read/parse.ts";
 import type { PoCatalog, PoMessage } from "../lib/po/types.ts";
 import { checkCatalog, type CheckProblem, isCheckable } from "../lib/po/checks/mod.ts";
 import { lacks } from "./_prerequisites.ts";

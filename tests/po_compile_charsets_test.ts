@@ -5,11 +5,11 @@
  * characters glibc's iconv holds.
  */
 import assert from "node:assert/strict";
-import { compileMo } from "../lib/po/compile.ts";
-import { parsePo } from "../lib/po/parse.ts";
+import { compileMo } from "../lib/po/operations/compile.ts";
+import { parsePo } from "../lib/po/read/parse.ts";
 import { UnwritableCatalogError } from "../lib/errors.ts";
-import { canonicalCharset } from "../lib/po/_charset.ts";
-import { stringEncoder } from "../lib/po/_string_encoder.ts";
+import { canonicalCharset } from "../lib/po/charsets/_charset.ts";
+import { stringEncoder } from "../lib/po/charsets/_string_encoder.ts";
 
 /** Every charset msgcat 0.21 accepts, with whether this service reads and compiles it. */
 const CHARSETS: readonly [string, boolean][] = [

@@ -4,7 +4,7 @@
  * catalogue of ../shared/corpus/po and of tests/fixtures (a differential run against msgfmt).
  */
 import assert from "node:assert/strict";
-import { compileMo, readForCompile } from "../lib/po/compile.ts";
+import { compileMo, readForCompile } from "../lib/po/operations/compile.ts";
 import { servedCatalogues } from "./_catalogue_server.ts";
 import { lacks } from "./_prerequisites.ts";
 

@@ -1,10 +1,10 @@
 import assert from "node:assert/strict";
 // @ts-types="@types/gettext-parser"
 import { mo } from "gettext-parser";
-import { compileMo, type CompileOptions } from "../lib/po/compile.ts";
+import { compileMo, type CompileOptions } from "../lib/po/operations/compile.ts";
 import type { PoCatalog } from "../lib/po/types.ts";
 import { parsePo } from "../lib/po/mod.ts";
-import { compareBytes, readMoPairs } from "../lib/po/_mo_layout.ts";
+import { compareBytes, readMoPairs } from "../lib/po/operations/_mo_layout.ts";
 import { PoSyntaxError } from "../lib/errors.ts";
 import { lacks } from "./_prerequisites.ts";
 import { poFixture } from "./_helpers.ts";

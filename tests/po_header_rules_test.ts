@@ -8,7 +8,7 @@
 import assert from "node:assert/strict";
 import { encodePo, isHeader, mergeCatalogs, parsePo, readHeader } from "../lib/po/mod.ts";
 import { EMPTY_MESSAGE, hasHeaderKey, type PoMessage } from "../lib/po/types.ts";
-import { isDefaultDomainHeader } from "../lib/po/header.ts";
+import { isDefaultDomainHeader } from "../lib/po/operations/header.ts";
 
 const text = new TextDecoder();
 const bytes = (s: string) => new TextEncoder().encode(s);

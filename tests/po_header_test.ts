@@ -7,7 +7,7 @@ import {
   readHeader,
   revisionDate,
   updateHeader,
-} from "../lib/po/header.ts";
+} from "../lib/po/operations/header.ts";
 import { encodePo, parsePo } from "../lib/po/mod.ts";
 import { poFixture } from "./_helpers.ts";
 

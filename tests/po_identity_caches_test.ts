@@ -87,12 +87,20 @@ Deno.test("in the checking mode, a write and a read-back change no message they 
 });
 
 Deno.test("every identity-keyed cache of lib/po lives in _identity_caches.ts", () => {
-  const dir = new URL("../lib/po/", import.meta.url);
   const owners: string[] = [];
-  for (const entry of Deno.readDirSync(dir)) {
-    if (!entry.name.endsWith(".ts")) continue;
-    const text = Deno.readTextFileSync(new URL(entry.name, dir));
-    if (/new Weak(Map|Set)\b/.test(text)) owners.push(entry.name);
-  }
+  // Every module of the engine: the folder and its subfolders (read/, write/, layout/, …). Not
+  // checks/: its caches are keyed by a check run's own pairs and specs, never by what the engine
+  // hands out, so the rule (a handed-out object is never changed) is not what they rest on.
+  const walk = (dir: URL, prefix: string) => {
+    for (const entry of Deno.readDirSync(dir)) {
+      if (entry.isDirectory && entry.name === "checks") continue;
+      if (entry.isDirectory) walk(new URL(`${entry.name}/`, dir), `${prefix}${entry.name}/`);
+      else if (entry.name.endsWith(".ts")) {
+        const text = Deno.readTextFileSync(new URL(entry.name, dir));
+        if (/new Weak(Map|Set)\b/.test(text)) owners.push(prefix + entry.name);
+      }
+    }
+  };
+  walk(new URL("../lib/po/", import.meta.url), "");
   assert.deepEqual(owners, ["_identity_caches.ts"]);
 });

@@ -1,12 +1,12 @@
 /**
- * `laidOutVerdict` and `knownLayout` (lib/po/laid_out.ts): a definite answer only when the full reader
+ * `laidOutVerdict` and `knownLayout` (lib/po/write/laid_out.ts): a definite answer only when the full reader
  * and writer give it too, and their bytes. Checked against them on every fixture and corpus file, on thousands of mutations of
  * laid-out files, and for each shape it must leave to them.
  */
 import assert from "node:assert/strict";
 import { lacks } from "./_prerequisites.ts";
 import { encodePo, parsePo } from "../lib/po/mod.ts";
-import { knownLayout, LAID_OUT, laidOutVerdict, NOT_LAID_OUT, UNKNOWN } from "../lib/po/laid_out.ts";
+import { knownLayout, LAID_OUT, laidOutVerdict, NOT_LAID_OUT, UNKNOWN } from "../lib/po/write/laid_out.ts";
 import { loadNativeBytes } from "../lib/native_bytes.ts";
 
 const FIXTURES = new URL("./fixtures/", import.meta.url);

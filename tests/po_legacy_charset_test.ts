@@ -6,10 +6,10 @@
  * golden files).
  */
 import assert from "node:assert/strict";
-import { parsePo } from "../lib/po/parse.ts";
-import { encodePo } from "../lib/po/write.ts";
+import { parsePo } from "../lib/po/read/parse.ts";
+import { encodePo } from "../lib/po/write/write.ts";
 import { runWrap } from "../cli/wrap/command.ts";
-import { isCjkEncoding, LEGACY_MULTIBYTE_CHARSETS, legacyCodec } from "../lib/po/_legacy_charset.ts";
+import { isCjkEncoding, LEGACY_MULTIBYTE_CHARSETS, legacyCodec } from "../lib/po/charsets/_legacy_charset.ts";
 import { lacks } from "./_prerequisites.ts";
 import { poFixture, SHARED_DIR } from "./_helpers.ts";
 

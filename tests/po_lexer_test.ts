@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { Lexer, T_EOF, T_STRING } from "../lib/po/_lexer.ts";
+import { Lexer, T_EOF, T_STRING } from "../lib/po/read/_lexer.ts";
 
 /** A deterministic generator (a linear congruential one), so a failure can be replayed. */
 function generator(seed: number): () => number {

@@ -6,9 +6,9 @@
  */
 import assert from "node:assert/strict";
 import { flatBytes } from "../lib/byte_runs.ts";
-import { messageLines, parsePo } from "../lib/po/parse.ts";
-import { PO_CODEC } from "../lib/po/po_codec.ts";
-import { entryLines, writtenCatalog } from "../lib/po/written_lines.ts";
+import { messageLines, parsePo } from "../lib/po/read/parse.ts";
+import { PO_CODEC } from "../lib/po/operations/po_codec.ts";
+import { entryLines, writtenCatalog } from "../lib/po/write/written_lines.ts";
 import { isHeader } from "../lib/po/types.ts";
 import { partlyTranslated, servedCatalogues } from "./_catalogue_server.ts";
 

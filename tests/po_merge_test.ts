@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { encodePo, parsePo } from "../lib/po/mod.ts";
-import { mergeCatalogs, type MergeOptions, pluralCount } from "../lib/po/merge.ts";
-import { similarity } from "../lib/po/_fuzzy_match.ts";
+import { mergeCatalogs, type MergeOptions, pluralCount } from "../lib/po/operations/merge.ts";
+import { similarity } from "../lib/po/operations/_fuzzy_match.ts";
 import { TooLargeError } from "../lib/errors.ts";
 import type { PoCatalog } from "../lib/po/types.ts";
 import { makeTemplate, type TemplateVariant } from "./_merge_templates.ts";

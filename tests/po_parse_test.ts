@@ -1,11 +1,11 @@
 import assert from "node:assert/strict";
 import { PoSyntaxError } from "../lib/errors.ts";
 import { formatPo, parsePo } from "../lib/po/mod.ts";
-import { canonicalCharset } from "../lib/po/_charset.ts";
+import { canonicalCharset } from "../lib/po/charsets/_charset.ts";
 import { EMPTY_MESSAGE } from "../lib/po/types.ts";
-import { messageLine } from "../lib/po/parse.ts";
-import { forEachDuplicate, sampleKey } from "../lib/po/_duplicates.ts";
-import { readAsBytes, readAsText, type Reading } from "../lib/po/parse.ts";
+import { messageLine } from "../lib/po/read/parse.ts";
+import { forEachDuplicate, sampleKey } from "../lib/po/read/_duplicates.ts";
+import { readAsBytes, readAsText, type Reading } from "../lib/po/read/parse.ts";
 import { REPO_ROOT, SHARED_DIR, sharedAvailable } from "./_helpers.ts";
 import type { PoMessage } from "../lib/po/mod.ts";
 

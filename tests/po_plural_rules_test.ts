@@ -7,7 +7,7 @@
 import assert from "node:assert/strict";
 import { existsSync } from "node:fs";
 import { HAS_MSGCAT } from "./_prerequisites.ts";
-import { expectedPluralForms, PLURAL_RULE_LANGUAGES } from "../lib/po/plural_rules.ts";
+import { expectedPluralForms, PLURAL_RULE_LANGUAGES } from "../lib/po/operations/plural_rules.ts";
 import { servedCatalogues } from "./_catalogue_server.ts";
 
 const CLDR = "/usr/share/unicode/cldr";

@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { runWrap, WRAP_USAGE, type WrapIo } from "../cli/wrap/command.ts";
 import { unifiedDiff } from "../lib/po/mod.ts";
 import { NotRegularFileError } from "../lib/regular_read.ts";
-import { MAX_WRAP_FILES } from "../lib/po/tree_walk.ts";
+import { MAX_WRAP_FILES } from "../lib/po/operations/tree_walk.ts";
 
 const FIXTURES = new URL("./fixtures/po/", import.meta.url);
 

@@ -1,13 +1,13 @@
 /**
- * Tests of the msgcat string-wrapping engine (`lib/po/string_layout.ts` and its tables).
+ * Tests of the msgcat string-wrapping engine (`lib/po/layout/string_layout.ts` and its tables).
  *
  * Everything below the golden table runs against GNU msgcat 0.21 itself (`msgcat` on PATH) and/or the
  * shared corpus (`../shared`) when they are present, and says plainly when they are not.
  */
 import assert from "node:assert/strict";
 import { lacks } from "./_prerequisites.ts";
-import { escapeString, type WrapOptions, wrapString } from "../lib/po/string_layout.ts";
-import { directiveInteriors } from "../lib/po/_format_directives.ts";
+import { escapeString, type WrapOptions, wrapString } from "../lib/po/layout/string_layout.ts";
+import { directiveInteriors } from "../lib/po/layout/_format_directives.ts";
 import {
   BREAK_MANDATORY,
   BREAK_POSSIBLE,
@@ -19,9 +19,9 @@ import {
   nextLineBreak,
   possibleLineBreaks,
   startLineBreakScan,
-} from "../lib/po/_linebreak.ts";
-import { columnWidth } from "../lib/po/_width.ts";
-import { LINE_BREAK_CLASS_NAMES } from "../lib/po/_unicode_data.ts";
+} from "../lib/po/layout/_linebreak.ts";
+import { columnWidth } from "../lib/po/layout/_width.ts";
+import { LINE_BREAK_CLASS_NAMES } from "../lib/po/layout/_unicode_data.ts";
 
 const SHARED = new URL("../../shared/", import.meta.url);
 const FIXTURES = new URL("./fixtures/po_wrap/", import.meta.url);
@@ -923,24 +923,30 @@ Deno.test("column widths and line-break classes follow libunistring 1.0", async 
     },
   });
   await t.step({
-    name: "lib/po/_unicode_data.ts is what .ci/gen_unicode_data.ts writes",
+    name: "lib/po/layout/_unicode_data.ts is what .ci/gen_unicode_data.ts writes",
     ignore: lacks(import.meta.url, "shared"),
     fn: async () => {
       const { generate } = await import("../.ci/gen_unicode_data.ts");
-      assert.equal(Deno.readTextFileSync(new URL("../lib/po/_unicode_data.ts", import.meta.url)), generate());
+      assert.equal(
+        Deno.readTextFileSync(new URL("../lib/po/layout/_unicode_data.ts", import.meta.url)),
+        generate(),
+      );
     },
   });
 });
 
-Deno.test("lib/po/_scan_tables.ts is what .ci/gen_scan_tables.ts writes: the stored tables are the rules' (else run it)", async () => {
+Deno.test("lib/po/layout/_scan_tables.ts is what .ci/gen_scan_tables.ts writes: the stored tables are the rules' (else run it)", async () => {
   const { generate } = await import("../.ci/gen_scan_tables.ts");
-  assert.equal(Deno.readTextFileSync(new URL("../lib/po/_scan_tables.ts", import.meta.url)), generate());
+  assert.equal(
+    Deno.readTextFileSync(new URL("../lib/po/layout/_scan_tables.ts", import.meta.url)),
+    generate(),
+  );
   // And what the modules use is what they would build.
-  const { buildLineBreakAutomaton } = await import("../lib/po/_linebreak.ts");
-  const { buildScanSteps } = await import("../lib/po/string_layout.ts");
+  const { buildLineBreakAutomaton } = await import("../lib/po/layout/_linebreak.ts");
+  const { buildScanSteps } = await import("../lib/po/layout/string_layout.ts");
   const built = buildLineBreakAutomaton();
   assert.deepEqual(LINE_BREAK_DFA, built);
-  const tables = await import("../lib/po/_scan_tables.ts");
+  const tables = await import("../lib/po/layout/_scan_tables.ts");
   const steps = buildScanSteps(built);
   assert.deepEqual(tables.DFA_BY_NUMBER, steps.dfaByNumber);
   assert.deepEqual(tables.ASCII_STEP, steps.asciiStep);

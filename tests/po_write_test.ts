@@ -5,11 +5,11 @@ import { po as gettextPo } from "gettext-parser";
 import { Buffer } from "node:buffer";
 import { PoSyntaxError, UnwritableCatalogError } from "../lib/errors.ts";
 import { canonicalCatalog, encodePo, formatPo, parsePo } from "../lib/po/mod.ts";
-import { interpretFlags } from "../lib/po/_flags.ts";
-import { canonicalCatalogFrom } from "../lib/po/canonical.ts";
-import { type LaidOutList, type Layout, matchLayouts } from "../lib/po/_layout_cache.ts";
+import { interpretFlags } from "../lib/po/read/_flags.ts";
+import { canonicalCatalogFrom } from "../lib/po/write/canonical.ts";
+import { type LaidOutList, type Layout, matchLayouts } from "../lib/po/write/_layout_cache.ts";
 import type { PoCatalog, PoMessage } from "../lib/po/mod.ts";
-import { ByteWriter } from "../lib/po/_byte_writer.ts";
+import { ByteWriter } from "../lib/po/write/_byte_writer.ts";
 
 const FIXTURES = new URL("./fixtures/po/", import.meta.url);
 const SHARED = new URL("../../shared/", import.meta.url);

@@ -8,7 +8,7 @@
 import assert from "node:assert/strict";
 import { CHECK_NAMES, checkMessage, MAX_CHECKED_ENTRY_CHARS } from "../lib/po/checks/mod.ts";
 import { messageOfEntry } from "../lib/po/checks/request.ts";
-import { MAX_PLURAL_FORMS } from "../lib/po/apply_write.ts";
+import { MAX_PLURAL_FORMS } from "../lib/po/operations/apply_write.ts";
 import { partlyTranslated } from "./_catalogue_server.ts";
 import { servedCatalogues } from "./_catalogue_server.ts";
 import { countReads } from "./_work.ts";

@@ -350,7 +350,7 @@ Deno.test("a request that runs past REQUEST_TIMEOUT_S is answered 503 and its wo
 
 Deno.test("a write abandoned at REQUEST_TIMEOUT_S leaves the catalogue as it was and nothing beside it", async () => {
   const { CatalogueStore } = await import("../lib/store/mod.ts");
-  const { PO_CODEC } = await import("../lib/po/po_codec.ts");
+  const { PO_CODEC } = await import("../lib/po/operations/po_codec.ts");
   const root = await Deno.realPath(await Deno.makeTempDir({ prefix: "po-timeout-" }));
   try {
     const original =

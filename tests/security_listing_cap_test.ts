@@ -7,7 +7,7 @@
  */
 import assert from "node:assert/strict";
 import { parseConfig } from "../lib/config.ts";
-import { PO_CODEC } from "../lib/po/po_codec.ts";
+import { PO_CODEC } from "../lib/po/operations/po_codec.ts";
 import { CatalogueStore } from "../lib/store/mod.ts";
 import { testApp } from "./_helpers.ts";
 

@@ -6,7 +6,7 @@
 import assert from "node:assert/strict";
 import { InvalidInputError } from "../lib/errors.ts";
 import { applyWrite, encodePo, listEntries, parsePo, readContext, type WriteEntry } from "../lib/po/mod.ts";
-import { PO_CODEC } from "../lib/po/po_codec.ts";
+import { PO_CODEC } from "../lib/po/operations/po_codec.ts";
 import type { PoCatalog, PoMessage } from "../lib/po/types.ts";
 import { CatalogueStore } from "../lib/store/mod.ts";
 import { poFixture, postJson, testApp } from "./_helpers.ts";

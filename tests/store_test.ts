@@ -11,7 +11,7 @@ import { type CatalogueStoreOptions } from "../lib/store/catalogue_store.ts";
 import { lockFilePath, withFileLock } from "../lib/store/file_lock.ts";
 import { concatRuns, sameBytes } from "../lib/byte_runs.ts";
 import { applyWrite, encodePo, parsePo } from "../lib/po/mod.ts";
-import { PO_CODEC } from "../lib/po/po_codec.ts";
+import { PO_CODEC } from "../lib/po/operations/po_codec.ts";
 import { lineCodec, type LineDoc, lineFile, LineSyntaxError } from "./_store_writer_child.ts";
 
 interface StoreFixture extends AsyncDisposable {

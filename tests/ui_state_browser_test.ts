@@ -9,7 +9,7 @@ import assert from "node:assert/strict";
 import fs from "node:fs";
 import { CHROMIUM, CHROMIUM_FLAGS, lacks } from "./_prerequisites.ts";
 import { CatalogueStore } from "../lib/store/mod.ts";
-import { PO_CODEC } from "../lib/po/po_codec.ts";
+import { PO_CODEC } from "../lib/po/operations/po_codec.ts";
 import { NO_GPSS, testApp } from "./_helpers.ts";
 
 // As in ui_browser_test.ts: playwright-core's WSL question needs --allow-all; it answers false here.

@@ -4,7 +4,7 @@
  * parsed messages give, on every fixture and corpus catalogue (and on edge cases made by hand).
  */
 import assert from "node:assert/strict";
-import { entryMessages } from "../lib/po/catalog.ts";
+import { entryMessages } from "../lib/po/operations/catalog.ts";
 import { parsePo } from "../lib/po/mod.ts";
 import type { PoCatalog, PoMessage } from "../lib/po/types.ts";
 import { SearchColumns } from "../lib/workbench/_columns.ts";

@@ -1,6 +1,6 @@
 /** The workbench's walk and records, in-process: bounds, and what a listing re-reads. */
 import assert from "node:assert/strict";
-import { PO_CODEC } from "../lib/po/po_codec.ts";
+import { PO_CODEC } from "../lib/po/operations/po_codec.ts";
 import { CatalogueStore } from "../lib/store/mod.ts";
 import { Workbench } from "../lib/workbench/mod.ts";
 

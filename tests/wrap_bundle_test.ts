@@ -68,7 +68,7 @@ Deno.test("a fresh checkout builds the bundle on first use, reuses it, and rebui
     assert.ok((await Deno.stat(first)).isFile);
     assert.equal(await entryOf(root), first);
     // Touched but unchanged: the same sources, the same build.
-    const parse = `${root}/lib/po/parse.ts`;
+    const parse = `${root}/lib/po/read/parse.ts`;
     await Deno.utime(parse, new Date(), new Date(Date.now() + 2000));
     assert.equal(await entryOf(root), first);
     // Changed: a new build, keyed by the new sources; the old one is kept for a switch back.

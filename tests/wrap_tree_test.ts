@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { collectWrapTargets, filesUnder } from "../lib/po/tree_walk.ts";
+import { collectWrapTargets, filesUnder } from "../lib/po/operations/tree_walk.ts";
 import { pathKind, readDirEntries } from "../cli/tree_host.ts";
 
 const MAIN = new URL("../main.ts", import.meta.url).pathname;

@@ -1,11 +1,11 @@
 /**
- * Writes `lib/po/_legacy_charset_data.ts`: where glibc's iconv (what msgcat reads with) reads the
+ * Writes `lib/po/charsets/_legacy_charset_data.ts`: where glibc's iconv (what msgcat reads with) reads the
  * multi-byte legacy charsets otherwise than the WHATWG decoders `_legacy_charset.ts` starts from.
  * Needs a C compiler and glibc; prints a summary per charset.
  *
  *   deno run --allow-read --allow-write --allow-run .ci/legacy_charsets/generate.ts
  */
-import { baseCharacters, LEGACY_MULTIBYTE_CHARSETS } from "../../lib/po/_legacy_charset.ts";
+import { baseCharacters, LEGACY_MULTIBYTE_CHARSETS } from "../../lib/po/charsets/_legacy_charset.ts";
 
 const here = new URL(".", import.meta.url).pathname;
 const exe = await Deno.makeTempFile({ prefix: "glibc_dump_" });
@@ -94,4 +94,4 @@ export const GLIBC_CORRECTIONS: Readonly<
 > = {
 ${body}};
 `;
-await Deno.writeTextFile(new URL("../../lib/po/_legacy_charset_data.ts", import.meta.url), out);
+await Deno.writeTextFile(new URL("../../lib/po/charsets/_legacy_charset_data.ts", import.meta.url), out);

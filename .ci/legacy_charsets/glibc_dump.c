@@ -4,7 +4,7 @@
  * otherwise (a character with two codes), a tab and the bytes it writes. Sequences glibc rejects,
  * and those it reads as more than one character (a valid shorter sequence followed by more), are
  * not printed.
- * The sequences are those of candidateSequences() in lib/po/_legacy_charset.ts.
+ * The sequences are those of candidateSequences() in lib/po/charsets/_legacy_charset.ts.
  *
  *   cc -O2 glibc_dump.c -o glibc_dump && ./glibc_dump EUC-KR
  */

@@ -9,7 +9,7 @@
  * Traditional Chinese translations of xz (0BSD; XZ_REPO is a clone of tukaani-project/xz, default
  * /work/.mirror/tukaani-project+xz/repo), cut to the header, the first entries and the longest ones.
  */
-import { legacyCodec } from "../../lib/po/_legacy_charset.ts";
+import { legacyCodec } from "../../lib/po/charsets/_legacy_charset.ts";
 
 const DIR = new URL("../../tests/fixtures/charsets/", import.meta.url).pathname;
 const XZ = Deno.args[0] ?? "/work/.mirror/tukaani-project+xz/repo";

@@ -7,7 +7,7 @@
  * `--no-wrap`, `--quiet`/`-q`, `--version`): 0 nothing to change (or all rewritten), 1 `--check` or
  * `--diff` found files to rewrap. Where powrap differs, on purpose:
  *
- * - A PATH may be a directory: its `*.po` files are formatted (rules in `lib/po/tree_walk.ts`).
+ * - A PATH may be a directory: its `*.po` files are formatted (rules in `lib/po/operations/tree_walk.ts`).
  * - A file msgcat rejects is reported as `wrap: FILE:LINE:COLUMN: REASON` (msgcat's own reason) and
  *   the run ends with status 2, after every other file was still checked or rewritten. powrap prints
  *   msgcat's error and exits 0, so a broken catalogue passes its pre-commit hook.

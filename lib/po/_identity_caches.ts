@@ -19,10 +19,10 @@
  *
  * @module
  */
-import type { EntryIndex } from "./catalog.ts";
-import type { ClosestIndex } from "./_closest.ts";
-import type { LaidOutList } from "./_layout_cache.ts";
-import type { OutputCharset } from "./_output_charset.ts";
+import type { EntryIndex } from "./operations/catalog.ts";
+import type { ClosestIndex } from "./operations/_closest.ts";
+import type { LaidOutList } from "./write/_layout_cache.ts";
+import type { OutputCharset } from "./charsets/_output_charset.ts";
 import type { PoCatalog, PoMessage } from "./types.ts";
 
 /**

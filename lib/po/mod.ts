@@ -15,9 +15,9 @@
  * @module
  */
 export { isHeader, type PoCatalog, type PoMessage } from "./types.ts";
-export { messageLines, parsePo } from "./parse.ts";
-export { encodePo, formatPo } from "./write.ts";
-export { canonicalCatalog } from "./canonical.ts";
+export { messageLines, parsePo } from "./read/parse.ts";
+export { encodePo, formatPo } from "./write/write.ts";
+export { canonicalCatalog } from "./write/canonical.ts";
 export {
   type ApiEntry,
   entryMessages,
@@ -25,12 +25,12 @@ export {
   listEntries,
   readContext,
   toApiEntry,
-} from "./catalog.ts";
-export { applyWrite, type WriteEntry } from "./apply_write.ts";
-export { editCatalogue } from "./edit_catalogue.ts";
-export { unifiedDiff } from "./unified_diff.ts";
-export { MAX_HEADER_UPDATES, MAX_HEADER_VALUE_CHARS, readHeader, updateHeader } from "./header.ts";
-export { type FuzzyLimits, mergeCatalogs, type MergeOutcome, type MergeStats } from "./merge.ts";
+} from "./operations/catalog.ts";
+export { applyWrite, type WriteEntry } from "./operations/apply_write.ts";
+export { editCatalogue } from "./operations/edit_catalogue.ts";
+export { unifiedDiff } from "./write/unified_diff.ts";
+export { MAX_HEADER_UPDATES, MAX_HEADER_VALUE_CHARS, readHeader, updateHeader } from "./operations/header.ts";
+export { type FuzzyLimits, mergeCatalogs, type MergeOutcome, type MergeStats } from "./operations/merge.ts";
 export {
   collectWrapTargets,
   type EntryKind,
@@ -39,23 +39,23 @@ export {
   type TreeWalkIo,
   walkTree,
   type WrapTreeIo,
-} from "./tree_walk.ts";
+} from "./operations/tree_walk.ts";
 export { CHECK_NAMES, type CheckProblem, CHECKS, ChecksFailedError, DEFAULT_CHECKS } from "./checks/mod.ts";
 export { checkTree, type CheckTreeIo } from "./checks/tree.ts";
-export { compileMo, type CompileOptions, type CompileResult, readForCompile } from "./compile.ts";
+export { compileMo, type CompileOptions, type CompileResult, readForCompile } from "./operations/compile.ts";
 export { pathFunctions } from "./_paths.ts";
-export { knownLayout, LAID_OUT, laidOutVerdict, NOT_LAID_OUT } from "./laid_out.ts";
+export { knownLayout, LAID_OUT, laidOutVerdict, NOT_LAID_OUT } from "./write/laid_out.ts";
 export { runCheckRequest } from "./checks/request.ts";
 export { REST_CHECK_NAMES } from "./checks/not_run.ts";
-export { PO_CODEC } from "./po_codec.ts";
+export { PO_CODEC } from "./operations/po_codec.ts";
 export {
   closestExisting,
   MAX_SIMILAR_CHECKED,
   similarDistance,
   type SimilarExisting,
   similarExisting,
-} from "./similar_existing.ts";
-export { editHeader, type HeaderEdit, type HeaderEditResult } from "./edit_header.ts";
-export { expectedPluralForms, pluralFormsMismatch } from "./plural_rules.ts";
-export { MAX_LISTED_PURGED, purgeCatalogue } from "./purge_catalogue.ts";
-export type { PurgeSelection } from "./delete_entries.ts";
+} from "./operations/similar_existing.ts";
+export { editHeader, type HeaderEdit, type HeaderEditResult } from "./operations/edit_header.ts";
+export { expectedPluralForms, pluralFormsMismatch } from "./operations/plural_rules.ts";
+export { MAX_LISTED_PURGED, purgeCatalogue } from "./operations/purge_catalogue.ts";
+export type { PurgeSelection } from "./operations/delete_entries.ts";

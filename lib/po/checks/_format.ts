@@ -11,7 +11,7 @@
  *
  * @module
  */
-import { FORMAT_LANGUAGES } from "../_flags.ts";
+import { FORMAT_LANGUAGES } from "../read/_flags.ts";
 import {
   comparePythonBraceFormat,
   parseBraceFormat,

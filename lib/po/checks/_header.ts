@@ -6,10 +6,15 @@
  * @module
  */
 import type { PoCatalog, PoMessage } from "../types.ts";
-import { evaluatePlural } from "../_plural_forms.ts";
-import { checkPluralForms, headerMessage, parseHeaderFields, type PluralForms } from "../header.ts";
+import { evaluatePlural } from "../operations/_plural_forms.ts";
+import {
+  checkPluralForms,
+  headerMessage,
+  parseHeaderFields,
+  type PluralForms,
+} from "../operations/header.ts";
 import type { EntryCheck } from "./_types.ts";
-import { pluralFormsMismatch } from "../plural_rules.ts";
+import { pluralFormsMismatch } from "../operations/plural_rules.ts";
 
 /** The header message (msgid "" without context, not obsolete, default domain), or null. */
 export function headerOf(catalog: PoCatalog): PoMessage | null {

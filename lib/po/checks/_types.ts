@@ -5,7 +5,7 @@
  * @module
  */
 import type { PoMessage } from "../types.ts";
-import type { FlagState } from "../_flags.ts";
+import type { FlagState } from "../read/_flags.ts";
 
 /** How bad a problem is: `error` breaks the program or the docs build; `warning` is likely wrong. */
 export type Severity = "error" | "warning";

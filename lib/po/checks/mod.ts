@@ -23,9 +23,9 @@
  * @module
  */
 import { InvalidInputError } from "../../errors.ts";
-import { messageLine, messageLines } from "../parse.ts";
+import { messageLine, messageLines } from "../read/parse.ts";
 import { isHeader, type PoCatalog, type PoMessage } from "../types.ts";
-import { interpretFlags } from "../_flags.ts";
+import { interpretFlags } from "../read/_flags.ts";
 import { FORMAT_CHECKS } from "./_format.ts";
 import { HEADER_ENTRY_CHECKS, headerFindings, headerOf, type PluralInfo, pluralInfo } from "./_header.ts";
 import { REST_CHECKS } from "./_rest.ts";

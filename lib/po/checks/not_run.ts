@@ -6,8 +6,8 @@
  *
  * @module
  */
-import { interpretFlags } from "../_flags.ts";
-import { FORMAT_LANGUAGES } from "../_flags.ts";
+import { interpretFlags } from "../read/_flags.ts";
+import { FORMAT_LANGUAGES } from "../read/_flags.ts";
 import type { PoMessage } from "../types.ts";
 import { FORMAT_CHECKS } from "./_format.ts";
 import { REST_CHECKS } from "./_rest.ts";

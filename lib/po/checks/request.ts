@@ -5,7 +5,7 @@
  * @module
  */
 import { InvalidInputError } from "../../errors.ts";
-import { MAX_PLURAL_FORMS as MAX_FORMS } from "../apply_write.ts";
+import { MAX_PLURAL_FORMS as MAX_FORMS } from "../operations/apply_write.ts";
 import { EMPTY_MESSAGE, type PoMessage } from "../types.ts";
 import { checkMessage, type CheckOptions } from "./mod.ts";
 import { checkTree, type CheckTreeIo, type CheckTreeResult } from "./tree.ts";

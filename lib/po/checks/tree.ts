@@ -10,7 +10,7 @@
  * @module
  */
 import { PoSyntaxError, TimeoutError } from "../../errors.ts";
-import { type EntryKind, walkTree } from "../tree_walk.ts";
+import { type EntryKind, walkTree } from "../operations/tree_walk.ts";
 import type { PoCatalog } from "../types.ts";
 import {
   addTotals,

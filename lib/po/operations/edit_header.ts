@@ -1,0 +1,91 @@
+/**
+ * One header update against a catalogue file, through the store, as a write request is
+ * (`edit_catalogue.ts`): the `ifRevision` compare-and-swap made under the store's lock, or, for a
+ * dry run, the unified diff the update would make and nothing written. No HTTP here.
+ *
+ * @module
+ */
+import { flatBytes } from "../../byte_runs.ts";
+import { ConflictError, NotFoundError } from "../../errors.ts";
+import type { CatalogueCallOptions, CatalogueStore } from "../../store/mod.ts";
+import { type HeaderUpdate, updateHeader } from "./header.ts";
+import { PO_CODEC } from "./po_codec.ts";
+import type { PoCatalog } from "../types.ts";
+import { unifiedDiff } from "../write/unified_diff.ts";
+import { DRY_RUN_DIFF_WORK } from "./edit_catalogue.ts";
+
+/** A header update request. */
+export interface HeaderEdit extends HeaderUpdate {
+  /** Update only if the file's revision now is this one (else {@link ConflictError}). */
+  ifRevision?: string;
+  /** Compute everything, write nothing, and tell the diff the update would make. */
+  dryRun?: boolean;
+  /** The fields to set, from the catalogue as it is under the lock (replaces `set` when given). */
+  setFor?: (catalog: PoCatalog) => Readonly<Record<string, string | null>>;
+}
+
+/** What a header update did (or, for a dry run, would do). */
+export interface HeaderEditResult {
+  catalog: PoCatalog;
+  /** Names of the fields set, added or removed. */
+  changed: string[];
+  /** The file's revision now (after the update; for a dry run, the one the diff starts from). */
+  revision: string | null;
+  /** True when the file was replaced. */
+  written: boolean;
+  /** For a dry run: the unified diff from the file to what the update would make ("" if none). */
+  diff?: string;
+}
+
+class DryRunResult {
+  constructor(readonly result: HeaderEditResult) {}
+}
+
+/**
+ * Applies `edit` to the header of the catalogue at `path`.
+ *
+ * @throws {NotFoundError} the file does not exist (nothing is created).
+ * @throws {ConflictError} the revision is not `ifRevision` (details: `revision`, the current one).
+ * @throws what `updateHeader` and the store's update throw; the file is untouched.
+ */
+export async function editHeader(
+  store: CatalogueStore<PoCatalog>,
+  path: string,
+  edit: HeaderEdit,
+  options: CatalogueCallOptions = {},
+): Promise<HeaderEditResult> {
+  try {
+    const outcome = await store.updateWithRevision(path, (doc, current) => {
+      if (doc === null) throw new NotFoundError(`File not found: ${path}`);
+      if (edit.ifRevision !== undefined && edit.ifRevision !== current.revision) {
+        throw new ConflictError(
+          `Nothing was written: the file changed since it was read (if_revision ${
+            JSON.stringify(edit.ifRevision)
+          }, now ${current.revision}); read it again and redo the update on what it holds now`,
+          { revision: current.revision },
+        );
+      }
+      const updated = updateHeader(doc, edit.setFor ? { ...edit, set: edit.setFor(doc) } : edit);
+      const result: HeaderEditResult = {
+        catalog: updated.catalog,
+        changed: updated.changed,
+        revision: current.revision,
+        written: false,
+      };
+      if (edit.dryRun) {
+        const decoder = new TextDecoder();
+        const before = current.bytes === null ? "" : decoder.decode(flatBytes(current.bytes));
+        const after = decoder.decode(flatBytes(PO_CODEC.encode(updated.catalog)));
+        throw new DryRunResult({
+          ...result,
+          diff: unifiedDiff(before, after, path, { maxWork: DRY_RUN_DIFF_WORK }),
+        });
+      }
+      return { doc: updated.catalog, result };
+    }, options);
+    return { ...outcome.result, revision: outcome.revision, written: outcome.written };
+  } catch (error) {
+    if (error instanceof DryRunResult) return error.result;
+    throw error;
+  }
+}
