@@ -170,7 +170,7 @@ export function percentLanguage(
   flag: string,
   pretty: string,
   parse: (s: string) => NumberedSpec | InvalidFormat,
-  compare: FormatLanguage["compare"] = (a, b, strict, names) => compareNumbered(a, b, strict, names),
+  compare: FormatLanguage["compare"] = compareNumbered,
 ): FormatLanguage {
   return { flag, pretty, parse, compare, hint: "write %% for a literal percent sign" };
 }

@@ -13,7 +13,7 @@ import {
   InvalidFormat,
   listDirectives,
 } from "./_format_common.ts";
-import { conversions } from "./_format_scan.ts";
+import { conversions, skipDigits } from "./_format_scan.ts";
 
 const TYPES = conversions({ character: "c", string: "sr", integer: "iduoxX", float: "eEfgG" });
 
@@ -56,14 +56,14 @@ export function parsePythonFormat(s: string): FormatSpec | InvalidFormat {
       i++;
       if (spec.named.size > 0) return mixes();
       spec.positional.push({ type: "integer", text: "*" });
-    } else while (s.charAt(i) >= "0" && s.charAt(i) <= "9") i++;
+    } else i = skipDigits(s, i);
     if (s[i] === ".") {
       i++;
       if (s[i] === "*") {
         i++;
         if (spec.named.size > 0) return mixes();
         spec.positional.push({ type: "integer", text: ".*" });
-      } else while (s.charAt(i) >= "0" && s.charAt(i) <= "9") i++;
+      } else i = skipDigits(s, i);
     }
     if (s[i] === "h" || s[i] === "l" || s[i] === "L") i++;
     if (i >= n) return new InvalidFormat(`directive ${directive} (${s.slice(start)}) is not finished`);
