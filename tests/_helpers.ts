@@ -81,6 +81,29 @@ export function postJson(
   }));
 }
 
+/**
+ * An app served on 127.0.0.1 (a free port): the server (shut it down when done), its base URL, and
+ * a JSON POST to it over the socket.
+ */
+export function servedOnLoopback(app: { fetch: (request: Request) => Response | Promise<Response> }) {
+  const server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen() {} }, app.fetch);
+  const base = `http://127.0.0.1:${server.addr.port}`;
+  return {
+    server,
+    base,
+    /** POSTs a JSON body to the server over HTTP: the status and the JSON answer. */
+    // deno-lint-ignore no-explicit-any
+    async post(path: string, body: unknown): Promise<{ status: number; body: any }> {
+      const res = await fetch(base + path, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify(body),
+      });
+      return { status: res.status, body: await res.json() };
+    },
+  };
+}
+
 /** A temp catalogue root (real path) and an app whose store serves it; dispose to clean up. */
 export async function poFixture(files: Record<string, string | Uint8Array> = {}) {
   const root = await Deno.realPath(await Deno.makeTempDir({ prefix: "po-root-" }));

@@ -5,11 +5,11 @@
  * @module
  */
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
+import { servedOnLoopback } from "./_helpers.ts";
 
 /** A served app and an SDK client on it; dispose to close both. */
 export async function mcpOverSocket(app: { fetch: (request: Request) => Response | Promise<Response> }) {
-  const server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen() {} }, app.fetch);
-  const base = `http://127.0.0.1:${server.addr.port}`;
+  const { server, base, post } = servedOnLoopback(app);
   const received = { bytes: 0 };
   const transport = new StreamableHTTPClientTransport(new URL(`${base}/mcp`), {
     fetch: async (url, init) => {
@@ -29,15 +29,7 @@ export async function mcpOverSocket(app: { fetch: (request: Request) => Response
     base,
     received,
     /** POSTs a JSON body to the same server over HTTP. */
-    // deno-lint-ignore no-explicit-any
-    async post(path: string, body: unknown): Promise<{ status: number; body: any }> {
-      const res = await fetch(base + path, {
-        method: "POST",
-        headers: { "content-type": "application/json" },
-        body: JSON.stringify(body),
-      });
-      return { status: res.status, body: await res.json() };
-    },
+    post,
     async [Symbol.asyncDispose]() {
       await client.close();
       await server.shutdown();

@@ -39,7 +39,9 @@ export interface Verdicts {
 }
 
 /** msgfmt -c's error lines (warnings left out) of a file, and its exit status. */
-async function msgfmt(path: string): Promise<{ ok: boolean; errors: { line: number; text: string }[] }> {
+export async function msgfmt(
+  path: string,
+): Promise<{ ok: boolean; errors: { line: number; text: string }[] }> {
   const out = await new Deno.Command("msgfmt", {
     args: ["-c", "-o", "/dev/null", path],
     stdout: "null",
@@ -55,7 +57,7 @@ async function msgfmt(path: string): Promise<{ ok: boolean; errors: { line: numb
 }
 
 /** The index of the entry a line belongs to: the last entry whose first keyword is at or before it. */
-function entryAt(starts: readonly number[], line: number): number {
+export function entryAt(starts: readonly number[], line: number): number {
   let lo = 0;
   let hi = starts.length - 1;
   let found = -1;
@@ -67,6 +69,19 @@ function entryAt(starts: readonly number[], line: number): number {
     } else hi = mid - 1;
   }
   return found;
+}
+
+/** Whether `msgfmt -c` accepts a catalogue of this text. */
+export async function msgfmtAccepts(text: string): Promise<boolean> {
+  const path = await Deno.makeTempFile({ suffix: ".po" });
+  try {
+    await Deno.writeTextFile(path, text);
+    const r = await new Deno.Command("msgfmt", { args: ["-c", "-o", "/dev/null", path], stderr: "null" })
+      .output();
+    return r.success;
+  } finally {
+    await Deno.remove(path);
+  }
 }
 
 /** Runs msgfmt -c and the checks on the file at `path`. */

@@ -19,25 +19,24 @@ export const HAS_SHARED: boolean = (() => {
   }
 })();
 
-/** True when GNU `msgcat` runs (gettext installed). */
-export const HAS_MSGCAT: boolean = (() => {
+/** True when `command --version` runs and succeeds (the tool is installed). */
+export function runs(command: string): boolean {
   try {
-    return new Deno.Command("msgcat", { args: ["--version"], stdout: "null", stderr: "null" }).outputSync()
+    return new Deno.Command(command, { args: ["--version"], stdout: "null", stderr: "null" }).outputSync()
       .success;
   } catch {
     return false;
   }
-})();
+}
+
+/** True when GNU `msgcat` runs (gettext installed). */
+export const HAS_MSGCAT: boolean = runs("msgcat");
+
+/** True when GNU `msgfmt` runs (gettext installed). */
+export const HAS_MSGFMT: boolean = runs("msgfmt");
 
 /** True when GNU `patch` runs (an independent check that a diff applies). */
-export const HAS_PATCH: boolean = (() => {
-  try {
-    return new Deno.Command("patch", { args: ["--version"], stdout: "null", stderr: "null" }).outputSync()
-      .success;
-  } catch {
-    return false;
-  }
-})();
+export const HAS_PATCH: boolean = runs("patch");
 
 /** Chromium for the browser tests (`apt-get install chromium`), or null when there is none. */
 export const CHROMIUM: string | null = (() => {

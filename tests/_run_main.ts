@@ -1,5 +1,6 @@
 /**
- * Runs `main.ts` as a user would, for the CLI tests of the merge and compile modes.
+ * Runs `main.ts` as a user would, for the CLI tests of its modes; and Deno on a module, with a
+ * deadline.
  *
  * @module
  */
@@ -30,4 +31,25 @@ export async function runMain(cwd: string, mode: string, args: string[]) {
     stderr: "piped",
   }).output();
   return { code: r.code, stdout: text.decode(r.stdout), stderr: text.decode(r.stderr) };
+}
+
+/**
+ * Runs `deno ARGS` in `cwd` with NO_COLOR and no stdin; a child still running after `ms` is killed
+ * (its `signal` says so), so a hang fails a test instead of hanging it.
+ */
+export async function runDenoWithin(args: string[], ms: number, cwd?: string): Promise<Deno.CommandOutput> {
+  const child = new Deno.Command(Deno.execPath(), {
+    args,
+    cwd,
+    env: { NO_COLOR: "1" },
+    stdin: "null",
+    stdout: "piped",
+    stderr: "piped",
+  }).spawn();
+  const timer = setTimeout(() => child.kill("SIGKILL"), ms);
+  try {
+    return await child.output();
+  } finally {
+    clearTimeout(timer);
+  }
 }

@@ -5,16 +5,10 @@
  *
  * @module
  */
+import { runs } from "./_prerequisites.ts";
 
 /** True when util-linux `script` runs. */
-export const HAS_SCRIPT: boolean = (() => {
-  try {
-    return new Deno.Command("script", { args: ["--version"], stdout: "null", stderr: "null" }).outputSync()
-      .success;
-  } catch {
-    return false;
-  }
-})();
+export const HAS_SCRIPT: boolean = runs("script");
 
 /** Runs `argv` on a pseudo-terminal; its stdout and stderr, as the terminal showed them, and its status. */
 export async function onTerminal(

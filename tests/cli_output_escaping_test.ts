@@ -9,9 +9,7 @@
  * @module
  */
 import assert from "node:assert/strict";
-import { childEnv } from "./_helpers.ts";
-
-const MAIN = new URL("../main.ts", import.meta.url).pathname;
+import { runMain } from "./_run_main.ts";
 
 /** A name that forges a line of its own, and a GitHub Actions command, when printed raw. */
 const FORGING = "a\n::error file=forged.po,line=1::forged\n.po";
@@ -27,28 +25,6 @@ const UNWRAPPED = HEADER + `msgid "${"long words ".repeat(10)}"\nmsgstr "x\x1b[2
 
 /** Bytes a terminal or a GitHub runner would act on: controls other than the line breaks. */
 const RAW_CONTROL = /[\x00-\x09\x0b-\x1f\x7f-\x9f\u2028\u2029]/;
-
-async function run(cwd: string, args: string[]) {
-  const r = await new Deno.Command(Deno.execPath(), {
-    args: [
-      "run",
-      "--quiet",
-      "--no-prompt",
-      "--allow-read",
-      "--allow-write",
-      "--allow-env=INIT_CWD,PO_LOCK_DIR",
-      "--allow-sys=uid",
-      MAIN,
-      ...args,
-    ],
-    cwd,
-    env: childEnv({ INIT_CWD: cwd }),
-    stdout: "piped",
-    stderr: "piped",
-  }).output();
-  const text = new TextDecoder();
-  return { code: r.code, stdout: text.decode(r.stdout), stderr: text.decode(r.stderr) };
-}
 
 async function tree(files: Record<string, string>): Promise<string> {
   const dir = await Deno.realPath(await Deno.makeTempDir({ prefix: "cli-escape-" }));
@@ -70,7 +46,7 @@ function assertSafe(output: string, label: string): string[] {
 Deno.test("check prints names and catalogue text escaped: one line per problem", async () => {
   const dir = await tree({ [FORGING]: CATALOGUE, [ESCAPING]: CATALOGUE });
   try {
-    const r = await run(dir, ["check", "."]);
+    const r = await runMain(dir, "check", ["."]);
     assert.equal(r.code, 1, r.stderr);
     const lines = assertSafe(r.stdout, "check").filter((l) => l !== "");
     assertSafe(r.stderr, "check (stderr)");
@@ -95,7 +71,7 @@ Deno.test("check prints names and catalogue text escaped: one line per problem",
 Deno.test("check --format=github: one annotation per problem, the file name escaped as GitHub reads it back", async () => {
   const dir = await tree({ [FORGING]: CATALOGUE, [ESCAPING]: CATALOGUE });
   try {
-    const r = await run(dir, ["check", "--format=github", "."]);
+    const r = await runMain(dir, "check", ["--format=github", "."]);
     assert.equal(r.code, 1, r.stderr);
     const lines = r.stdout.split("\n").filter((l) => l !== "");
     assert.equal(lines.length, 6, r.stdout);
@@ -123,7 +99,7 @@ Deno.test("wrap --check and --diff print names and the diff's lines escaped", as
     "bad\x1b[1m\n.po": 'msgid "x"\nmsgstr',
   });
   try {
-    const check = await run(dir, ["wrap", "--check", "."]);
+    const check = await runMain(dir, "wrap", ["--check", "."]);
     assert.equal(check.code, 2, check.stderr);
     assert.equal(check.stdout, "");
     assertSafe(check.stderr, "wrap --check");
@@ -135,7 +111,7 @@ Deno.test("wrap --check and --diff print names and the diff's lines escaped", as
         "wrap: bad\\x1b[1m\\n.po:2:7: syntax error: expected a string, found end of file",
       ].sort(),
     );
-    const diff = await run(dir, ["wrap", "--diff", ESCAPING]);
+    const diff = await runMain(dir, "wrap", ["--diff", ESCAPING]);
     assert.equal(diff.code, 1, diff.stderr);
     assertSafe(diff.stdout, "wrap --diff");
     assert.ok(
@@ -156,26 +132,26 @@ Deno.test("compile and merge print names and catalogue text escaped", async () =
     "charset.po": bad,
   });
   try {
-    const compiled = await run(dir, ["compile", FORGING]);
+    const compiled = await runMain(dir, "compile", [FORGING]);
     assert.equal(compiled.code, 0, compiled.stderr);
     assertSafe(compiled.stderr, "compile");
     assert.equal(
       compiled.stderr,
       "compile: a\\n::error file=forged.po,line=1::forged\\n.mo: 2 messages, 0 fuzzy and 0 untranslated left out\n",
     );
-    const refused = await run(dir, ["compile", "charset.po"]);
+    const refused = await runMain(dir, "compile", ["charset.po"]);
     assert.equal(refused.code, 1);
     assertSafe(refused.stderr, "compile (charset)");
     assert.match(refused.stderr, /^compile: charset\.po: .*"X\\x1b\[31m"/);
 
-    const merged = await run(dir, ["merge", "-o", ESCAPING, FORGING, ESCAPING.replace(".po", ".pot")]);
+    const merged = await runMain(dir, "merge", ["-o", ESCAPING, FORGING, ESCAPING.replace(".po", ".pot")]);
     assert.equal(merged.code, 0, merged.stderr);
     assertSafe(merged.stderr, "merge");
     assert.equal(
       merged.stderr,
       "merge: b\\x1b[31mred\\x07\\r.po: merged 2, fuzzied 0, missing 0, obsolete 0.\n",
     );
-    const missing = await run(dir, ["merge", "nope\x1b[2J\n.po", FORGING]);
+    const missing = await runMain(dir, "merge", ["nope\x1b[2J\n.po", FORGING]);
     assert.equal(missing.code, 1);
     assertSafe(missing.stderr, "merge (missing)");
   } finally {

@@ -11,6 +11,8 @@ import assert from "node:assert/strict";
 import { parsePo } from "../lib/po/mod.ts";
 import { checkCatalog } from "../lib/po/checks/mod.ts";
 import { countReads } from "./_work.ts";
+import { HAS_MSGFMT } from "./_prerequisites.ts";
+import { msgfmtAccepts } from "./_msgfmt_verdicts.ts";
 
 /** [language, msgid, msgstr, msgfmt -c accepts the entry, accepts the plural entry]. */
 const CASES: [string, string, string, boolean, boolean][] = [
@@ -122,15 +124,6 @@ const CASES: [string, string, string, boolean, boolean][] = [
   ["boost", "%1% %2%", "%2%", false, true],
 ];
 
-const HAS_MSGFMT = (() => {
-  try {
-    return new Deno.Command("msgfmt", { args: ["--version"], stdout: "null", stderr: "null" }).outputSync()
-      .success;
-  } catch {
-    return false;
-  }
-})();
-
 const HEADER = 'msgid ""\nmsgstr ""\n"Content-Type: text/plain; charset=UTF-8\\n"\n' +
   '"Plural-Forms: nplurals=2; plural=(n != 1);\\n"\n\n';
 
@@ -143,18 +136,6 @@ function catalogue(language: string, msgid: string, msgstr: string, plural: bool
     (plural
       ? `msgid_plural ${quoted(msgid)}\nmsgstr[0] ${quoted(msgstr)}\nmsgstr[1] ${quoted(msgid)}\n`
       : `msgstr ${quoted(msgstr)}\n`);
-}
-
-async function msgfmtAccepts(text: string): Promise<boolean> {
-  const path = await Deno.makeTempFile({ suffix: ".po" });
-  try {
-    await Deno.writeTextFile(path, text);
-    const r = await new Deno.Command("msgfmt", { args: ["-c", "-o", "/dev/null", path], stderr: "null" })
-      .output();
-    return r.success;
-  } finally {
-    await Deno.remove(path);
-  }
 }
 
 Deno.test("every format language the checks know gives msgfmt -c's verdict on its small catalogues", async (t) => {

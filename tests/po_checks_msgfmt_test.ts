@@ -12,6 +12,7 @@ import { messageLines } from "../lib/po/read/parse.ts";
 import type { PoCatalog, PoMessage } from "../lib/po/types.ts";
 import { checkCatalog, type CheckProblem, isCheckable } from "../lib/po/checks/mod.ts";
 import { lacks } from "./_prerequisites.ts";
+import { entryAt, msgfmt } from "./_msgfmt_verdicts.ts";
 
 const CORPUS = new URL("../../shared/corpus/po/", import.meta.url);
 
@@ -28,37 +29,6 @@ const MSGFMT_CHECKS = new Set([
   "c-format",
 ]);
 
-/** The lines msgfmt -c reports as errors (not warnings) for a file. */
-async function msgfmtErrorLines(path: string): Promise<number[]> {
-  const out = await new Deno.Command("msgfmt", {
-    args: ["-c", "-o", "/dev/null", path],
-    stdout: "null",
-    stderr: "piped",
-    env: { LC_ALL: "C" },
-  }).output();
-  const lines: number[] = [];
-  for (const line of new TextDecoder().decode(out.stderr).split("\n")) {
-    const m = /^[^:]+:(\d+):(?:\d+:)? (?!warning:)(.*)$/.exec(line);
-    if (m !== null) lines.push(Number(m[1]));
-  }
-  return lines;
-}
-
-/** The index of the entry a line belongs to: the last entry whose first keyword is at or before it. */
-function entryAt(starts: readonly number[], line: number): number {
-  let lo = 0;
-  let hi = starts.length - 1;
-  let found = -1;
-  while (lo <= hi) {
-    const mid = (lo + hi) >> 1;
-    if (starts[mid]! <= line) {
-      found = mid;
-      lo = mid + 1;
-    } else hi = mid - 1;
-  }
-  return found;
-}
-
 /** Entries msgfmt rejects, and entries our msgfmt-like checks flag, as indices (-1: before any). */
 async function compare(path: string, bytes: Uint8Array): Promise<{ theirs: Set<number>; ours: Set<number> }> {
   const theirs = new Set<number>();
@@ -68,11 +38,11 @@ async function compare(path: string, bytes: Uint8Array): Promise<{ theirs: Set<n
     catalog = parsePo(bytes, { fileName: path, strict: false, allowBom: true });
   } catch {
     // Unreadable: our one problem is the syntax error at msgfmt's first line.
-    const lines = await msgfmtErrorLines(path);
+    const lines = (await msgfmt(path)).errors.map((e) => e.line);
     return { theirs: new Set(lines.slice(0, 1)), ours: new Set(lines.slice(0, 1)) };
   }
   const starts = messageLines(catalog)!;
-  for (const line of await msgfmtErrorLines(path)) theirs.add(entryAt(starts, line));
+  for (const line of (await msgfmt(path)).errors.map((e) => e.line)) theirs.add(entryAt(starts, line));
   const problems: CheckProblem[] = checkCatalog(catalog, { path });
   for (const p of problems) {
     if (MSGFMT_CHECKS.has(p.check) && p.line !== null) ours.add(entryAt(starts, p.line));

@@ -8,17 +8,8 @@
 import assert from "node:assert/strict";
 import { parsePo } from "../lib/po/mod.ts";
 import { checkCatalog, type CheckProblem } from "../lib/po/checks/mod.ts";
-import { MSGFMT_CHECKS, poFilesUnder, verdicts } from "./_msgfmt_verdicts.ts";
-import { lacks } from "./_prerequisites.ts";
-
-const HAS_MSGFMT = (() => {
-  try {
-    return new Deno.Command("msgfmt", { args: ["--version"], stdout: "null", stderr: "null" }).outputSync()
-      .success;
-  } catch {
-    return false;
-  }
-})();
+import { MSGFMT_CHECKS, msgfmtAccepts, poFilesUnder, verdicts } from "./_msgfmt_verdicts.ts";
+import { HAS_MSGFMT, lacks } from "./_prerequisites.ts";
 
 const HEADER = 'msgid ""\nmsgstr ""\n"Content-Type: text/plain; charset=UTF-8\\n"\n';
 const PLURAL_HEADER = HEADER + '"Plural-Forms: nplurals=2; plural=(n != 1);\\n"\n';
@@ -90,18 +81,6 @@ function ours(text: string): CheckProblem[] {
     allowBom: true,
   });
   return checkCatalog(catalog, { path: "t.po" });
-}
-
-async function msgfmtAccepts(text: string): Promise<boolean> {
-  const path = await Deno.makeTempFile({ suffix: ".po" });
-  try {
-    await Deno.writeTextFile(path, text);
-    const r = await new Deno.Command("msgfmt", { args: ["-c", "-o", "/dev/null", path], stderr: "null" })
-      .output();
-    return r.success;
-  } finally {
-    await Deno.remove(path);
-  }
 }
 
 Deno.test("the checks give msgfmt -c's verdict on the minimal cases, at the entries it names", async (t) => {

@@ -10,6 +10,7 @@ import { parsePo } from "../lib/po/read/parse.ts";
 import { UnwritableCatalogError } from "../lib/errors.ts";
 import { canonicalCharset } from "../lib/po/charsets/_charset.ts";
 import { stringEncoder } from "../lib/po/charsets/_string_encoder.ts";
+import { runs } from "./_prerequisites.ts";
 
 /** Every charset msgcat 0.21 accepts, with whether this service reads and compiles it. */
 const CHARSETS: readonly [string, boolean][] = [
@@ -64,15 +65,6 @@ function span(chars: readonly string[]): [number, number, number] | undefined {
   if (chars.length === 0) return undefined;
   const cps = chars.map((c) => c.codePointAt(0)!);
   return [Math.min(...cps), Math.max(...cps), cps.length];
-}
-
-function runs(command: string): boolean {
-  try {
-    return new Deno.Command(command, { args: ["--version"], stdout: "null", stderr: "null" }).outputSync()
-      .success;
-  } catch {
-    return false;
-  }
 }
 
 const HAS_TOOLS = runs("msgfmt") && runs("iconv");

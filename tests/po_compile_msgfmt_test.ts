@@ -6,7 +6,7 @@
 import assert from "node:assert/strict";
 import { compileMo, readForCompile } from "../lib/po/operations/compile.ts";
 import { servedCatalogues } from "./_catalogue_server.ts";
-import { lacks } from "./_prerequisites.ts";
+import { HAS_MSGFMT, lacks } from "./_prerequisites.ts";
 
 const MAIN = new URL("../main.ts", import.meta.url).pathname;
 const PERMISSIONS = ["--allow-read", "--allow-write", "--allow-env", "--allow-sys=uid"];
@@ -14,14 +14,6 @@ const CORPUS = new URL("../../shared/corpus/po/", import.meta.url).pathname;
 const FIXTURES = new URL("./fixtures/", import.meta.url).pathname;
 const text = new TextDecoder();
 
-const HAS_MSGFMT = (() => {
-  try {
-    return new Deno.Command("msgfmt", { args: ["--version"], stdout: "null", stderr: "null" }).outputSync()
-      .success;
-  } catch {
-    return false;
-  }
-})();
 if (!HAS_MSGFMT) console.log("not run in po_compile_msgfmt_test.ts: the comparisons need msgfmt (not found)");
 
 const HEADER = 'msgid ""\nmsgstr "Content-Type: text/plain; charset=UTF-8\\n"\n\n';

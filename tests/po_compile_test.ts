@@ -6,7 +6,7 @@ import type { PoCatalog } from "../lib/po/types.ts";
 import { parsePo } from "../lib/po/mod.ts";
 import { compareBytes, readMoPairs } from "../lib/po/operations/_mo_layout.ts";
 import { PoSyntaxError } from "../lib/errors.ts";
-import { lacks } from "./_prerequisites.ts";
+import { lacks, runs } from "./_prerequisites.ts";
 import { poFixture } from "./_helpers.ts";
 import { runMain } from "./_run_main.ts";
 
@@ -23,15 +23,6 @@ function compile(cat: PoCatalog, options?: CompileOptions) {
 
 function fixture(name: string) {
   return parsePo(Deno.readFileSync(new URL(name, FIXTURES)), name);
-}
-
-function runs(command: string): boolean {
-  try {
-    return new Deno.Command(command, { args: ["--version"], stdout: "null", stderr: "null" }).outputSync()
-      .success;
-  } catch {
-    return false;
-  }
 }
 
 const HAS_MSGFMT = runs("msgfmt") && runs("msgunfmt");

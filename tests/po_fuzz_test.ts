@@ -9,6 +9,7 @@ import { DomainError } from "../lib/errors.ts";
 import { formatPo, parsePo } from "../lib/po/mod.ts";
 import type { PoCatalog } from "../lib/po/types.ts";
 import { SHARED_DIR, sharedAvailable } from "./_helpers.ts";
+import { HAS_MSGCAT } from "./_prerequisites.ts";
 
 const ITERATIONS = 600;
 const MSGCAT_SAMPLE = 150;
@@ -139,15 +140,6 @@ function msgcat(bytes: Uint8Array, dir: string): { ok: boolean; text: string } {
   return { ok: out.success, text: dec.decode(out.stdout) };
 }
 
-function msgcatAvailable(): boolean {
-  try {
-    return new Deno.Command("msgcat", { args: ["--version"], stdout: "null", stderr: "null" }).outputSync()
-      .success;
-  } catch {
-    return false;
-  }
-}
-
 const FIXTURES = new URL("./fixtures/fuzz/", import.meta.url);
 
 Deno.test("inputs that once broke the reader or writer stay fixed", () => {
@@ -168,7 +160,7 @@ Deno.test("inputs that once broke the reader or writer stay fixed", () => {
 Deno.test("mutated catalogues parse or fail with a typed error; what parses round-trips and is a fixed point", () => {
   const rnd = random(1122);
   const base = seeds();
-  const useMsgcat = msgcatAvailable();
+  const useMsgcat = HAS_MSGCAT;
   const dir = Deno.makeTempDirSync();
   const failures: string[] = [];
   let parsed = 0;

@@ -10,7 +10,7 @@ import { parsePo } from "../lib/po/read/parse.ts";
 import { encodePo } from "../lib/po/write/write.ts";
 import { runWrap } from "../cli/wrap/command.ts";
 import { isCjkEncoding, LEGACY_MULTIBYTE_CHARSETS, legacyCodec } from "../lib/po/charsets/_legacy_charset.ts";
-import { lacks } from "./_prerequisites.ts";
+import { lacks, runs } from "./_prerequisites.ts";
 import { poFixture, SHARED_DIR } from "./_helpers.ts";
 
 const FIXTURES = new URL("./fixtures/charsets/", import.meta.url).pathname;
@@ -22,14 +22,7 @@ const INPUTS = [...Deno.readDirSync(FIXTURES)]
   .sort()
   .map((name) => ({ name, golden: name.replace(/\.(w20|nowrap)\.po$/, ".msgcat.po") }));
 
-const HAS_ICONV = (() => {
-  try {
-    return new Deno.Command("iconv", { args: ["--version"], stdout: "null", stderr: "null" }).outputSync()
-      .success;
-  } catch {
-    return false;
-  }
-})();
+const HAS_ICONV = runs("iconv");
 
 async function run(
   cmd: string,

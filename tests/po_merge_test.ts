@@ -5,7 +5,7 @@ import { similarity } from "../lib/po/operations/_fuzzy_match.ts";
 import { TooLargeError } from "../lib/errors.ts";
 import type { PoCatalog } from "../lib/po/types.ts";
 import { makeTemplate, type TemplateVariant } from "./_merge_templates.ts";
-import { lacks } from "./_prerequisites.ts";
+import { lacks, runs } from "./_prerequisites.ts";
 import { poFixture } from "./_helpers.ts";
 import { runMain } from "./_run_main.ts";
 
@@ -21,14 +21,7 @@ function merged(def: PoCatalog, ref: PoCatalog, options: MergeOptions): string {
   return text.decode(encodePo(mergeCatalogs(def, ref, options).catalog));
 }
 
-const HAS_MSGMERGE = (() => {
-  try {
-    return new Deno.Command("msgmerge", { args: ["--version"], stdout: "null", stderr: "null" }).outputSync()
-      .success;
-  } catch {
-    return false;
-  }
-})();
+const HAS_MSGMERGE = runs("msgmerge");
 
 function lacksMsgmerge(): boolean {
   if (lacks(import.meta.url, "shared")) return true;

@@ -9,7 +9,7 @@ import assert from "node:assert/strict";
 import { parseConfig } from "../lib/config.ts";
 import { PO_CODEC } from "../lib/po/operations/po_codec.ts";
 import { CatalogueStore } from "../lib/store/mod.ts";
-import { testApp } from "./_helpers.ts";
+import { servedOnLoopback, testApp } from "./_helpers.ts";
 
 const PO = 'msgid ""\nmsgstr "Content-Type: text/plain; charset=UTF-8\\n"\n\nmsgid "Open"\nmsgstr "Ouvrir"\n';
 
@@ -25,18 +25,10 @@ async function served(n: number, cap: number) {
     catalogues,
     config: { apiToken: undefined, maxBodyBytes: 1024 * 1024, poMaxListedFiles: cap },
   });
-  const server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen() {} }, app.fetch);
-  const base = `http://127.0.0.1:${server.addr.port}`;
+  const { server, post } = servedOnLoopback(app);
   return {
     root,
-    async post(path: string, body: unknown) {
-      const res = await fetch(base + path, {
-        method: "POST",
-        headers: { "content-type": "application/json" },
-        body: JSON.stringify(body),
-      });
-      return { status: res.status, body: await res.json() };
-    },
+    post,
     async [Symbol.asyncDispose]() {
       await server.shutdown();
       await Deno.remove(root, { recursive: true });

@@ -6,27 +6,13 @@
  * directory, printed); `UPDATE_SCREENSHOTS=1` also refreshes the README's `docs/overview.png`.
  */
 import assert from "node:assert/strict";
-import fs from "node:fs";
 import { CHROMIUM, CHROMIUM_FLAGS, HAS_MSGCAT, lacks } from "./_prerequisites.ts";
 import { CatalogueStore } from "../lib/store/mod.ts";
 import { PO_CODEC } from "../lib/po/operations/po_codec.ts";
 import { NO_GPSS, testApp } from "./_helpers.ts";
+import { chromium } from "./_playwright.ts";
 
 const EXAMPLES = new URL("../examples/", import.meta.url);
-
-// playwright-core asks whether it runs under WSL (`existsSync("/proc/sys/fs/binfmt_misc/WSLInterop")`),
-// a path Deno guards behind --allow-all: under the test task's narrower permissions the question
-// throws instead of answering false. Asked before it is loaded, that one question answers false.
-const existsSync = fs.existsSync;
-fs.existsSync = (path: fs.PathLike) => {
-  try {
-    return existsSync(path);
-  } catch (error) {
-    if (error instanceof Deno.errors.NotCapable) return false;
-    throw error;
-  }
-};
-const { chromium } = await import("playwright-core");
 
 const FUNCTIONS_PO = `# Sample: a catalogue with placeholders.
 msgid ""

@@ -6,23 +6,11 @@
  * load and after a save, where the badge takes the state the write's answer gives.
  */
 import assert from "node:assert/strict";
-import fs from "node:fs";
 import { CHROMIUM, CHROMIUM_FLAGS, lacks } from "./_prerequisites.ts";
 import { CatalogueStore } from "../lib/store/mod.ts";
 import { PO_CODEC } from "../lib/po/operations/po_codec.ts";
 import { NO_GPSS, testApp } from "./_helpers.ts";
-
-// As in ui_browser_test.ts: playwright-core's WSL question needs --allow-all; it answers false here.
-const existsSync = fs.existsSync;
-fs.existsSync = (path: fs.PathLike) => {
-  try {
-    return existsSync(path);
-  } catch (error) {
-    if (error instanceof Deno.errors.NotCapable) return false;
-    throw error;
-  }
-};
-const { chromium } = await import("playwright-core");
+import { chromium } from "./_playwright.ts";
 
 const EVERY_STATE_PO = `msgid ""
 msgstr ""

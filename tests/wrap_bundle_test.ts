@@ -8,6 +8,7 @@
 import assert from "node:assert/strict";
 import { dirname } from "node:path";
 import { fileURLToPath } from "node:url";
+import { runDenoWithin } from "./_run_main.ts";
 
 const ROOT = dirname(dirname(fileURLToPath(import.meta.url)));
 const SOURCE = `${ROOT}/cli/wrap/main.ts`;
@@ -46,17 +47,11 @@ const UNWRAPPED = (word: string) =>
   `msgid "${word} ${"long words to wrap ".repeat(6)}"\nmsgstr "${word}"\n`;
 
 async function run(entry: string, args: string[], flags: string[], cwd?: string) {
-  const child = new Deno.Command(Deno.execPath(), {
-    args: ["run", "--quiet", "--no-prompt", "--no-npm", ...flags, entry, ...args],
+  const out = await runDenoWithin(
+    ["run", "--quiet", "--no-prompt", "--no-npm", ...flags, entry, ...args],
+    60_000,
     cwd,
-    env: { NO_COLOR: "1" },
-    stdin: "null",
-    stdout: "piped",
-    stderr: "piped",
-  }).spawn();
-  const timer = setTimeout(() => child.kill("SIGKILL"), 60_000);
-  const out = await child.output();
-  clearTimeout(timer);
+  );
   return [out.code, decoder.decode(out.stdout), decoder.decode(out.stderr)] as const;
 }
 

@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { collectWrapTargets, filesUnder } from "../lib/po/operations/tree_walk.ts";
 import { pathKind, readDirEntries } from "../cli/tree_host.ts";
+import { runDenoWithin } from "./_run_main.ts";
 
 const MAIN = new URL("../main.ts", import.meta.url).pathname;
 const LAID_OUT = 'msgid ""\nmsgstr "Content-Type: text/plain; charset=UTF-8\\n"\n\nmsgid "a"\nmsgstr "b"\n';
@@ -14,17 +15,11 @@ async function wrap(
   args: string[],
   permissions = ["--allow-read", "--allow-write", "--allow-sys=uid"],
 ) {
-  const child = new Deno.Command(Deno.execPath(), {
-    args: ["run", "--quiet", "--no-prompt", ...permissions, MAIN, "wrap", ...args],
+  const out = await runDenoWithin(
+    ["run", "--quiet", "--no-prompt", ...permissions, MAIN, "wrap", ...args],
+    30_000,
     cwd,
-    env: { NO_COLOR: "1" },
-    stdin: "null",
-    stdout: "piped",
-    stderr: "piped",
-  }).spawn();
-  const timer = setTimeout(() => child.kill("SIGKILL"), 30_000);
-  const out = await child.output();
-  clearTimeout(timer);
+  );
   assert.equal(out.signal, null, "wrap hung and was killed");
   return { code: out.code, stdout: decoder.decode(out.stdout), stderr: decoder.decode(out.stderr) };
 }

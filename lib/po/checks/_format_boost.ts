@@ -7,40 +7,42 @@
  * @module
  */
 import { InvalidFormat } from "./_format_common.ts";
+import { type NumberedSpec, percentLanguage, UnmixedArgs } from "./_format_numbered.ts";
 import {
-  compareNumbered,
-  type FormatLanguage,
+  badConversion,
+  conversions,
+  conversionType,
+  dollarNumber,
   isDigit,
-  type NumberedArg,
-  type NumberedSpec,
-} from "./_format_numbered.ts";
+  readNumber,
+  skipDigits,
+  unfinished,
+} from "./_format_scan.ts";
 
-const MIXES = "the string mixes numbered and unnumbered arguments";
-
-/** A number written from `at` followed by `$`: [number, index after the `$`], or null. */
-function dollarNumber(s: string, at: number): [number, number] | null {
-  if (!isDigit(s[at])) return null;
-  let f = at;
-  let m = 0;
-  while (isDigit(s[f])) m = Math.min(10 * m + Number(s[f++]), 2 ** 32);
-  return s[f] === "$" ? [m, f + 1] : null;
-}
+const TYPES = conversions({
+  character: "cC",
+  any: "sS",
+  integer: "idouxX",
+  double: "eEfgG",
+  pointer: "p",
+  "": "tn",
+});
 
 /** Parses a Boost format string (format-boost.c's format_parse). */
 export function parseBoostFormat(s: string): NumberedSpec | InvalidFormat {
-  const numbered: NumberedArg[] = [];
-  const unnumbered: NumberedArg[] = [];
+  const args = new UnmixedArgs();
   let directives = 0;
   let i = 0;
-  const add = (number: number, type: string, text: string): InvalidFormat | null => {
-    if (number > 0) {
-      if (unnumbered.length > 0) return new InvalidFormat(MIXES);
-      numbered.push({ number, type, text });
-    } else {
-      if (numbered.length > 0) return new InvalidFormat(MIXES);
-      unnumbered.push({ number: unnumbered.length + 1, type, text });
+  /** A `*` [`N$`] at `i`: the width or precision is an integer argument. */
+  const star = (start: number, part: string): InvalidFormat | null => {
+    const n = dollarNumber(s, ++i);
+    if (n !== null) {
+      if (n[0] === 0) {
+        return new InvalidFormat(`in directive ${directives}, the ${part}'s argument number is 0`);
+      }
+      i = n[1];
     }
-    return null;
+    return args.add(n !== null ? n[0] : 0, "integer", s.slice(start, i));
   };
   while (i < s.length) {
     if (s[i++] !== "%") continue;
@@ -59,9 +61,7 @@ export function parseBoostFormat(s: string): NumberedSpec | InvalidFormat {
       brackets = true;
     }
     if (isDigit(s[i]) && s[i] !== "0") {
-      let f = i;
-      let m = 0;
-      while (isDigit(s[f])) m = Math.min(10 * m + Number(s[f++]), 2 ** 32);
+      const [m, f] = readNumber(s, i);
       if ((!brackets && s[f] === "%") || s[f] === "$") {
         number = m;
         if (s[f] === "%") {
@@ -74,124 +74,45 @@ export function parseBoostFormat(s: string): NumberedSpec | InvalidFormat {
     if (!done) {
       while (" +-#0'_=hl".includes(s[i] ?? "x")) i++;
       if (s[i] === "*") {
-        i++;
-        const n = dollarNumber(s, i);
-        if (n !== null) {
-          if (n[0] === 0) {
-            return new InvalidFormat(`in directive ${directives}, the width's argument number is 0`);
-          }
-          i = n[1];
-        }
-        const bad = add(n !== null ? n[0] : 0, "integer", s.slice(start, i));
+        const bad = star(start, "width");
         if (bad) return bad;
-      } else while (isDigit(s[i])) i++;
+      } else i = skipDigits(s, i);
       if (s[i] === ".") {
         i++;
         if (s[i] === "*") {
-          i++;
-          const n = dollarNumber(s, i);
-          if (n !== null) {
-            if (n[0] === 0) {
-              return new InvalidFormat(`in directive ${directives}, the precision's argument number is 0`);
-            }
-            i = n[1];
-          }
-          const bad = add(n !== null ? n[0] : 0, "integer", s.slice(start, i));
+          const bad = star(start, "precision");
           if (bad) return bad;
-        } else while (isDigit(s[i])) i++;
+        } else i = skipDigits(s, i);
       }
       while (s[i] === "h" || s[i] === "l" || s[i] === "L") i++;
-      const c = s[i++];
-      switch (c) {
-        case "c":
-        case "C":
-          type = "character";
-          break;
-        case "s":
-        case "S":
-          type = "any";
-          break;
-        case "i":
-        case "d":
-        case "o":
-        case "u":
-        case "x":
-        case "X":
-          type = "integer";
-          break;
-        case "e":
-        case "E":
-        case "f":
-        case "g":
-        case "G":
-          type = "double";
-          break;
-        case "p":
-          type = "pointer";
-          break;
-        case "t":
-        case "n":
-          type = "";
-          break;
-        case "T":
-          if (i >= s.length) return new InvalidFormat(`the directive ${s.slice(start)} is not finished`);
-          i++;
-          type = "";
-          break;
-        default:
-          if (c === "|" && brackets) {
-            i--;
-            type = "any";
-            break;
-          }
-          i--;
-          return new InvalidFormat(
-            i >= s.length
-              ? `the directive ${s.slice(start)} is not finished`
-              : `in directive ${directives}, "${s[i]}" is not a valid conversion (${s.slice(start, i + 1)})`,
-          );
+      if (s[i] === "T") {
+        if (++i >= s.length) return unfinished(s, start);
+        i++;
+        type = "";
+      } else if (s[i] === "|" && brackets) type = "any";
+      else {
+        const conversion = conversionType(TYPES, s, i);
+        if (conversion === undefined) return badConversion(s, start, i, directives);
+        type = conversion;
+        i++;
       }
       if (brackets) {
         if (s[i] !== "|") {
-          return new InvalidFormat(
-            i >= s.length
-              ? `the directive ${s.slice(start)} is not finished`
-              : `directive ${directives} starts with | but does not end with |`,
-          );
+          return i >= s.length
+            ? unfinished(s, start)
+            : new InvalidFormat(`directive ${directives} starts with | but does not end with |`);
         }
         i++;
       }
     }
     if (type !== "") {
-      const bad = add(number, type, s.slice(start, i));
+      const bad = args.add(number, type, s.slice(start, i));
       if (bad) return bad;
     }
   }
-  if (unnumbered.length > 0) return { named: new Map(), positional: [], numbered: unnumbered };
   // Duplicates merged as format-boost.c does: "any" gives way to the other type.
-  const sorted = numbered.sort((a, b) => a.number - b.number);
-  const out: NumberedArg[] = [];
-  for (const arg of sorted) {
-    const last = out[out.length - 1];
-    if (last !== undefined && last.number === arg.number) {
-      if (arg.type === last.type || last.type === "any") last.type = arg.type;
-      else if (arg.type !== "any") {
-        return new InvalidFormat(
-          `the directives ${last.text} and ${arg.text} use argument ${arg.number} with incompatible types`,
-        );
-      }
-      continue;
-    }
-    out.push({ ...arg });
-  }
-  return { named: new Map(), positional: [], numbered: out };
+  return args.spec((x, y) => x === y || x === "any" ? y : y === "any" ? x : null);
 }
 
 /** boost-format. */
-export const BOOST_FORMAT: FormatLanguage = {
-  flag: "boost",
-  pretty: "Boost",
-  parse: parseBoostFormat,
-  compare: (a, b, strict, names) => compareNumbered(a, b, strict, names),
-  hint: "write %% for a literal percent sign",
-};
+export const BOOST_FORMAT = percentLanguage("boost", "Boost", parseBoostFormat);

@@ -7,12 +7,9 @@
  * @module
  */
 import { type FieldNames, type FormatArgument, type FormatSpec, InvalidFormat } from "./_format_common.ts";
+import { isDigit } from "./_format_scan.ts";
 
 const SIZES = "hlLqjzZt";
-
-function isDigit(c: string | undefined): boolean {
-  return c !== undefined && c >= "0" && c <= "9";
-}
 
 /** The argument type of a conversion with its size letters, or null for one that takes none. */
 function typeOf(conversion: string, size: string): string | null {

@@ -11,29 +11,23 @@ import { InvalidFormat } from "./_format_common.ts";
 import {
   compareNumbered,
   type FormatLanguage,
-  isDigit,
-  type NumberedArg,
   type NumberedSpec,
-  numberedSpec,
+  percentLanguage,
+  UnmixedArgs,
 } from "./_format_numbered.ts";
+import {
+  argumentNumber,
+  badConversion,
+  conversions,
+  conversionType,
+  skipWidthAndPrecision,
+} from "./_format_scan.ts";
 
-const TYPES: Record<string, string> = {
-  "%": "",
-  c: "character",
-  s: "string",
-  b: "integer",
-  d: "integer",
-  o: "integer",
-  x: "integer",
-  X: "integer",
-  f: "float",
-  j: "any",
-};
+const TYPES = conversions({ "": "%", character: "c", string: "s", integer: "bdoxX", float: "f", any: "j" });
 
 /** Parses a JavaScript format string (format-javascript.c's format_parse). */
 export function parseJavaScriptFormat(s: string): NumberedSpec | InvalidFormat {
-  const numbered: NumberedArg[] = [];
-  const unnumbered: NumberedArg[] = [];
+  const args = new UnmixedArgs();
   let directives = 0;
   let i = 0;
   while (i < s.length) {
@@ -41,64 +35,31 @@ export function parseJavaScriptFormat(s: string): NumberedSpec | InvalidFormat {
     const start = i - 1;
     directives++;
     let number = 0;
-    if (isDigit(s[i])) {
-      let f = i;
-      let m = 0;
-      while (isDigit(s[f])) m = Math.min(10 * m + Number(s[f++]), 2 ** 32);
-      if (s[f] === "$") {
-        if (m === 0) {
-          return new InvalidFormat(
-            `in directive ${directives}, the argument number 0 is not a positive integer`,
-          );
-        }
-        number = m;
-        i = f + 1;
-      }
-    }
+    const own = argumentNumber(s, i, directives);
+    if (own instanceof InvalidFormat) return own;
+    if (own !== null) [number, i] = own;
     while ("-+ 0I".includes(s[i] ?? "x")) i++;
-    while (isDigit(s[i])) i++;
-    if (s[i] === ".") {
-      i++;
-      while (isDigit(s[i])) i++;
-    }
-    const c = s[i];
-    const type = c === undefined ? undefined : TYPES[c];
-    if (type === undefined) {
-      return new InvalidFormat(
-        i >= s.length
-          ? `the directive ${s.slice(start)} is not finished`
-          : `in directive ${directives}, "${c}" is not a valid conversion (${s.slice(start, i + 1)})`,
-      );
-    }
+    i = skipWidthAndPrecision(s, i);
+    const type = conversionType(TYPES, s, i);
+    if (type === undefined) return badConversion(s, start, i, directives);
     if (type !== "") {
-      const text = s.slice(start, i + 1);
-      if (number > 0) {
-        if (unnumbered.length > 0) {
-          return new InvalidFormat("the string mixes numbered and unnumbered arguments");
-        }
-        numbered.push({ number, type, text });
-      } else {
-        if (numbered.length > 0) {
-          return new InvalidFormat("the string mixes numbered and unnumbered arguments");
-        }
-        unnumbered.push({ number: unnumbered.length + 1, type, text });
-      }
+      const bad = args.add(number, type, s.slice(start, i + 1));
+      if (bad) return bad;
     }
     i++;
   }
-  return unnumbered.length > 0
-    ? { named: new Map(), positional: [], numbered: unnumbered }
-    : numberedSpec(numbered);
+  return args.spec();
 }
 
 /** javascript-format. */
-export const JAVASCRIPT_FORMAT: FormatLanguage = {
-  flag: "javascript",
-  pretty: "JavaScript",
-  parse: parseJavaScriptFormat,
-  compare: (a, b, strict, names) =>
-    compareNumbered(a, b, strict, names, (x, y, i) =>
-      x.type === y.type ||
-      (!strict && (x.type === "any" || (b as NumberedSpec).numbered[i]?.type === "any"))),
-  hint: "write %% for a literal percent sign",
-};
+export const JAVASCRIPT_FORMAT: FormatLanguage = percentLanguage(
+  "javascript",
+  "JavaScript",
+  parseJavaScriptFormat,
+  (a, b, strict, names) =>
+    compareNumbered(a, b, strict, names, {
+      sameType: (x, y, i) =>
+        x.type === y.type ||
+        (!strict && (x.type === "any" || (b as NumberedSpec).numbered[i]?.type === "any")),
+    }),
+);

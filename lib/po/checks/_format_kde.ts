@@ -8,14 +8,13 @@
  */
 import { InvalidFormat } from "./_format_common.ts";
 import {
-  extraArgument,
+  compareNumbered,
   type FormatLanguage,
-  isDigit,
-  missingArgument,
   type NumberedArg,
   type NumberedSpec,
   numberedSpec,
 } from "./_format_numbered.ts";
+import { readNumber } from "./_format_scan.ts";
 
 /** Parses a KDE format string (format-kde.c's format_parse). */
 export function parseKdeFormat(s: string): NumberedSpec | InvalidFormat {
@@ -25,8 +24,8 @@ export function parseKdeFormat(s: string): NumberedSpec | InvalidFormat {
     if (s[i++] !== "%") continue;
     if (s[i]! > "0" && s[i]! <= "9") {
       const start = i - 1;
-      let number = 0;
-      while (isDigit(s[i])) number = Math.min(10 * number + Number(s[i++]), 2 ** 32);
+      let number: number;
+      [number, i] = readNumber(s, i);
       args.push({ number, type: "", text: s.slice(start, i) });
     }
   }
@@ -56,27 +55,17 @@ export const KDE_FORMAT: FormatLanguage = {
   pretty: "KDE",
   parse: parseKdeFormat,
   compare: (a, b, strict, names) => {
-    const x = (a as NumberedSpec).numbered;
-    const y = (b as NumberedSpec).numbered;
     let missing: NumberedArg | null = null;
-    for (let i = 0, j = 0; i < x.length || j < y.length;) {
-      const cmp = i >= x.length ? 1 : j >= y.length ? -1 : Math.sign(x[i]!.number - y[j]!.number);
-      if (cmp > 0) return extraArgument(y[j]!, names);
-      if (cmp < 0) {
-        if (strict) return missingArgument(x[i]!, names);
+    return compareNumbered(a, b, strict, names, {
+      leftOut: (arg) => {
         if (missing !== null) {
-          return `${names.translation} lacks ${missing.text} and ${
-            x[i]!.text
-          } of ${names.original}: only one ` +
+          return `${names.translation} lacks ${missing.text} and ${arg.text} of ${names.original}: only one ` +
             `argument may be left out`;
         }
-        missing = x[i++]!;
-      } else {
-        i++;
-        j++;
-      }
-    }
-    return null;
+        missing = arg;
+        return null;
+      },
+    });
   },
   hint: "write the arguments as %1, %2, …",
 };

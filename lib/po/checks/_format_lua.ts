@@ -6,35 +6,25 @@
  *
  * @module
  */
-import { InvalidFormat } from "./_format_common.ts";
+import type { InvalidFormat } from "./_format_common.ts";
 import {
   extraArgument,
-  type FormatLanguage,
-  isDigit,
   missingArgument,
   type NumberedArg,
   type NumberedSpec,
   otherType,
+  percentLanguage,
+  specOf,
 } from "./_format_numbered.ts";
+import { badConversion, conversions, conversionType, skipWidthAndPrecision } from "./_format_scan.ts";
 
-const TYPES: Record<string, string> = {
-  c: "character",
-  d: "integer",
-  i: "integer",
-  o: "integer",
-  u: "integer",
-  X: "integer",
-  x: "integer",
-  a: "float",
-  A: "float",
-  E: "float",
-  e: "float",
-  f: "float",
-  g: "float",
-  G: "float",
-  s: "string",
-  q: "escaped string",
-};
+const TYPES = conversions({
+  character: "c",
+  integer: "diouXx",
+  float: "aAEefgG",
+  string: "s",
+  "escaped string": "q",
+});
 
 /** Parses a Lua format string (format-lua.c's format_parse). */
 export function parseLuaFormat(s: string): NumberedSpec | InvalidFormat {
@@ -44,41 +34,24 @@ export function parseLuaFormat(s: string): NumberedSpec | InvalidFormat {
     if (s[i++] !== "%") continue;
     const start = i - 1;
     if (s[i] !== "%") {
-      while (isDigit(s[i])) i++;
-      if (s[i] === ".") {
-        i++;
-        while (isDigit(s[i])) i++;
-      }
-      const c = s[i];
-      const type = c === undefined ? undefined : TYPES[c];
-      if (type === undefined) {
-        return new InvalidFormat(
-          i >= s.length
-            ? `the directive ${s.slice(start)} is not finished`
-            : `in directive ${args.length + 1}, "${c}" is not a valid conversion (${s.slice(start, i + 1)})`,
-        );
-      }
+      i = skipWidthAndPrecision(s, i);
+      const type = conversionType(TYPES, s, i);
+      if (type === undefined) return badConversion(s, start, i, args.length + 1);
       args.push({ number: args.length + 1, type, text: s.slice(start, i + 1) });
     }
     i++;
   }
-  return { named: new Map(), positional: [], numbered: args };
+  return specOf(args);
 }
 
-/** lua-format: format-lua.c's format_check, strict whatever the form. */
-export const LUA_FORMAT: FormatLanguage = {
-  flag: "lua",
-  pretty: "Lua",
-  parse: parseLuaFormat,
-  compare: (a, b, _strict, names) => {
-    const x = (a as NumberedSpec).numbered;
-    const y = (b as NumberedSpec).numbered;
-    for (let i = 0; i < x.length || i < y.length; i++) {
-      if (i >= x.length) return extraArgument(y[i]!, names);
-      if (i >= y.length) return missingArgument(x[i]!, names);
-      if (x[i]!.type !== y[i]!.type) return otherType(x[i]!, y[i]!, names);
-    }
-    return null;
-  },
-  hint: "write %% for a literal percent sign",
-};
+/** lua-format: format-lua.c's format_check, argument by argument, strict whatever the form. */
+export const LUA_FORMAT = percentLanguage("lua", "Lua", parseLuaFormat, (a, b, _strict, names) => {
+  const x = (a as NumberedSpec).numbered;
+  const y = (b as NumberedSpec).numbered;
+  for (let i = 0; i < x.length || i < y.length; i++) {
+    if (i >= x.length) return extraArgument(y[i]!, names);
+    if (i >= y.length) return missingArgument(x[i]!, names);
+    if (x[i]!.type !== y[i]!.type) return otherType(x[i]!, y[i]!, names);
+  }
+  return null;
+});

@@ -34,23 +34,66 @@ export interface FormatLanguage {
   hint: string;
 }
 
-/** The spec of `args` (in any order): sorted by number, duplicates merged as format_parse does. */
-export function numberedSpec(args: NumberedArg[]): NumberedSpec | InvalidFormat {
+/** The spec whose arguments are `numbered` (sorted, one per number). */
+export function specOf(numbered: NumberedArg[]): NumberedSpec {
+  return { named: new Map(), positional: [], numbered };
+}
+
+/**
+ * The spec of `args` (in any order): sorted by number, duplicates merged as format_parse does.
+ * `merge` gives the type of two uses of one number, or null when they are incompatible (default:
+ * the types must be equal).
+ */
+export function numberedSpec(
+  args: NumberedArg[],
+  merge: (first: string, next: string) => string | null = (x, y) => x === y ? x : null,
+): NumberedSpec | InvalidFormat {
   const sorted = [...args].sort((a, b) => a.number - b.number);
   const out: NumberedArg[] = [];
   for (const arg of sorted) {
     const last = out[out.length - 1];
     if (last !== undefined && last.number === arg.number) {
-      if (last.type !== arg.type) {
+      const type = merge(last.type, arg.type);
+      if (type === null) {
         return new InvalidFormat(
           `the directives ${last.text} and ${arg.text} use argument ${arg.number} with incompatible types`,
         );
       }
+      if (type !== last.type) out[out.length - 1] = { ...last, type };
       continue;
     }
     out.push(arg);
   }
-  return { named: new Map(), positional: [], numbered: out };
+  return specOf(out);
+}
+
+const MIXES = "the string mixes numbered and unnumbered arguments";
+
+/** The string mixes `N$` and unnumbered directives where its language does not allow it. */
+export function mixes(): InvalidFormat {
+  return new InvalidFormat(MIXES);
+}
+
+/**
+ * The arguments of a language whose `N$` and unnumbered arguments may not mix (format-javascript.c,
+ * format-boost.c): the unnumbered ones are numbered in order.
+ */
+export class UnmixedArgs {
+  readonly #numbered: NumberedArg[] = [];
+  readonly #unnumbered: NumberedArg[] = [];
+
+  /** Takes argument `number` (0: the next unnumbered one); the string is invalid if that mixes. */
+  add(number: number, type: string, text: string): InvalidFormat | null {
+    if (number > 0 ? this.#unnumbered.length > 0 : this.#numbered.length > 0) return mixes();
+    if (number > 0) this.#numbered.push({ number, type, text });
+    else this.#unnumbered.push({ number: this.#unnumbered.length + 1, type, text });
+    return null;
+  }
+
+  /** The spec: the unnumbered arguments, or the numbered ones merged by {@link numberedSpec}. */
+  spec(merge?: (first: string, next: string) => string | null): NumberedSpec | InvalidFormat {
+    return this.#unnumbered.length > 0 ? specOf(this.#unnumbered) : numberedSpec(this.#numbered, merge);
+  }
 }
 
 /** A directive that names an argument msgid does not have. */
@@ -71,20 +114,29 @@ export function otherType(a: NumberedArg, b: NumberedArg, names: FieldNames): st
     `keep its conversion`;
 }
 
+/** How a language's `format_check` departs from {@link compareNumbered}'s. */
+export interface NumberedCheck {
+  /** Whether msgid's and msgstr's uses of one argument fit (default: equal type classes). */
+  sameType?: (a: NumberedArg, b: NumberedArg, j: number) => boolean;
+  /** When not strict, an argument of msgid the msgstr leaves out: a message, or null if that may be. */
+  leftOut?: (a: NumberedArg) => string | null;
+}
+
 /**
  * gettext's `format_check` for numbered arguments: an argument of msgstr that msgid lacks is an
  * error; one of msgid that msgstr lacks is an error when `equality` (strict); then the types of the
- * arguments both have must be equal (`sameType` decides, default: equal type classes).
+ * arguments both have must be equal (`check.sameType` decides).
  */
 export function compareNumbered(
   original: FormatSpec,
   translation: FormatSpec,
   equality: boolean,
   names: FieldNames,
-  sameType: (a: NumberedArg, b: NumberedArg, j: number) => boolean = (a, b) => a.type === b.type,
+  check: NumberedCheck = {},
 ): string | null {
   const a = (original as NumberedSpec).numbered;
   const b = (translation as NumberedSpec).numbered;
+  const sameType = check.sameType ?? ((x, y) => x.type === y.type);
   let i = 0;
   let j = 0;
   while (i < a.length || j < b.length) {
@@ -92,6 +144,8 @@ export function compareNumbered(
     if (cmp > 0) return extraArgument(b[j]!, names);
     if (cmp < 0) {
       if (equality) return missingArgument(a[i]!, names);
+      const message = check.leftOut?.(a[i]!) ?? null;
+      if (message !== null) return message;
       i++;
     } else {
       i++;
@@ -108,7 +162,15 @@ export function compareNumbered(
   return null;
 }
 
-/** True for an ASCII digit. */
-export function isDigit(c: string | undefined): boolean {
-  return c !== undefined && c >= "0" && c <= "9";
+/**
+ * A `%` language: its parser, and gettext's numbered `format_check` (or `compare`) between msgid's
+ * and a msgstr's arguments.
+ */
+export function percentLanguage(
+  flag: string,
+  pretty: string,
+  parse: (s: string) => NumberedSpec | InvalidFormat,
+  compare: FormatLanguage["compare"] = compareNumbered,
+): FormatLanguage {
+  return { flag, pretty, parse, compare, hint: "write %% for a literal percent sign" };
 }

@@ -8,25 +8,24 @@
  * @module
  */
 import { InvalidFormat } from "./_format_common.ts";
-import {
-  compareNumbered,
-  type FormatLanguage,
-  isDigit,
-  type NumberedArg,
-  type NumberedSpec,
-  numberedSpec,
-} from "./_format_numbered.ts";
+import { type NumberedArg, type NumberedSpec, numberedSpec, percentLanguage } from "./_format_numbered.ts";
+import { badConversion, conversions, conversionType, dollarNumber, skipDigits } from "./_format_scan.ts";
 
-const isNonZeroDigit = (c: string | undefined) => c !== undefined && c >= "1" && c <= "9";
-
-/** A number written from `at` followed by `$`: [number, index after the `$`], or null. */
-function dollarNumber(s: string, at: number): [number, number] | null {
-  if (!isNonZeroDigit(s[at])) return null;
-  let f = at;
-  let m = 0;
-  while (isDigit(s[f])) m = Math.min(10 * m + Number(s[f++]), 2 ** 32);
-  return s[f] === "$" ? [m, f + 1] : null;
-}
+/** The conversions by type class; a class in {@link SIZED} takes the size before it (`long integer`). */
+const TYPES = conversions({
+  "": "%",
+  character: "c",
+  string: "s",
+  vector: "_",
+  "V integer": "D",
+  integer: "id",
+  "V unsigned integer": "UO",
+  "unsigned integer": "uboxX",
+  double: "eEfFgG",
+  pointer: "p",
+  "count pointer": "n",
+});
+const SIZED = new Set(["integer", "unsigned integer", "double", "count pointer"]);
 
 /** Parses a Perl format string (format-perl.c's format_parse). */
 export function parsePerlFormat(s: string): NumberedSpec | InvalidFormat {
@@ -40,7 +39,7 @@ export function parsePerlFormat(s: string): NumberedSpec | InvalidFormat {
     directives++;
     let number = 0;
     let vectorize = false;
-    const numbered = dollarNumber(s, i);
+    const numbered = dollarNumber(s, i, true);
     if (numbered !== null) [number, i] = numbered;
     while (" +-#0".includes(s[i] ?? "x")) i++;
     const push = (n: number, type: string) => args.push({ number: n, type, text: s.slice(start, i) });
@@ -53,7 +52,7 @@ export function parsePerlFormat(s: string): NumberedSpec | InvalidFormat {
         vectorize = true;
         push(++unnumbered, "vector");
       } else {
-        const n = dollarNumber(s, i + 1);
+        const n = dollarNumber(s, i + 1, true);
         if (n !== null && s[n[1]] === "v") {
           i = n[1] + 1;
           vectorize = true;
@@ -64,18 +63,18 @@ export function parsePerlFormat(s: string): NumberedSpec | InvalidFormat {
     if (vectorize) push(number !== 0 ? number : ++unnumbered, "vector");
     if (s[i] === "*") {
       i++;
-      const n = dollarNumber(s, i);
+      const n = dollarNumber(s, i, true);
       if (n !== null) i = n[1];
       push(n !== null ? n[0] : ++unnumbered, "integer");
-    } else if (isNonZeroDigit(s[i])) { while (isDigit(s[i])) i++; }
+    } else if (s[i] !== "0") i = skipDigits(s, i);
     if (s[i] === ".") {
       i++;
       if (s[i] === "*") {
         i++;
-        const n = dollarNumber(s, i);
+        const n = dollarNumber(s, i, true);
         if (n !== null) i = n[1];
         push(n !== null ? n[0] : ++unnumbered, "integer");
-      } else while (isDigit(s[i])) i++;
+      } else i = skipDigits(s, i);
     }
     let size = "";
     if (s[i] === "h") {
@@ -105,78 +104,22 @@ export function parsePerlFormat(s: string): NumberedSpec | InvalidFormat {
         i++;
       }
     }
-    const c = s[i];
-    let type: string | null;
-    switch (c) {
-      case "%":
-        type = null;
-        break;
-      case "c":
-        type = "character";
-        break;
-      case "s":
-        type = "string";
-        break;
-      case "_":
-        type = "vector";
-        break;
-      case "D":
-        type = "V integer";
-        break;
-      case "i":
-      case "d":
-        type = `${size}integer`;
-        break;
-      case "U":
-      case "O":
-        type = "V unsigned integer";
-        break;
-      case "u":
-      case "b":
-      case "o":
-      case "x":
-      case "X":
-        type = `${size}unsigned integer`;
-        break;
-      case "e":
-      case "E":
-      case "f":
-      case "F":
-      case "g":
-      case "G":
-        if (size === "short " || size === "long ") {
-          return new InvalidFormat(
-            `in directive ${directives}, the size is incompatible with the conversion "${c}" (${
-              s.slice(start, i + 1)
-            })`,
-          );
-        }
-        type = `${size}double`;
-        break;
-      case "p":
-        type = "pointer";
-        break;
-      case "n":
-        type = `${size}count pointer`;
-        break;
-      default:
-        return new InvalidFormat(
-          i >= s.length
-            ? `the directive ${s.slice(start)} is not finished`
-            : `in directive ${directives}, "${c}" is not a valid conversion (${s.slice(start, i + 1)})`,
-        );
+    const base = conversionType(TYPES, s, i);
+    if (base === undefined) return badConversion(s, start, i, directives);
+    if (base === "double" && (size === "short " || size === "long ")) {
+      return new InvalidFormat(
+        `in directive ${directives}, the size is incompatible with the conversion "${s[i]}" (${
+          s.slice(start, i + 1)
+        })`,
+      );
     }
     i++;
-    if (type !== null && !vectorize) push(number !== 0 ? number : ++unnumbered, type);
+    if (base !== "" && !vectorize) {
+      push(number !== 0 ? number : ++unnumbered, SIZED.has(base) ? size + base : base);
+    }
   }
   return numberedSpec(args);
 }
 
 /** perl-format. */
-export const PERL_FORMAT: FormatLanguage = {
-  flag: "perl",
-  pretty: "Perl",
-  parse: parsePerlFormat,
-  compare: (a, b, strict, names) => compareNumbered(a, b, strict, names),
-  hint: "write %% for a literal percent sign",
-};
+export const PERL_FORMAT = percentLanguage("perl", "Perl", parsePerlFormat);

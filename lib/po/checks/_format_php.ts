@@ -8,26 +8,23 @@
  */
 import { InvalidFormat } from "./_format_common.ts";
 import {
-  compareNumbered,
   type FormatLanguage,
-  isDigit,
   type NumberedArg,
   type NumberedSpec,
   numberedSpec,
+  percentLanguage,
 } from "./_format_numbered.ts";
+import {
+  argumentNumber,
+  badConversion,
+  conversions,
+  conversionType,
+  isDigit,
+  skipDigits,
+  unfinished,
+} from "./_format_scan.ts";
 
-const TYPES: Record<string, string> = {
-  b: "integer",
-  d: "integer",
-  u: "integer",
-  o: "integer",
-  x: "integer",
-  X: "integer",
-  e: "float",
-  f: "float",
-  c: "character",
-  s: "string",
-};
+const TYPES = conversions({ integer: "bduoxX", float: "ef", character: "c", string: "s" });
 
 /** Parses a PHP format string (format-php.c's format_parse). */
 export function parsePhpFormat(s: string): NumberedSpec | InvalidFormat {
@@ -40,46 +37,28 @@ export function parsePhpFormat(s: string): NumberedSpec | InvalidFormat {
     const start = i - 1;
     directives++;
     if (s[i] !== "%") {
-      let number = ++unnumbered;
-      if (isDigit(s[i])) {
-        let f = i;
-        let m = 0;
-        while (isDigit(s[f])) m = Math.min(10 * m + Number(s[f++]), 2 ** 32);
-        if (s[f] === "$") {
-          if (m === 0) {
-            return new InvalidFormat(
-              `in directive ${directives}, the argument number 0 is not a positive integer`,
-            );
-          }
-          number = m;
-          i = f + 1;
-          unnumbered--;
-        }
-      }
+      let number: number;
+      const own = argumentNumber(s, i, directives);
+      if (own instanceof InvalidFormat) return own;
+      if (own !== null) [number, i] = own;
+      else number = ++unnumbered;
       for (;;) {
         if (s[i] === "0" || s[i] === "-" || s[i] === " ") i++;
         else if (s[i] === "'") {
           i++;
-          if (i >= s.length) return new InvalidFormat(`the directive ${s.slice(start)} is not finished`);
+          if (i >= s.length) return unfinished(s, start);
           i++;
         } else break;
       }
-      while (isDigit(s[i])) i++;
+      i = skipDigits(s, i);
       if (s[i] === ".") {
         i++;
-        if (isDigit(s[i])) { while (isDigit(s[i])) i++; }
+        if (isDigit(s[i])) i = skipDigits(s, i);
         else i--; // format-php.c: a "." without digits is then read as the conversion, and refused
       }
       if (s[i] === "l") i++;
-      const c = s[i];
-      const type = c === undefined ? undefined : TYPES[c];
-      if (type === undefined) {
-        return new InvalidFormat(
-          i >= s.length
-            ? `the directive ${s.slice(start)} is not finished`
-            : `in directive ${directives}, "${c}" is not a valid conversion (${s.slice(start, i + 1)})`,
-        );
-      }
+      const type = conversionType(TYPES, s, i);
+      if (type === undefined) return badConversion(s, start, i, directives);
       args.push({ number, type, text: s.slice(start, i + 1) });
     }
     i++;
@@ -88,10 +67,4 @@ export function parsePhpFormat(s: string): NumberedSpec | InvalidFormat {
 }
 
 /** php-format. */
-export const PHP_FORMAT: FormatLanguage = {
-  flag: "php",
-  pretty: "PHP",
-  parse: parsePhpFormat,
-  compare: (a, b, strict, names) => compareNumbered(a, b, strict, names),
-  hint: "write %% for a literal percent sign",
-};
+export const PHP_FORMAT: FormatLanguage = percentLanguage("php", "PHP", parsePhpFormat);

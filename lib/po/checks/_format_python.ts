@@ -13,23 +13,9 @@ import {
   InvalidFormat,
   listDirectives,
 } from "./_format_common.ts";
+import { conversions, skipDigits } from "./_format_scan.ts";
 
-const TYPES: Record<string, string> = {
-  c: "character",
-  s: "string",
-  r: "string",
-  i: "integer",
-  d: "integer",
-  u: "integer",
-  o: "integer",
-  x: "integer",
-  X: "integer",
-  e: "float",
-  E: "float",
-  f: "float",
-  g: "float",
-  G: "float",
-};
+const TYPES = conversions({ character: "c", string: "sr", integer: "iduoxX", float: "eEfgG" });
 
 /**
  * Parses a Python `%` format string; one left-to-right pass.
@@ -70,14 +56,14 @@ export function parsePythonFormat(s: string): FormatSpec | InvalidFormat {
       i++;
       if (spec.named.size > 0) return mixes();
       spec.positional.push({ type: "integer", text: "*" });
-    } else while (s.charAt(i) >= "0" && s.charAt(i) <= "9") i++;
+    } else i = skipDigits(s, i);
     if (s[i] === ".") {
       i++;
       if (s[i] === "*") {
         i++;
         if (spec.named.size > 0) return mixes();
         spec.positional.push({ type: "integer", text: ".*" });
-      } else while (s.charAt(i) >= "0" && s.charAt(i) <= "9") i++;
+      } else i = skipDigits(s, i);
     }
     if (s[i] === "h" || s[i] === "l" || s[i] === "L") i++;
     if (i >= n) return new InvalidFormat(`directive ${directive} (${s.slice(start)}) is not finished`);
@@ -86,10 +72,10 @@ export function parsePythonFormat(s: string): FormatSpec | InvalidFormat {
     i++;
     if (c === "%") {
       if (name === null) continue;
-    } else if (TYPES[c] === undefined) {
+    } else if (!TYPES.has(c)) {
       return new InvalidFormat(`in directive ${directive}, "${c}" is not a valid conversion (${text})`);
     }
-    const type = c === "%" ? "none" : TYPES[c]!; // checked just above
+    const type = c === "%" ? "none" : TYPES.get(c)!; // checked just above
     if (name !== null) {
       if (spec.positional.length > 0) return mixes();
       const before = spec.named.get(name);

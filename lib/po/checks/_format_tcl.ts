@@ -8,38 +8,21 @@
  */
 import { InvalidFormat } from "./_format_common.ts";
 import {
-  compareNumbered,
-  type FormatLanguage,
-  isDigit,
+  mixes,
   type NumberedArg,
   type NumberedSpec,
   numberedSpec,
+  percentLanguage,
 } from "./_format_numbered.ts";
+import { argumentNumber, badConversion, conversions, conversionType, skipDigits } from "./_format_scan.ts";
 
-function typeOf(c: string | undefined, short: boolean): string | null {
-  switch (c) {
-    case "c":
-      return "character";
-    case "s":
-      return "string";
-    case "i":
-    case "d":
-      return short ? "short integer" : "integer";
-    case "u":
-    case "o":
-    case "x":
-    case "X":
-      return short ? "short unsigned integer" : "unsigned integer";
-    case "e":
-    case "E":
-    case "f":
-    case "g":
-    case "G":
-      return "float";
-    default:
-      return null;
-  }
-}
+const TYPES = conversions({
+  character: "c",
+  string: "s",
+  integer: "id",
+  "unsigned integer": "uoxX",
+  float: "eEfgG",
+});
 
 /** Parses a Tcl format string (format-tcl.c's format_parse). */
 export function parseTclFormat(s: string): NumberedSpec | InvalidFormat {
@@ -49,59 +32,43 @@ export function parseTclFormat(s: string): NumberedSpec | InvalidFormat {
   let seenNumbered = false;
   let seenUnnumbered = false;
   let i = 0;
+  /** A width or precision at `i`: digits, or a `*` that takes the next argument, an integer. */
+  const star = (start: number): void => {
+    if (s[i] === "*") {
+      i++;
+      args.push({ number: number++, type: "integer", text: s.slice(start, i) });
+    } else i = skipDigits(s, i);
+  };
   while (i < s.length) {
     if (s[i++] !== "%") continue;
     const start = i - 1;
     directives++;
     if (s[i] !== "%") {
-      let numbered = false;
-      if (isDigit(s[i])) {
-        let f = i;
-        let m = 0;
-        while (isDigit(s[f])) m = Math.min(10 * m + Number(s[f++]), 2 ** 32);
-        if (s[f] === "$") {
-          if (m === 0) {
-            return new InvalidFormat(
-              `in directive ${directives}, the argument number 0 is not a positive integer`,
-            );
-          }
-          number = m;
-          i = f + 1;
-          if (seenUnnumbered) return new InvalidFormat("the string mixes numbered and unnumbered arguments");
-          numbered = true;
-          seenNumbered = true;
-        }
-      }
-      if (!numbered) {
-        if (seenNumbered) return new InvalidFormat("the string mixes numbered and unnumbered arguments");
-        seenUnnumbered = true;
-      }
+      const own = argumentNumber(s, i, directives);
+      if (own instanceof InvalidFormat) return own;
+      if (own !== null ? seenUnnumbered : seenNumbered) return mixes();
+      if (own !== null) {
+        [number, i] = own;
+        seenNumbered = true;
+      } else seenUnnumbered = true;
       while (" +-#0".includes(s[i] ?? "x")) i++;
-      if (s[i] === "*") {
-        i++;
-        args.push({ number: number++, type: "integer", text: s.slice(start, i) });
-      } else while (isDigit(s[i])) i++;
+      star(start);
       if (s[i] === ".") {
         i++;
-        if (s[i] === "*") {
-          i++;
-          args.push({ number: number++, type: "integer", text: s.slice(start, i) });
-        } else while (isDigit(s[i])) i++;
+        star(start);
       }
       let short = false;
       if (s[i] === "h") {
         short = true;
         i++;
       } else if (s[i] === "l") i++;
-      const type = typeOf(s[i], short);
-      if (type === null) {
-        return new InvalidFormat(
-          i >= s.length
-            ? `the directive ${s.slice(start)} is not finished`
-            : `in directive ${directives}, "${s[i]}" is not a valid conversion (${s.slice(start, i + 1)})`,
-        );
-      }
-      args.push({ number: number++, type, text: s.slice(start, i + 1) });
+      const type = conversionType(TYPES, s, i);
+      if (type === undefined) return badConversion(s, start, i, directives);
+      args.push({
+        number: number++,
+        type: short && type.endsWith("integer") ? `short ${type}` : type,
+        text: s.slice(start, i + 1),
+      });
     }
     i++;
   }
@@ -109,10 +76,4 @@ export function parseTclFormat(s: string): NumberedSpec | InvalidFormat {
 }
 
 /** tcl-format. */
-export const TCL_FORMAT: FormatLanguage = {
-  flag: "tcl",
-  pretty: "Tcl",
-  parse: parseTclFormat,
-  compare: (a, b, strict, names) => compareNumbered(a, b, strict, names),
-  hint: "write %% for a literal percent sign",
-};
+export const TCL_FORMAT = percentLanguage("tcl", "Tcl", parseTclFormat);
