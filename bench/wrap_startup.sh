@@ -27,6 +27,19 @@ import os, statistics, subprocess, time
 E = os.environ
 BIG, SMALL, FLAGS, ONE, RUNS = E["BIG"], E["SMALL"], E["FLAGS"], E["ONE"], int(E["RUNS"])
 BUNDLE = subprocess.run(["sh", "cli/wrap/bundle.sh"], capture_output=True, text=True, check=True).stdout.strip()
+# The bundle's size: what every start loads (main.js and the chunks it imports statically), and in all.
+import re
+def static_imports(name, seen):
+    if name not in seen:
+        seen.add(name)
+        with open(os.path.join(os.path.dirname(BUNDLE), name)) as f:
+            for dep in re.findall(r'^(?:import|export)[^;]*? from "\./([^"]+)";', f.read(), re.M | re.S):
+                static_imports(dep, seen)
+    return seen
+loaded = static_imports("main.js", set())
+size = lambda names: sum(os.path.getsize(os.path.join(os.path.dirname(BUNDLE), n)) for n in names)
+every = [n for n in os.listdir(os.path.dirname(BUNDLE)) if n.endswith(".js")]
+print(f"bundle: {size(loaded)} bytes loaded at start ({len(loaded)} modules), {size(every)} in all ({len(every)})")
 BASE = [
     ("msgcat big", ["msgcat", BIG]),
     ("one-line deno script", ["deno", "run", "-q", ONE]),

@@ -6,12 +6,28 @@
 #
 #   cli/wrap/bundle.sh [DENO COMMAND...]      (default: deno)
 #
-# The deno.json task `wrap` runs it; bin/wrap sources it (WRAP_BUNDLE_SOURCED=1) to spare a process.
-# The check costs one `find`: the bundle is fresh while no file of cli/, lib/, deno.json or deno.lock
-# is newer than .cache/wrap/current (written with the time the sources were hashed, before the
-# build, so a change made during a build is seen at the next run). The build itself runs here,
-# outside the sandbox; `wrap` then runs with its own narrow permissions.
+# The deno.json task `wrap` runs it; bin/wrap sources it (WRAP_BUNDLE_SOURCED=1) and calls
+# wrap_bundle_entry, which sets wrap_entry, to spare the processes. The check starts no process (a
+# pre-commit hook pays it on every commit): the bundle is fresh while every file and folder of cli/
+# and lib/, deno.json and deno.lock is older than .cache/wrap/current (written with the time the
+# sources were hashed, before the build, so a change made during a build is seen at the next run;
+# "older", not "not newer", so a shell whose test sees whole seconds only rehashes rather than
+# missing a change made in the same second). The build itself runs here, outside the sandbox;
+# `wrap` then runs with its own narrow permissions.
 
+# Whether PATH (a file, or a folder and all below it but dot files) is not older than MARK: changed,
+# added, removed or renamed since MARK was written. The shell's own `test`, no `find` to start.
+wrap_bundle_changed() {
+  [ -e "$1" ] || return 1
+  [ "$1" -ot "$2" ] || return 0
+  { [ -d "$1" ] && [ ! -h "$1" ]; } || return 1
+  for _path in "$1"/*; do
+    wrap_bundle_changed "$_path" "$2" && return 0
+  done
+  return 1
+}
+
+# Sets wrap_entry to the module to run for the checkout ROOT, building it with DENO COMMAND if needed.
 wrap_bundle_entry() {
   _root=$1
   shift
@@ -19,19 +35,22 @@ wrap_bundle_entry() {
   if [ -f "$_cache/current" ]; then
     read -r _key <"$_cache/current" || _key=
     if [ -n "$_key" ] && [ -f "$_cache/$_key/main.js" ] &&
-      [ -z "$(find "$_root/cli" "$_root/lib" "$_root/deno.json" "$_root/deno.lock" -newer "$_cache/current" -print -quit 2>/dev/null)" ]; then
-      printf '%s\n' "$_cache/$_key/main.js"
+      ! wrap_bundle_changed "$_root/cli" "$_cache/current" &&
+      ! wrap_bundle_changed "$_root/lib" "$_cache/current" &&
+      ! wrap_bundle_changed "$_root/deno.json" "$_cache/current" &&
+      ! wrap_bundle_changed "$_root/deno.lock" "$_cache/current"; then
+      wrap_entry=$_cache/$_key/main.js
       return 0
     fi
   fi
   _sources=$_root/cli/wrap/main.ts
   if ! mkdir -p "$_cache" 2>/dev/null; then
-    printf '%s\n' "$_sources"
+    wrap_entry=$_sources
     return 0
   fi
   _mark=$_cache/mark.$$
   if ! : >"$_mark" 2>/dev/null; then
-    printf '%s\n' "$_sources"
+    wrap_entry=$_sources
     return 0
   fi
   # The key: every source file's name and bytes (sorted, so the same tree gives the same key).
@@ -53,7 +72,7 @@ wrap_bundle_entry() {
       --config "$_root/deno.json" --outdir "$_tmp" "$_root/cli/wrap/main.ts" "$_root/cli/wrap/worker.ts" \
       >/dev/null 2>&1 || [ ! -f "$_tmp/main.js" ]; then
       rm -rf "$_tmp" "$_mark"
-      printf '%s\n' "$_sources"
+      wrap_entry=$_sources
       return 0
     fi
     # Another run may have built the same key meanwhile: either copy is the same.
@@ -67,15 +86,21 @@ wrap_bundle_entry() {
   # shellcheck disable=SC2012
   ls -t "$_cache" 2>/dev/null | grep -v -e '^current$' -e '^mark\.' -e '^build\.' -e '^key\.' | tail -n +6 |
     while IFS= read -r old; do rm -rf "${_cache:?}/$old"; done
-  printf '%s\n' "$_cache/$_key/main.js"
+  wrap_entry=$_cache/$_key/main.js
 }
 
 if [ -z "${WRAP_BUNDLE_SOURCED:-}" ]; then
   set -eu
   _self=$0
   [ $# -gt 0 ] || set -- deno
-  _top=$(cd "$(dirname "$_self")/../.." && pwd)
   # Run from the checkout (as the task runs it), the path is relative: `$(…)` in a deno task splits
   # on blanks, and the checkout's own path may hold some.
-  if [ "$(pwd)" = "$_top" ]; then wrap_bundle_entry . "$@"; else wrap_bundle_entry "$_top" "$@"; fi
+  case $_self in
+    cli/wrap/bundle.sh | ./cli/wrap/bundle.sh) _top=. ;;
+    */*) _top=$(cd "${_self%/*}/../.." && pwd) ;;
+    *) _top=$(cd ../.. && pwd) ;;
+  esac
+  [ "$_top" != "$PWD" ] || _top=.
+  wrap_bundle_entry "$_top" "$@"
+  printf '%s\n' "$wrap_entry"
 fi

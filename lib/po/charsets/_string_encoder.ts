@@ -13,7 +13,7 @@ import { legacyCodec } from "./_legacy_charset.ts";
 /** Encodes `text`: its bytes, or the index in `text` of the first character the charset cannot hold. */
 export type StringEncoder = (text: string) => Uint8Array | number;
 
-const utf8 = new TextEncoder();
+const utf8 = /* @__PURE__ */ new TextEncoder();
 const encoders = new Map<string, StringEncoder | null>();
 
 /**

@@ -48,15 +48,15 @@ export interface CheckInfo {
   description: string;
 }
 
-const ENTRY_CHECKS: readonly EntryCheck[] = [
-  ...FORMAT_CHECKS,
-  ...REST_CHECKS,
-  ...URL_CHECKS,
-  ...TAG_CHECKS,
-  ...WHITESPACE_CHECKS,
-  ...HEADER_ENTRY_CHECKS,
-  ...STYLE_CHECKS,
-];
+// concat, not spreads, and @__PURE__ calls: a bundle that does not use the checks leaves them out.
+const ENTRY_CHECKS: readonly EntryCheck[] = /* @__PURE__ */ FORMAT_CHECKS.concat(
+  REST_CHECKS,
+  URL_CHECKS,
+  TAG_CHECKS,
+  WHITESPACE_CHECKS,
+  HEADER_ENTRY_CHECKS,
+  STYLE_CHECKS,
+);
 
 /**
  * Longest entry the checks look at (msgid, msgid_plural and every translation together, in
@@ -139,26 +139,27 @@ const SIZE_CHECK: CheckInfo = {
 };
 
 /** Every check, in the order problems of one entry are reported. */
-export const CHECKS: readonly CheckInfo[] = [
-  ...FILE_CHECKS,
-  ...CATALOGUE_CHECKS,
-  ...ENTRY_CHECKS.map((c) => ({
+export const CHECKS: readonly CheckInfo[] = /* @__PURE__ */ FILE_CHECKS.concat(
+  CATALOGUE_CHECKS,
+  /* @__PURE__ */ ENTRY_CHECKS.map((c) => ({
     name: c.name,
     severity: c.severity,
     defaultOn: c.defaultOn,
     catalogue: false,
     description: c.description,
   })),
-  SIZE_CHECK,
-];
+  [SIZE_CHECK],
+);
 
 /** The names of every check, for schemas. */
-export const CHECK_NAMES: readonly string[] = CHECKS.map((c) => c.name);
+export const CHECK_NAMES: readonly string[] = /* @__PURE__ */ CHECKS.map((c) => c.name);
 
 /** The checks that run when none are named. */
-export const DEFAULT_CHECKS: readonly string[] = CHECKS.filter((c) => c.defaultOn).map((c) => c.name);
+export const DEFAULT_CHECKS: readonly string[] = /* @__PURE__ */ CHECKS.filter((c) => c.defaultOn).map((c) =>
+  c.name
+);
 
-const SEVERITY = new Map(CHECKS.map((c) => [c.name, c.severity]));
+const SEVERITY = /* @__PURE__ */ new Map(/* @__PURE__ */ CHECKS.map((c) => [c.name, c.severity]));
 
 /** The characters of an entry's texts: msgid, msgid_plural, msgstr and every form. */
 function entryChars(m: PoMessage): number {

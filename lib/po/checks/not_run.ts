@@ -19,12 +19,14 @@ export interface NotRun {
   reason: string;
 }
 
-const REST = new Set(REST_CHECKS.map((c) => c.name));
+const REST = /* @__PURE__ */ new Set(/* @__PURE__ */ REST_CHECKS.map((c) => c.name));
 
 /** The reST/Sphinx checks: by default they run only on entries from `.rst` files. */
 export const REST_CHECK_NAMES: ReadonlySet<string> = REST;
-const FORMAT = new Set(FORMAT_CHECKS.map((c) => c.name));
-const CATALOGUE = new Set(CHECKS.filter((c) => c.catalogue).map((c) => c.name));
+const FORMAT = /* @__PURE__ */ new Set(/* @__PURE__ */ FORMAT_CHECKS.map((c) => c.name));
+const CATALOGUE = /* @__PURE__ */ new Set(
+  /* @__PURE__ */ CHECKS.filter((c) => c.catalogue).map((c) => c.name),
+);
 
 /** The format language index of a format check ("python-format" → FORMAT_LANGUAGES' "python"). */
 function formatIndex(check: string): number {

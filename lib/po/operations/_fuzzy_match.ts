@@ -49,9 +49,9 @@ export interface FuzzyBudget {
 const BONUS = 0.00001;
 const SHORT_STRING_MAX_BYTES = 3 * 4;
 const RATIO = 2 / FUZZY_THRESHOLD - 1;
-const SHORT_MSG_MAX = Math.trunc(SHORT_STRING_MAX_BYTES * RATIO);
+const SHORT_MSG_MAX = /* @__PURE__ */ Math.trunc(SHORT_STRING_MAX_BYTES * RATIO);
 
-const utf8 = new TextEncoder();
+const utf8 = /* @__PURE__ */ new TextEncoder();
 
 /** An index of one domain's catalogue messages for fuzzy search (message_fuzzy_index_alloc). */
 export class FuzzyIndex {

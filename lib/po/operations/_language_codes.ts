@@ -19,8 +19,8 @@ export const LANGUAGE_VARIANT_CODES: ReadonlyMap<string, string> = new Map([
 ]);
 
 /** ISO 639 English names → codes (the first code of a name wins, as gettext's linear search does). */
-export const LANGUAGE_CODES: ReadonlyMap<string, string> = new Map(
-  ([
+export const LANGUAGE_CODES: ReadonlyMap<string, string> = /* @__PURE__ */ new Map(
+  /* @__PURE__ */ ([
     ["Afar", "aa"],
     ["Abkhazian", "ab"],
     ["Achinese", "ace"],

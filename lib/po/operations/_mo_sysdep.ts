@@ -27,14 +27,15 @@ const isDigit = (c: number | undefined) => c !== undefined && c >= 0x30 && c <= 
 const at = (s: Uint8Array, i: number) => s[i] ?? 0;
 
 /** `<inttypes.h>` size suffixes after `PRI` + conversion, with their type bits. */
-const MACRO_SIZES: readonly [string, number][] = [
+// A @__PURE__ call, not a bare array with a spread: a bundle that never compiles leaves it out.
+const MACRO_SIZES: readonly [string, number][] = /* @__PURE__ */ (() => [
   ["MAX", INTMAX],
   ["PTR", 1 << 21],
   // FAT_SIZE_8_T… from bit 8, FAT_SIZE_LEAST8_T… from bit 12, FAT_SIZE_FAST8_T… from bit 16.
   ...([["", 8], ["LEAST", 12], ["FAST", 16]] as const).flatMap(([kind, base]) =>
     ["8", "16", "32", "64"].map((bits, b) => [kind + bits, 1 << (base + b)] as [string, number])
   ),
-];
+])();
 
 function startsWith(s: Uint8Array, i: number, word: string): boolean {
   for (let k = 0; k < word.length; k++) if (s[i + k] !== word.charCodeAt(k)) return false;

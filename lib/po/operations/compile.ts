@@ -262,7 +262,7 @@ export function compileMo(cat: PoCatalog, options: CompileOptions = {}): Compile
   };
 }
 
-const EOT = new Uint8Array([4]);
+const EOT = /* @__PURE__ */ new Uint8Array([4]);
 
 /**
  * The header without its first line that starts with `POT-Creation-Date:` (and that line's

@@ -356,7 +356,7 @@ class Growth {
 }
 
 /** The formats message_merge checks, as the checks name them (every language `checks/` knows). */
-const CHECKED_FORMATS: [number, string][] = CHECK_NAMES
+const CHECKED_FORMATS: [number, string][] = /* @__PURE__ */ CHECK_NAMES
   .filter((name) => name.endsWith("-format"))
   .map((name) => [FORMAT_LANGUAGES.indexOf(name.slice(0, -7)), name]);
 

@@ -125,7 +125,9 @@ const RULES: ReadonlyMap<string, readonly [string, PluralRuleSource]> = new Map(
 ]);
 
 /** Every language the table knows (`ll`, or `ll_CC` where msginit has a rule for the territory). */
-export const PLURAL_RULE_LANGUAGES: readonly string[] = [...RULES.keys()];
+export const PLURAL_RULE_LANGUAGES: readonly string[] = /* @__PURE__ */ Array.from(
+  /* @__PURE__ */ RULES.keys(),
+);
 
 /** The rule msginit writes for a language, and whence. */
 export interface ExpectedPluralForms {
