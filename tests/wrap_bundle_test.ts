@@ -144,6 +144,39 @@ Deno.test("the bundle starts with its own modules only: no node: built-in, no np
   assert.ok(graph.modules.some((m) => m.specifier === "node:fs"));
 });
 
+Deno.test("what every start loads holds no check, merge or compile code: the door's other exports are shaken out", async () => {
+  const bundle = await entryOf(ROOT);
+  const bundleDir = dirname(bundle);
+  // The modules the entry imports statically (the pool, the store and the full reader are dynamic).
+  const loaded = new Set<string>();
+  const stack = [bundle];
+  while (stack.length > 0) {
+    const file = stack.pop()!;
+    if (loaded.has(file)) continue;
+    loaded.add(file);
+    const text = await Deno.readTextFile(file);
+    for (const m of text.matchAll(/^import\s[^"']*["'](\.\/[^"']+)["']/gm)) {
+      stack.push(`${bundleDir}/${m[1]!.slice(2)}`);
+    }
+  }
+  // esbuild names each module it keeps in a comment (`// lib/po/checks/_format_tcl.ts`), then its code.
+  const kept = new Map<string, string>();
+  for (const file of loaded) {
+    const parts = (await Deno.readTextFile(file)).split(/^\/\/ (lib\/[^\s]+\.ts)$/m);
+    for (let i = 1; i + 1 < parts.length; i += 2) kept.set(parts[i]!, parts[i + 1]!);
+  }
+  assert.ok(kept.has("lib/po/read/parse.ts"), [...kept.keys()].join(" "));
+  // Code wrap never runs, kept alive only by a top-level statement the bundler could not prove pure
+  // (annotate it /* @__PURE__ */): the checks and their format parsers, merge, compile, plural rules.
+  // A few unused constants may stay; no function or class of them may.
+  const unused = [...kept].filter(([m, code]) =>
+    /^lib\/po\/checks\/|^lib\/po\/operations\/(merge|compile|plural_rules|_fuzzy_match|_language_codes|_mo_)/
+      .test(m) &&
+    /\bfunction\b|\bclass\b|=>/.test(code.replace(/^export \{[^}]*\};?\s*$/m, ""))
+  ).map(([m]) => m);
+  assert.deepEqual(unused, []);
+});
+
 Deno.test("the bundled wrap prints, checks, rewrites and reports like cli/wrap/main.ts, on its workers too", async () => {
   const bundle = await entryOf(ROOT);
   const dir = await Deno.makeTempDir({ prefix: "wrap_bundle_run_" });

@@ -19,7 +19,7 @@ import {
   unfinished,
 } from "./_format_scan.ts";
 
-const TYPES = conversions({
+const TYPES = /* @__PURE__ */ conversions({
   character: "cC",
   any: "sS",
   integer: "idouxX",
@@ -115,4 +115,4 @@ export function parseBoostFormat(s: string): NumberedSpec | InvalidFormat {
 }
 
 /** boost-format. */
-export const BOOST_FORMAT = percentLanguage("boost", "Boost", parseBoostFormat);
+export const BOOST_FORMAT = /* @__PURE__ */ percentLanguage("boost", "Boost", parseBoostFormat);

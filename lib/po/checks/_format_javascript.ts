@@ -23,7 +23,14 @@ import {
   skipWidthAndPrecision,
 } from "./_format_scan.ts";
 
-const TYPES = conversions({ "": "%", character: "c", string: "s", integer: "bdoxX", float: "f", any: "j" });
+const TYPES = /* @__PURE__ */ conversions({
+  "": "%",
+  character: "c",
+  string: "s",
+  integer: "bdoxX",
+  float: "f",
+  any: "j",
+});
 
 /** Parses a JavaScript format string (format-javascript.c's format_parse). */
 export function parseJavaScriptFormat(s: string): NumberedSpec | InvalidFormat {
@@ -52,7 +59,7 @@ export function parseJavaScriptFormat(s: string): NumberedSpec | InvalidFormat {
 }
 
 /** javascript-format. */
-export const JAVASCRIPT_FORMAT: FormatLanguage = percentLanguage(
+export const JAVASCRIPT_FORMAT: FormatLanguage = /* @__PURE__ */ percentLanguage(
   "javascript",
   "JavaScript",
   parseJavaScriptFormat,

@@ -18,7 +18,7 @@ import {
 } from "./_format_numbered.ts";
 import { badConversion, conversions, conversionType, skipWidthAndPrecision } from "./_format_scan.ts";
 
-const TYPES = conversions({
+const TYPES = /* @__PURE__ */ conversions({
   character: "c",
   integer: "diouXx",
   float: "aAEefgG",
@@ -45,13 +45,18 @@ export function parseLuaFormat(s: string): NumberedSpec | InvalidFormat {
 }
 
 /** lua-format: format-lua.c's format_check, argument by argument, strict whatever the form. */
-export const LUA_FORMAT = percentLanguage("lua", "Lua", parseLuaFormat, (a, b, _strict, names) => {
-  const x = (a as NumberedSpec).numbered;
-  const y = (b as NumberedSpec).numbered;
-  for (let i = 0; i < x.length || i < y.length; i++) {
-    if (i >= x.length) return extraArgument(y[i]!, names);
-    if (i >= y.length) return missingArgument(x[i]!, names);
-    if (x[i]!.type !== y[i]!.type) return otherType(x[i]!, y[i]!, names);
-  }
-  return null;
-});
+export const LUA_FORMAT = /* @__PURE__ */ percentLanguage(
+  "lua",
+  "Lua",
+  parseLuaFormat,
+  (a, b, _strict, names) => {
+    const x = (a as NumberedSpec).numbered;
+    const y = (b as NumberedSpec).numbered;
+    for (let i = 0; i < x.length || i < y.length; i++) {
+      if (i >= x.length) return extraArgument(y[i]!, names);
+      if (i >= y.length) return missingArgument(x[i]!, names);
+      if (x[i]!.type !== y[i]!.type) return otherType(x[i]!, y[i]!, names);
+    }
+    return null;
+  },
+);

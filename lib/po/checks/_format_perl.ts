@@ -12,7 +12,7 @@ import { type NumberedArg, type NumberedSpec, numberedSpec, percentLanguage } fr
 import { badConversion, conversions, conversionType, dollarNumber, skipDigits } from "./_format_scan.ts";
 
 /** The conversions by type class; a class in {@link SIZED} takes the size before it (`long integer`). */
-const TYPES = conversions({
+const TYPES = /* @__PURE__ */ conversions({
   "": "%",
   character: "c",
   string: "s",
@@ -122,4 +122,4 @@ export function parsePerlFormat(s: string): NumberedSpec | InvalidFormat {
 }
 
 /** perl-format. */
-export const PERL_FORMAT = percentLanguage("perl", "Perl", parsePerlFormat);
+export const PERL_FORMAT = /* @__PURE__ */ percentLanguage("perl", "Perl", parsePerlFormat);

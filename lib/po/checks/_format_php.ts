@@ -24,7 +24,7 @@ import {
   unfinished,
 } from "./_format_scan.ts";
 
-const TYPES = conversions({ integer: "bduoxX", float: "ef", character: "c", string: "s" });
+const TYPES = /* @__PURE__ */ conversions({ integer: "bduoxX", float: "ef", character: "c", string: "s" });
 
 /** Parses a PHP format string (format-php.c's format_parse). */
 export function parsePhpFormat(s: string): NumberedSpec | InvalidFormat {
@@ -67,4 +67,4 @@ export function parsePhpFormat(s: string): NumberedSpec | InvalidFormat {
 }
 
 /** php-format. */
-export const PHP_FORMAT: FormatLanguage = percentLanguage("php", "PHP", parsePhpFormat);
+export const PHP_FORMAT: FormatLanguage = /* @__PURE__ */ percentLanguage("php", "PHP", parsePhpFormat);

@@ -15,7 +15,12 @@ import {
 } from "./_format_common.ts";
 import { conversions, skipDigits } from "./_format_scan.ts";
 
-const TYPES = conversions({ character: "c", string: "sr", integer: "iduoxX", float: "eEfgG" });
+const TYPES = /* @__PURE__ */ conversions({
+  character: "c",
+  string: "sr",
+  integer: "iduoxX",
+  float: "eEfgG",
+});
 
 /**
  * Parses a Python `%` format string; one left-to-right pass.

@@ -16,7 +16,7 @@ import {
 } from "./_format_numbered.ts";
 import { argumentNumber, badConversion, conversions, conversionType, skipDigits } from "./_format_scan.ts";
 
-const TYPES = conversions({
+const TYPES = /* @__PURE__ */ conversions({
   character: "c",
   string: "s",
   integer: "id",
@@ -76,4 +76,4 @@ export function parseTclFormat(s: string): NumberedSpec | InvalidFormat {
 }
 
 /** tcl-format. */
-export const TCL_FORMAT = percentLanguage("tcl", "Tcl", parseTclFormat);
+export const TCL_FORMAT = /* @__PURE__ */ percentLanguage("tcl", "Tcl", parseTclFormat);
