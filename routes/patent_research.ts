@@ -95,9 +95,7 @@ export const patentResearchTools = defineToolGroup<ResearchDeps>({
       name: "get_quota_status",
       path: "/tools/get_quota_status",
       summary: "What is left of the GPSS download quota",
-      description:
-        "Records fetched in the current GPSS quota window, what is left and when it resets; a search " +
-        "that would go over is refused (429).",
+      description: "GPSS records fetched in this quota window, what is left and when it resets.",
       input: null,
       annotations: LOCAL_STATE,
       output: z.object({

@@ -176,8 +176,7 @@ export const poCheckTools = defineToolGroup<CheckToolDeps>({
       name: "list_checks",
       path: "/po/checks",
       summary: "List the checks",
-      description: "Every check: name, severity, on by default or not, entry or catalogue, what it finds. " +
-        "To choose check_po's checks.",
+      description: "Every check: name, severity, default, what it finds. To choose check_po's checks.",
       input: null,
       annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
       output: ListChecksResponse,

@@ -286,8 +286,8 @@ export const poMaintainTools = defineToolGroup<HeaderToolDeps>({
       name: "read_header",
       path: "/po/header",
       summary: "Read the header of a PO file as fields",
-      description: "The header's fields (Language, Plural-Forms…) in order and as an object, and whether " +
-        "Plural-Forms is valid. To change them: update_header.",
+      description: "The header's fields in order and as an object, and whether Plural-Forms is valid and " +
+        "the Language's. To change them: update_header.",
       input: ReadHeaderRequest,
       annotations: READS,
       example: ({ catalogue }) => ({ file_path: catalogue }),
@@ -323,8 +323,7 @@ export const poMaintainTools = defineToolGroup<HeaderToolDeps>({
       name: "update_header",
       path: "/po/header/update",
       summary: "Set or remove header fields of a PO file",
-      description: "Sets or removes header fields (Language, Plural-Forms…); other lines and the entries " +
-        "are kept. dry_run shows the diff. Entries: write_po.",
+      description: "Sets or removes header fields; the rest is kept. Entries: write_po.",
       input: UpdateHeaderRequest,
       annotations: {
         readOnlyHint: false,
@@ -451,8 +450,8 @@ export const poMaintainTools = defineToolGroup<HeaderToolDeps>({
       name: "compile_mo",
       path: "/po/compile",
       summary: "Compile a catalogue to MO, as msgfmt does",
-      description: "Writes the MO file msgfmt 0.21 would write (fuzzy and untranslated entries left out) " +
-        "beside the catalogue or to output_path. Check first with check_po.",
+      description: "Writes the MO file msgfmt 0.21 would write, beside the catalogue or to output_path. " +
+        "Check first: check_po.",
       input: CompileMoRequest,
       annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
       example: ({ catalogue }) => ({ file_path: catalogue }),
