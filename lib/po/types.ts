@@ -70,6 +70,11 @@ export interface PoCatalog {
    * accepts the `charset=CHARSET` placeholder in a `.pot` file only.
    */
   readonly fileName?: string;
+  /**
+   * True when the reader was told to read `charset=CHARSET` outside a `.pot` as ASCII, as msgmerge
+   * does with a warning (`placeholderCharset`); the writer then writes it as ASCII too.
+   */
+  readonly placeholderCharset?: boolean;
 }
 
 /**
