@@ -206,7 +206,10 @@ async function mergeOne(p: Parsed, io: MergeCliIo, tree: string | null = null): 
         if (bytes === null) throw new DomainError(`${p.def}: No such file`);
         const def = readDef(bytes, p.def, io);
         const out = encodePo(merge(def));
-        const before = encodePo(canonicalCatalog(def));
+        // (A `charset=CHARSET` catalogue is compared as msgmerge would write it.)
+        const before = encodePo(
+          canonicalCatalog(def.placeholderCharset ? { ...def, placeholderCharset: "merged" } : def),
+        );
         return withoutCreationDate(out) === withoutCreationDate(before) ? null : out;
       }, tree === null ? undefined : { within: tree, extensions: [".po"] });
       where = written ? p.def : `${p.def} (unchanged)`;

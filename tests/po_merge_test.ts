@@ -464,3 +464,34 @@ Deno.test("a catalogue with charset=CHARSET merges as msgmerge merges it: its by
     await Deno.remove(dir, { recursive: true });
   }
 });
+
+Deno.test("POST /po/merge merges a charset=CHARSET catalogue as msgmerge does and says msgmerge's warning; /po/write still refuses it", async () => {
+  const po = 'msgid ""\nmsgstr ""\n"Content-Type: text/plain; charset=CHARSET\\n"\n\nmsgid "a"\nmsgstr "b"\n';
+  const pot = 'msgid ""\nmsgstr ""\n\nmsgid "a"\nmsgstr ""\n\nmsgid "new"\nmsgstr ""\n';
+  // msgmerge 0.21's output (tests above check it against the installed msgmerge).
+  const expected = 'msgid ""\nmsgstr "Content-Type: text/plain; charset=CHARSET\\n"\n\n' +
+    'msgid "a"\nmsgstr "b"\n\nmsgid "new"\nmsgstr ""\n';
+  await using f = await poFixture({ "fr.po": po, "app.pot": pot, "other.po": po });
+  const r = await f.post("/po/merge", { file_path: f.path("fr.po"), template_path: f.path("app.pot") });
+  assert.equal(r.status, 200, JSON.stringify(r.body));
+  assert.equal(r.body.written, true);
+  assert.deepEqual(r.body.warnings, [
+    `${f.path("fr.po")}: warning: Charset "CHARSET" is not a portable encoding name. ` +
+    "Message conversion to user's charset might not work.",
+  ]);
+  assert.equal(text.decode(Deno.readFileSync(f.path("fr.po"))), expected);
+  // msgcat refuses the file, and so does every other write (the merged one too, read again).
+  for (const file of ["fr.po", "other.po"]) {
+    const w = await f.post("/po/write", { file_path: f.path(file), entries: [{ msgid: "a", msgstr: "c" }] });
+    assert.equal(w.status, 422, JSON.stringify(w.body));
+    assert.match(JSON.stringify(w.body), /CHARSET/);
+  }
+  assert.equal(text.decode(Deno.readFileSync(f.path("other.po"))), po);
+  // msgfmt -c only warns of it: so does the check.
+  const c = await f.post("/po/check", { file_path: f.path("other.po") });
+  assert.equal(c.status, 200, JSON.stringify(c.body));
+  assert.deepEqual(c.body.problems.map((p: { check: string; severity: string }) => [p.check, p.severity]), [[
+    "charset",
+    "warning",
+  ]]);
+});

@@ -75,7 +75,7 @@ export const outputCharsets: WeakMap<
   readonly PoMessage[],
   {
     readonly fileName: string | undefined;
-    readonly placeholder: boolean | undefined;
+    readonly placeholder: string | undefined;
     readonly charset: OutputCharset;
   }
 > = new WeakMap();

@@ -71,10 +71,12 @@ export interface PoCatalog {
    */
   readonly fileName?: string;
   /**
-   * True when the reader was told to read `charset=CHARSET` outside a `.pot` as ASCII, as msgmerge
-   * does with a warning (`placeholderCharset`); the writer then writes it as ASCII too.
+   * Set when the header says `charset=CHARSET` outside a `.pot`, which msgcat refuses: "read" when
+   * the reader was told to read it as ASCII as msgmerge and msgfmt do (`placeholderCharset`); the
+   * writer still refuses such a catalogue, as msgcat. "merged" on what `mergeCatalogs` makes of one:
+   * the writer writes it as ASCII, as msgmerge does.
    */
-  readonly placeholderCharset?: boolean;
+  readonly placeholderCharset?: "read" | "merged";
 }
 
 /**

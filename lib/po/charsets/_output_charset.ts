@@ -60,7 +60,7 @@ function findCharset(catalog: PoCatalog): OutputCharset {
     let canon = canonicalCharset(value);
     if (
       canon === null && value === "CHARSET" &&
-      (catalog.fileName?.endsWith(".pot") || catalog.placeholderCharset)
+      (catalog.fileName?.endsWith(".pot") || catalog.placeholderCharset === "merged")
     ) canon = "ASCII";
     if (canon === null) {
       throw new UnwritableCatalogError(

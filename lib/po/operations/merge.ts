@@ -268,7 +268,7 @@ export function mergeCatalogs(def: PoCatalog, ref: PoCatalog, options: MergeOpti
   const messages: PoMessage[] = [];
   for (const drafts of out.values()) for (const draft of drafts) messages.push(finish(draft));
   const merged: PoCatalog = def.placeholderCharset
-    ? { messages, charset: null, fileName: def.fileName, placeholderCharset: true }
+    ? { messages, charset: null, fileName: def.fileName, placeholderCharset: "merged" }
     : { messages, charset: null, fileName: def.fileName };
   const catalog = canonicalCatalog(merged, {
     forcePo: options.forcePo ?? false,

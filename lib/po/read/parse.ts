@@ -60,7 +60,7 @@ export interface ParsePoOptions {
   missingCharset?: string;
   /**
    * Read `charset=CHARSET` outside a `.pot` as ASCII, as msgmerge and msgfmt do (with a warning)
-   * where msgcat refuses it: the catalogue is marked `placeholderCharset: true`, and its non-ASCII
+   * where msgcat refuses it: the catalogue is marked `placeholderCharset: "read"`, and its non-ASCII
    * text is still refused (msgmerge drops those bytes as invalid multibyte sequences).
    */
   placeholderCharset?: boolean;
@@ -166,7 +166,7 @@ export function parsePo(bytes: Uint8Array, options: string | ParsePoOptions = {}
   linesOfList.set(raw.messages, raw.lines);
   if (bom) catalog.bom = true;
   if (opts.fileName !== undefined) catalog.fileName = opts.fileName;
-  if (info.placeholder) catalog.placeholderCharset = true;
+  if (info.placeholder) catalog.placeholderCharset = "read";
   return handOut(catalog);
 }
 
