@@ -175,7 +175,7 @@ async function checkPaths(
             line: p.line ?? undefined,
             title: p.check,
           }, p.message)
-          : `${terminalText(String(p.path))}:${p.line ?? 0}: ${p.check}: ${terminalText(p.message)}`,
+          : `${terminalText(String(p.path))}${lineText(p)}: ${p.check}: ${terminalText(p.message)}`,
       );
       byCheck[p.check] = (byCheck[p.check] ?? 0) + 1;
       reported++;
@@ -219,7 +219,18 @@ export function checkCliIo(): CheckCliIo {
       // regular file before it reads, and what is larger than the limit.
       const bytes = await readRegularFileBytes(path, MAX_FILE_BYTES);
       // A syntax error (PoSyntaxError) becomes the file's `syntax` problem.
-      return parsePo(bytes, { fileName: path, strict: false, allowBom: true });
+      // `charset=CHARSET` in a .po is read as msgfmt reads it (the `charset` check warns of it).
+      return parsePo(bytes, { fileName: path, strict: false, allowBom: true, placeholderCharset: true });
     },
   };
+}
+
+/**
+ * `:LINE` of a problem as printed. A catalogue problem without a line (no header entry, so none to
+ * name: msgfmt names no line either) is put at line 1, where the header entry belongs; a file or
+ * directory that could not be read gets no line (`path: file: …`), never `:0`.
+ */
+function lineText(p: { line: number | null; check: string }): string {
+  if (p.line !== null) return `:${p.line}`;
+  return p.check === "file" ? "" : ":1";
 }

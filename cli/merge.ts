@@ -16,6 +16,7 @@ import {
   mergeCatalogs,
   type MergeStats,
   parsePo,
+  placeholderCharsetWarning,
   type PoCatalog,
 } from "../lib/po/mod.ts";
 import { unknownOption } from "../lib/closest_name.ts";
@@ -170,6 +171,20 @@ async function mergeTree(p: Parsed, io: MergeCliIo): Promise<number> {
   return failed > 0 ? 1 : 0;
 }
 
+/**
+ * DEF.po as msgmerge reads it: `charset=CHARSET` outside a .pot is read as ASCII, with msgmerge's
+ * warning on stderr (msgcat refuses such a file; msgmerge and msgfmt warn and go on).
+ */
+function readDef(bytes: Uint8Array, path: string, io: MergeCliIo): PoCatalog {
+  const def = parsePo(bytes, { fileName: path, placeholderCharset: true });
+  if (def.placeholderCharset) {
+    for (const line of placeholderCharsetWarning(path).split("\n")) {
+      io.err(line);
+    }
+  }
+  return def;
+}
+
 /** One DEF.po with one REF.pot; `tree`: the directory DEF.po was found in (its write stays inside). */
 async function mergeOne(p: Parsed, io: MergeCliIo, tree: string | null = null): Promise<number> {
   const options = {
@@ -189,14 +204,17 @@ async function mergeOne(p: Parsed, io: MergeCliIo, tree: string | null = null): 
     if (p.update) {
       const { written } = await io.updateFile(p.def, (bytes) => {
         if (bytes === null) throw new DomainError(`${p.def}: No such file`);
-        const def = parsePo(bytes, p.def);
+        const def = readDef(bytes, p.def, io);
         const out = encodePo(merge(def));
-        const before = encodePo(canonicalCatalog(def));
+        // (A `charset=CHARSET` catalogue is compared as msgmerge would write it.)
+        const before = encodePo(
+          canonicalCatalog(def.placeholderCharset ? { ...def, placeholderCharset: "merged" } : def),
+        );
         return withoutCreationDate(out) === withoutCreationDate(before) ? null : out;
       }, tree === null ? undefined : { within: tree, extensions: [".po"] });
       where = written ? p.def : `${p.def} (unchanged)`;
     } else {
-      const out = encodePo(merge(parsePo(await io.readFile(p.def), p.def)));
+      const out = encodePo(merge(readDef(await io.readFile(p.def), p.def, io)));
       if (p.output === null || p.output === "-") {
         io.stdout(out);
         where = "stdout";

@@ -17,6 +17,7 @@ import {
   mergeCatalogs,
   type MergeOutcome,
   type MergeStats,
+  placeholderCharsetWarning,
   pluralFormsMismatch,
   readForCompile,
   readHeader,
@@ -161,6 +162,10 @@ const MergePoResponse = z.object({
   }),
   revision: z.string().nullable().meta({
     description: "The revision of output_path after the merge (dry run: of file_path as read).",
+  }),
+  warnings: z.array(z.string()).meta({
+    description: "msgmerge's warnings about the catalogue (its header still says charset=CHARSET: read as " +
+      "ASCII, as msgmerge reads it).",
   }),
   fuzzy_skipped: z.int().meta({
     description: "Entries not searched for a similar msgid because fuzzy matching's time or work bound " +
@@ -393,11 +398,13 @@ export const poMaintainTools = defineToolGroup<HeaderToolDeps>({
         };
         const target = output_path ?? file_path;
         let merged: { stats: MergeStats; outcomes: MergeOutcome[] };
+        let placeholder = false;
         let written = false;
         let revision: string | null;
         if (dry_run) {
           const read = await catalogues.read(file_path, { signal });
           merged = mergeCatalogs(read.doc, template, options);
+          placeholder = read.doc.placeholderCharset !== undefined;
           revision = read.revision;
         } else {
           const def = target === file_path ? null : (await catalogues.read(file_path, { signal })).doc;
@@ -405,6 +412,7 @@ export const poMaintainTools = defineToolGroup<HeaderToolDeps>({
             const base = def ?? cat;
             if (base === null) throw new NotFoundError(`File not found: ${file_path}`);
             const result = mergeCatalogs(base, template, options);
+            placeholder = base.placeholderCharset !== undefined;
             return { doc: result.catalog, result: { stats: result.stats, outcomes: result.outcomes } };
           }, { signal });
           merged = r.result;
@@ -443,6 +451,7 @@ export const poMaintainTools = defineToolGroup<HeaderToolDeps>({
           fuzzy_skipped: stats.fuzzySkipped,
           outcomes: lists,
           revision,
+          warnings: placeholder ? [placeholderCharsetWarning(file_path).replace(/\n +/, " ")] : [],
         };
       },
     }),

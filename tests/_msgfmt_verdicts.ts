@@ -12,6 +12,7 @@ import { parsePo } from "../lib/po/mod.ts";
 import { messageLines } from "../lib/po/read/parse.ts";
 import { checkCatalog, CHECKS } from "../lib/po/checks/mod.ts";
 import { PoSyntaxError } from "../lib/errors.ts";
+import { resolve } from "node:path";
 
 /** The checks that stand for msgfmt -c's own (the rest go beyond it). */
 export const MSGFMT_CHECKS: ReadonlySet<string> = new Set([
@@ -38,16 +39,28 @@ export interface Verdicts {
   ourErrors: string[];
 }
 
-/** msgfmt -c's error lines (warnings left out) of a file, and its exit status. */
+/**
+ * msgfmt -c's error lines (warnings left out) of a file, and its exit status. Run without `-o`, in a
+ * directory of its own for the `.mo` files it writes: with `-o FILE` msgfmt also refuses a file with
+ * a `domain` directive (one output file, several domains), which is not a verdict on the catalogue
+ * (the `domains` check warns of it).
+ */
 export async function msgfmt(
   path: string,
 ): Promise<{ ok: boolean; errors: { line: number; text: string }[] }> {
-  const out = await new Deno.Command("msgfmt", {
-    args: ["-c", "-o", "/dev/null", path],
-    stdout: "null",
-    stderr: "piped",
-    env: { LC_ALL: "C" },
-  }).output();
+  const cwd = await Deno.makeTempDir();
+  let out: Deno.CommandOutput;
+  try {
+    out = await new Deno.Command("msgfmt", {
+      args: ["-c", resolve(path)],
+      cwd,
+      stdout: "null",
+      stderr: "piped",
+      env: { LC_ALL: "C" },
+    }).output();
+  } finally {
+    await Deno.remove(cwd, { recursive: true });
+  }
   const errors: { line: number; text: string }[] = [];
   for (const line of new TextDecoder().decode(out.stderr).split("\n")) {
     const m = /^[^:]+:(\d+):(?:\d+:)? (?!warning:)(.*)$/.exec(line);
@@ -90,7 +103,12 @@ export async function verdicts(path: string): Promise<Verdicts> {
   const msgfmtErrors = gnu.errors.map((e) => `${e.line}: ${e.text}`);
   let catalog;
   try {
-    catalog = parsePo(await Deno.readFile(path), { fileName: path, strict: false, allowBom: true });
+    catalog = parsePo(await Deno.readFile(path), {
+      fileName: path,
+      strict: false,
+      allowBom: true,
+      placeholderCharset: true,
+    });
   } catch (e) {
     if (!(e instanceof PoSyntaxError)) throw e;
     const ours = [`${e.line}: syntax: ${e.reason}`];

@@ -73,3 +73,62 @@ Deno.test("bin/check runs the command with read access only, as the pre-commit h
   const hooks = await Deno.readTextFile(`${REPO}.pre-commit-hooks.yaml`);
   assert.match(hooks, /- id: po-tools-check\n {2}name: .*\n {2}entry: bin\/check\n/);
 });
+
+Deno.test("main.ts check names msgfmt -c's line, or line 1 for a file without header: never line 0", async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    // No header entry: msgfmt names no line; the header entry belongs at line 1.
+    await Deno.writeTextFile(`${dir}/nohdr.po`, 'msgid "a"\nmsgstr "b"\n');
+    // A misplaced #| line: msgfmt and msgcat say "11:1: syntax error", at the keyword after the comment.
+    await Deno.writeTextFile(
+      `${dir}/prev.po`,
+      'msgid ""\nmsgstr "Content-Type: text/plain; charset=UTF-8\\n"\n\n#| msgid "old"\n#, fuzzy\nmsgid "new"\nmsgstr "n"\n',
+    );
+    const io = capture();
+    assert.equal(await runCheck([`${dir}/nohdr.po`, `${dir}/prev.po`, "-q"], io), 1);
+    assert.deepEqual(io.stdout.map((l) => l.slice(dir.length + 1).split(": ").slice(0, 2).join(": ") + ":"), [
+      "nohdr.po:1: header:",
+      "prev.po:6: syntax:",
+    ]);
+    if (new Deno.Command("msgfmt", { args: ["--version"], stdout: "null" }).outputSync().success) {
+      const r = new Deno.Command("msgfmt", {
+        args: ["-c", "-o", "/dev/null", "prev.po"],
+        cwd: dir,
+        stderr: "piped",
+      })
+        .outputSync();
+      assert.match(new TextDecoder().decode(r.stderr), /^prev\.po:6:1: syntax error/);
+    }
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("main.ts check reads charset=CHARSET in a .po as msgfmt does (a warning) and warns of a domain directive", async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    await Deno.writeTextFile(
+      `${dir}/placeholder.po`,
+      'msgid ""\nmsgstr ""\n"Content-Type: text/plain; charset=CHARSET\\n"\n\nmsgid "a"\nmsgstr "b"\n',
+    );
+    await Deno.writeTextFile(
+      `${dir}/domains.po`,
+      'msgid ""\nmsgstr "Content-Type: text/plain; charset=UTF-8\\n"\n\nmsgid "a"\nmsgstr "b"\n\n' +
+        'domain "other"\n\nmsgid "c"\nmsgstr "d"\n',
+    );
+    const io = capture();
+    await runCheck([`${dir}/placeholder.po`, `${dir}/domains.po`, "-q"], io);
+    assert.deepEqual(io.stdout.map((l) => l.slice(dir.length + 1).split(": ").slice(0, 2).join(": ") + ":"), [
+      "placeholder.po:1: charset:",
+      "domains.po:9: domains:",
+    ]);
+    const errors = capture();
+    assert.equal(
+      await runCheck([`${dir}/placeholder.po`, `${dir}/domains.po`, "-q", "--severity=error"], errors),
+      0,
+    );
+    assert.deepEqual(errors.stdout, []);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});

@@ -242,7 +242,7 @@ Deno.test("the checks can be chosen; an unknown name is refused with the list", 
     assert.ok(e instanceof InvalidInputError);
     assert.match(
       e.message,
-      /Unknown check "python-fromat": the checks are syntax, file, plural-forms, plural-forms-language, duplicates, header, charset, python-format/,
+      /Unknown check "python-fromat": the checks are syntax, file, plural-forms, plural-forms-language, duplicates, header, charset, domains, python-format/,
     );
     return true;
   });

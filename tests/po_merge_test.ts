@@ -404,3 +404,87 @@ Deno.test(
     assert.ok(merges >= 300, `${merges} merges`);
   },
 );
+
+Deno.test("a catalogue with charset=CHARSET merges as msgmerge merges it: its bytes, its warning, its refusals", async () => {
+  // gettext's test msgmerge-5: msgcat refuses `charset=CHARSET` outside a .pot, msgmerge warns and
+  // reads the file as ASCII; it cannot convert it to a UTF-8 template's charset, and drops the
+  // non-ASCII bytes of such a file as invalid (we refuse that file instead).
+  const header = 'msgid ""\nmsgstr ""\n"Content-Type: text/plain; charset=CHARSET\\n"\n\n';
+  const po = header + 'msgid "a"\nmsgstr "b"\n';
+  const potPlain = 'msgid ""\nmsgstr ""\n\nmsgid "a"\nmsgstr ""\n\nmsgid "new"\nmsgstr ""\n';
+  const potUtf8 =
+    'msgid ""\nmsgstr ""\n"Content-Type: text/plain; charset=UTF-8\\n"\n\nmsgid "a"\nmsgstr ""\n';
+  const expected = 'msgid ""\nmsgstr "Content-Type: text/plain; charset=CHARSET\\n"\n\n' +
+    'msgid "a"\nmsgstr "b"\n\nmsgid "new"\nmsgstr ""\n';
+  const warning = 'fr.po: warning: Charset "CHARSET" is not a portable encoding name.\n' +
+    "               Message conversion to user's charset might not work.\n";
+  const dir = await Deno.makeTempDir();
+  try {
+    await Deno.writeTextFile(`${dir}/fr.po`, po);
+    await Deno.writeTextFile(`${dir}/nonascii.po`, header + 'msgid "a"\nmsgstr "b\u00e9"\n');
+    await Deno.writeTextFile(`${dir}/app.pot`, potPlain);
+    await Deno.writeTextFile(`${dir}/utf8.pot`, potUtf8);
+    const ok = await runMain(dir, "merge", ["-q", "fr.po", "app.pot"]);
+    assert.equal(ok.code, 0, ok.stderr);
+    assert.equal(ok.stdout, expected);
+    assert.equal(ok.stderr, warning);
+    const toUtf8 = await runMain(dir, "merge", ["-q", "fr.po", "utf8.pot"]);
+    assert.equal(toUtf8.code, 1);
+    assert.equal(toUtf8.stdout, "");
+    assert.equal(
+      toUtf8.stderr,
+      warning + 'merge: present charset "CHARSET" is not a portable encoding name\n',
+    );
+    const nonAscii = await runMain(dir, "merge", ["-q", "nonascii.po", "app.pot"]);
+    assert.equal(nonAscii.code, 1);
+    assert.match(nonAscii.stderr, /invalid multibyte sequence/);
+    // msgcat's refusal stays: wrap and the plain reader still refuse the file.
+    assert.throws(() => parsePo(new TextEncoder().encode(po), "fr.po"), /not a portable encoding name/);
+    const wrap = await runMain(dir, "wrap", ["--check", "fr.po"]);
+    assert.notEqual(wrap.code, 0);
+    if (!HAS_MSGMERGE) return;
+    assert.equal(text.decode(await msgmerge(`${dir}/fr.po`, `${dir}/app.pot`, [])), expected);
+    const gnu = new Deno.Command("msgmerge", { args: ["-q", "fr.po", "utf8.pot"], cwd: dir, stderr: "piped" })
+      .outputSync();
+    assert.equal(gnu.success, false);
+    // (msgmerge indents its second line by a width that depends on how it was called.)
+    const gnuErr = text.decode(gnu.stderr);
+    assert.ok(gnuErr.startsWith(warning.split("\n")[0]! + "\n"), gnuErr);
+    assert.match(gnuErr, /msgmerge: present charset "CHARSET" is not a portable encoding name\n$/);
+    const msgcat = new Deno.Command("msgcat", { args: ["fr.po"], cwd: dir, stdout: "null", stderr: "null" });
+    assert.equal(msgcat.outputSync().success, false);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("POST /po/merge merges a charset=CHARSET catalogue as msgmerge does and says msgmerge's warning; /po/write still refuses it", async () => {
+  const po = 'msgid ""\nmsgstr ""\n"Content-Type: text/plain; charset=CHARSET\\n"\n\nmsgid "a"\nmsgstr "b"\n';
+  const pot = 'msgid ""\nmsgstr ""\n\nmsgid "a"\nmsgstr ""\n\nmsgid "new"\nmsgstr ""\n';
+  // msgmerge 0.21's output (tests above check it against the installed msgmerge).
+  const expected = 'msgid ""\nmsgstr "Content-Type: text/plain; charset=CHARSET\\n"\n\n' +
+    'msgid "a"\nmsgstr "b"\n\nmsgid "new"\nmsgstr ""\n';
+  await using f = await poFixture({ "fr.po": po, "app.pot": pot, "other.po": po });
+  const r = await f.post("/po/merge", { file_path: f.path("fr.po"), template_path: f.path("app.pot") });
+  assert.equal(r.status, 200, JSON.stringify(r.body));
+  assert.equal(r.body.written, true);
+  assert.deepEqual(r.body.warnings, [
+    `${f.path("fr.po")}: warning: Charset "CHARSET" is not a portable encoding name. ` +
+    "Message conversion to user's charset might not work.",
+  ]);
+  assert.equal(text.decode(Deno.readFileSync(f.path("fr.po"))), expected);
+  // msgcat refuses the file, and so does every other write (the merged one too, read again).
+  for (const file of ["fr.po", "other.po"]) {
+    const w = await f.post("/po/write", { file_path: f.path(file), entries: [{ msgid: "a", msgstr: "c" }] });
+    assert.equal(w.status, 422, JSON.stringify(w.body));
+    assert.match(JSON.stringify(w.body), /CHARSET/);
+  }
+  assert.equal(text.decode(Deno.readFileSync(f.path("other.po"))), po);
+  // msgfmt -c only warns of it: so does the check.
+  const c = await f.post("/po/check", { file_path: f.path("other.po") });
+  assert.equal(c.status, 200, JSON.stringify(c.body));
+  assert.deepEqual(c.body.problems.map((p: { check: string; severity: string }) => [p.check, p.severity]), [[
+    "charset",
+    "warning",
+  ]]);
+});

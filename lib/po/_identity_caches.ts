@@ -73,7 +73,11 @@ export const layoutAnchors: WeakMap<PoMessage, LaidOutList> = new WeakMap();
  */
 export const outputCharsets: WeakMap<
   readonly PoMessage[],
-  { readonly fileName: string | undefined; readonly charset: OutputCharset }
+  {
+    readonly fileName: string | undefined;
+    readonly placeholder: string | undefined;
+    readonly charset: OutputCharset;
+  }
 > = new WeakMap();
 
 /**

@@ -16,6 +16,7 @@
  */
 export { isHeader, type PoCatalog, type PoMessage } from "./types.ts";
 export { messageLines, parsePo } from "./read/parse.ts";
+export { placeholderCharsetWarning } from "./read/placeholder_charset.ts";
 export { encodePo, formatPo } from "./write/write.ts";
 export { canonicalCatalog } from "./write/canonical.ts";
 export {

@@ -70,6 +70,13 @@ export interface PoCatalog {
    * accepts the `charset=CHARSET` placeholder in a `.pot` file only.
    */
   readonly fileName?: string;
+  /**
+   * Set when the header says `charset=CHARSET` outside a `.pot`, which msgcat refuses: "read" when
+   * the reader was told to read it as ASCII as msgmerge and msgfmt do (`placeholderCharset`); the
+   * writer still refuses such a catalogue, as msgcat. "merged" on what `mergeCatalogs` makes of one:
+   * the writer writes it as ASCII, as msgmerge does.
+   */
+  readonly placeholderCharset?: "read" | "merged";
 }
 
 /**

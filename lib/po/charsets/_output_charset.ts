@@ -32,9 +32,16 @@ export interface OutputCharset {
 export function catalogCharset(catalog: PoCatalog): OutputCharset {
   // Asked several times per write (the update, the layout, the encoding) of a 10k-message list.
   const cached = outputCharsets.get(catalog.messages);
-  if (cached !== undefined && cached.fileName === catalog.fileName) return cached.charset;
+  if (
+    cached !== undefined && cached.fileName === catalog.fileName &&
+    cached.placeholder === catalog.placeholderCharset
+  ) return cached.charset;
   const charset = findCharset(catalog);
-  outputCharsets.set(catalog.messages, { fileName: catalog.fileName, charset });
+  outputCharsets.set(catalog.messages, {
+    fileName: catalog.fileName,
+    placeholder: catalog.placeholderCharset,
+    charset,
+  });
   return charset;
 }
 
@@ -51,7 +58,10 @@ function findCharset(catalog: PoCatalog): OutputCharset {
     const value = headerCharset(m.msgstr);
     if (value === null) continue;
     let canon = canonicalCharset(value);
-    if (canon === null && value === "CHARSET" && catalog.fileName?.endsWith(".pot")) canon = "ASCII";
+    if (
+      canon === null && value === "CHARSET" &&
+      (catalog.fileName?.endsWith(".pot") || catalog.placeholderCharset === "merged")
+    ) canon = "ASCII";
     if (canon === null) {
       throw new UnwritableCatalogError(
         `Cannot write PO file: the header's charset "${value}" is not a portable encoding name (msgcat refuses it)`,

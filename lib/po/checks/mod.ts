@@ -107,6 +107,14 @@ const CATALOGUE_CHECKS: readonly CheckInfo[] = [
     description: "The header declares the file's charset (Content-Type: text/plain; charset=UTF-8); " +
       "msgfmt -c only warns, so this is a warning.",
   },
+  {
+    name: "domains",
+    severity: "warning",
+    defaultOn: true,
+    catalogue: true,
+    description: 'The file has no `domain "NAME"` directive: msgfmt -o FILE refuses one (a single output ' +
+      "file cannot hold several domains; without -o msgfmt writes NAME.mo for each), and compile refuses it.",
+  },
 ];
 
 /** What a file or tree check reports for a file it cannot check at all (always on). */
@@ -403,6 +411,22 @@ function* checkSteps(
       message:
         "the file starts with a byte order mark, which msgfmt and msgcat refuse: save it as UTF-8 without BOM",
     });
+  }
+  if (only === undefined && selection.enabled.has("domains")) {
+    const i = catalog.messages.findIndex((m) => m.domain !== undefined);
+    if (i >= 0) {
+      const m = catalog.messages[i]!;
+      out.push({
+        path,
+        line: lineOf(m, i),
+        msgctxt: m.msgctxt,
+        msgid: m.msgid,
+        check: "domains",
+        severity: "warning",
+        message: `this entry follows a \`domain "${m.domain}"\` directive: msgfmt -o FILE refuses the file ` +
+          "(one output file, several domains; without -o it writes one .mo per domain), and compile refuses it",
+      });
+    }
   }
   if (only === undefined && selection.enabled.has("duplicates")) {
     const seen = new Map<string, number | null>();

@@ -19,7 +19,7 @@
  *
  * @module
  */
-import { TooLargeError } from "../../errors.ts";
+import { TooLargeError, UnwritableCatalogError } from "../../errors.ts";
 import { parsePluralExpression } from "./_plural_forms.ts";
 import { DEFAULT_FUZZY_LIMITS, FuzzyIndex, type FuzzyLimits } from "./_fuzzy_match.ts";
 
@@ -176,6 +176,11 @@ export function mergeCatalogs(def: PoCatalog, ref: PoCatalog, options: MergeOpti
   const toUtf8 = ref.messages.some((m) =>
     hasHeaderKey(m) && !m.obsolete && /^utf-8$/i.test(charsetValue(m.msgstr))
   );
+  // A catalogue read with `charset=CHARSET` outside a .pot (placeholderCharset): msgmerge merges it
+  // as it is, but cannot convert it to the template's UTF-8.
+  if (toUtf8 && def.placeholderCharset) {
+    throw new UnwritableCatalogError('present charset "CHARSET" is not a portable encoding name');
+  }
   const used = new Set<PoMessage>();
   const out = new Map<string, Draft[]>();
   const fuzzyBudget = fuzzy ? FuzzyIndex.budget(options.fuzzyLimits) : null;
@@ -262,7 +267,10 @@ export function mergeCatalogs(def: PoCatalog, ref: PoCatalog, options: MergeOpti
 
   const messages: PoMessage[] = [];
   for (const drafts of out.values()) for (const draft of drafts) messages.push(finish(draft));
-  const catalog = canonicalCatalog({ messages, charset: null, fileName: def.fileName }, {
+  const merged: PoCatalog = def.placeholderCharset
+    ? { messages, charset: null, fileName: def.fileName, placeholderCharset: "merged" }
+    : { messages, charset: null, fileName: def.fileName };
+  const catalog = canonicalCatalog(merged, {
     forcePo: options.forcePo ?? false,
   });
   for (const { outcome, draft, wasFuzzy } of kept) if (draft.fuzzy && !wasFuzzy) outcome.nowFuzzy = true;

@@ -22,7 +22,10 @@ import { writtenCatalog } from "../write/written_lines.ts";
  * ```
  */
 export const PO_CODEC: DocumentCodec<PoCatalog> = {
-  parse: (bytes, path) => parsePo(bytes, { fileName: path, allowBom: true, strict: false }),
+  // `charset=CHARSET` in a .po read as msgmerge and msgfmt read it (merge and check follow them);
+  // the writer still refuses to write such a catalogue unless a merge made it, as msgcat refuses it.
+  parse: (bytes, path) =>
+    parsePo(bytes, { fileName: path, allowBom: true, strict: false, placeholderCharset: true }),
   // The store encodes the same catalogue after every write: the writer's layout cache keeps each
   // message's bytes, so only the changed messages are laid out again, and the file is written
   // from runs of those bytes, not from a copy of them all.

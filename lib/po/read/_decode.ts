@@ -42,6 +42,8 @@ export interface CharsetInfo {
   missing: boolean;
   /** Line of the header that named it (for errors). */
   line: number;
+  /** True when `charset=CHARSET` outside a `.pot` was read as ASCII (msgmerge's reading). */
+  placeholder: boolean;
 }
 
 /**
@@ -54,12 +56,14 @@ export function resolveCharset(
   raw: RawParse,
   fileName: string | undefined,
   missingCharset?: string,
+  placeholderCharset = false,
 ): CharsetInfo {
   const headerBytes = new Map<PoMessage, Uint8Array>();
   for (const p of raw.pending) if (p.field === "msgstr" && p.index < 0) headerBytes.set(p.message, p.bytes);
   let spelled: string | null = null;
   let canonical: string | null = null;
   let line = 1;
+  let placeholder = false;
   for (let k = 0; k < raw.headers.length; k++) {
     const i = raw.headers[k]!;
     const m = raw.messages[i]!; // headers lists indices of messages
@@ -70,7 +74,10 @@ export function resolveCharset(
     let canon = canonicalCharset(value);
     if (canon === null) {
       if (value === "CHARSET" && fileName !== undefined && fileName.endsWith(".pot")) canon = "ASCII";
-      else {throw new PoSyntaxError(
+      else if (value === "CHARSET" && placeholderCharset) {
+        canon = "ASCII";
+        placeholder = true;
+      } else {throw new PoSyntaxError(
           `present charset "${value}" is not a portable encoding name`,
           raw.lines[i]!,
           1,
@@ -94,6 +101,7 @@ export function resolveCharset(
     canonical: canonical ?? missingCharset ?? "ASCII",
     missing: canonical === null,
     line,
+    placeholder,
   };
 }
 

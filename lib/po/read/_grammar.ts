@@ -5,6 +5,7 @@
  *
  * @module
  */
+import { PoSyntaxError } from "../../errors.ts";
 import { addReference, parseReferences, solarisReference } from "./_references.ts";
 import { tokenizeFlags } from "./_flags.ts";
 import { sampleKey } from "./_duplicates.ts";
@@ -270,7 +271,13 @@ function parseMessage(lex: Lexer, pending: PendingField[], comments: Pending, li
       prevPlural = readStrings(lex, obsolete, true);
     }
     if ((lex.kind !== T_MSGCTXT && lex.kind !== T_MSGID) || lex.previous) {
-      throw lex.tokenError("syntax error: #| lines must come directly before msgctxt or msgid");
+      // Where msgcat and msgfmt say it: after the token (a comment's newline included).
+      const reason = "syntax error: #| lines must come directly before msgctxt or msgid";
+      if (lex.kind === T_EOF) throw lex.tokenError(reason);
+      if (lex.kind === T_COMMENT) {
+        throw new PoSyntaxError(reason, lex.realLine(lex.tokLine, lex.start) + 1, 1);
+      }
+      throw lex.error(reason, lex.i, lex.tokLine, lex.tokLineStart);
     }
   }
   let ctxt: StringValue | null = null;

@@ -58,6 +58,12 @@ export interface ParsePoOptions {
    * warning (see `readForCompile`). The catalogue still has no charset (`charset: null`).
    */
   missingCharset?: string;
+  /**
+   * Read `charset=CHARSET` outside a `.pot` as ASCII, as msgmerge and msgfmt do (with a warning)
+   * where msgcat refuses it: the catalogue is marked `placeholderCharset: "read"`, and its non-ASCII
+   * text is still refused (msgmerge drops those bytes as invalid multibyte sequences).
+   */
+  placeholderCharset?: boolean;
 }
 
 /**
@@ -147,12 +153,12 @@ export function parsePo(bytes: Uint8Array, options: string | ParsePoOptions = {}
 
   let read: { raw: RawParse; info: CharsetInfo } | null;
   try {
-    read = readAsBytes(body, opts.fileName, CHUNK_BYTES, opts.missingCharset);
+    read = readAsBytes(body, opts.fileName, CHUNK_BYTES, opts.missingCharset, opts.placeholderCharset);
   } catch (e) {
     if (!(e instanceof PoSyntaxError)) throw e;
     read = null; // the careful reading finds the same error and says where, in characters
   }
-  const { raw, info } = read ?? readAsText(body, opts.fileName, opts.missingCharset);
+  const { raw, info } = read ?? readAsText(body, opts.fileName, opts.missingCharset, opts.placeholderCharset);
   checkDuplicates(raw, opts.strict ?? true);
 
   const catalog: Draft<PoCatalog> = { messages: raw.messages, charset: info.raw };
@@ -160,6 +166,7 @@ export function parsePo(bytes: Uint8Array, options: string | ParsePoOptions = {}
   linesOfList.set(raw.messages, raw.lines);
   if (bom) catalog.bom = true;
   if (opts.fileName !== undefined) catalog.fileName = opts.fileName;
+  if (info.placeholder) catalog.placeholderCharset = "read";
   return handOut(catalog);
 }
 
@@ -195,13 +202,14 @@ export function readAsBytes(
   fileName: string | undefined,
   chunkBytes = CHUNK_BYTES,
   missingCharset?: string,
+  placeholderCharset = false,
 ): Reading | null {
   const guess = canonicalCharset(guessCharset(body));
   if (guess !== null && WEIRD_CJK.has(guess)) return null;
   const chunks = byteStringChunks(body, chunkBytes);
   if (chunks === null) return null;
   const raw = parseText(new Lexer(chunks[0]!, false, null, [], chunks.slice(1)));
-  const info = resolveCharset(raw, fileName, missingCharset);
+  const info = resolveCharset(raw, fileName, missingCharset, placeholderCharset);
   if (WEIRD_CJK.has(info.canonical)) return null;
   decodeByteMode(raw, info);
   if (info.canonical === "ASCII") checkAscii(raw, info);
@@ -246,6 +254,7 @@ export function readAsText(
   body: Uint8Array,
   fileName: string | undefined,
   missingCharset?: string,
+  placeholderCharset = false,
 ): Reading {
   const utf8Text = decodeUtf8(body);
   let raw: RawParse;
@@ -253,7 +262,7 @@ export function readAsText(
   let byteMode: boolean;
   if (utf8Text !== null) {
     raw = parseWith(utf8Text, true, null);
-    info = resolveCharset(raw, fileName, missingCharset);
+    info = resolveCharset(raw, fileName, missingCharset, placeholderCharset);
     const allAscii = utf8Text.length === body.length;
     byteMode = info.canonical !== "UTF-8" && info.canonical !== "ASCII" && !allAscii;
   } else {
@@ -262,7 +271,7 @@ export function readAsText(
     // know the charset before it reads strings. Guess it from the first "charset=" in the file.
     const guess = canonicalCharset(guessCharset(body));
     raw = parseWith(bytesToByteString(body), false, guess !== null && WEIRD_CJK.has(guess) ? guess : null);
-    info = resolveCharset(raw, fileName, missingCharset);
+    info = resolveCharset(raw, fileName, missingCharset, placeholderCharset);
     if (info.canonical !== guess && WEIRD_CJK.has(info.canonical)) {
       raw = parseWith(bytesToByteString(body), false, info.canonical);
     }

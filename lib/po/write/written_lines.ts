@@ -16,7 +16,7 @@ import { type Bytes, flatBytes } from "../../byte_runs.ts";
 import { domainGroups, groupAt, groupSize } from "./_domains.ts";
 import { linesOfCatalog } from "../_identity_caches.ts";
 import { messageLines } from "../read/parse.ts";
-import type { PoCatalog, PoMessage } from "../types.ts";
+import type { Draft, PoCatalog, PoMessage } from "../types.ts";
 
 /** Whether the writer drops `m` (msgcat drops an obsolete entry whose first msgstr is empty). */
 export function dropped(m: PoMessage): boolean {
@@ -108,7 +108,11 @@ export function writtenCatalog(catalog: PoCatalog, bytes: Bytes): PoCatalog {
   const order = writtenOrder(messages);
   let same = order.length === messages.length;
   for (let k = 0; same && k < order.length; k++) same = order[k] === k;
-  const written: PoCatalog = same ? { ...catalog } : { ...catalog, messages: order.map((i) => messages[i]!) };
+  const written: Draft<PoCatalog> = same
+    ? { ...catalog }
+    : { ...catalog, messages: order.map((i) => messages[i]!) };
+  // What a read of the file gives: a merged `charset=CHARSET` catalogue is again one msgcat refuses.
+  if (written.placeholderCharset === "merged") written.placeholderCharset = "read";
   const count = written.messages.length;
   let lines: readonly number[] | null = null;
   linesOfCatalog.set(written, () => {
