@@ -469,8 +469,9 @@ export const poTools = defineToolGroup<PoToolDeps>({
           : "";
         const message = dry_run
           ? `Dry run: nothing was written to ${file_path}${merged}${similar}`
+          // "Successfully wrote to FILE" begins the message as the replaced service's did: clients match it.
           : r.written
-          ? `Wrote ${file_path}, laid out as GNU msgcat 0.21 lays it out${merged}${similar}`
+          ? `Successfully wrote to ${file_path}, laid out as GNU msgcat 0.21 lays it out${merged}${similar}`
           : `Nothing to write: ${file_path} already holds what the write would make${merged}${similar}`;
         return {
           success: true,

@@ -91,7 +91,7 @@ Deno.test("POST /po/write updates in place and keeps what the request omits", as
   const { revision, ...rest } = w.body;
   assert.deepEqual(rest, {
     success: true,
-    message: `Wrote ${file}, laid out as GNU msgcat 0.21 lays it out`,
+    message: `Successfully wrote to ${file}, laid out as GNU msgcat 0.21 lays it out`,
     created: 1,
     updated: 3,
     unchanged: 0,
