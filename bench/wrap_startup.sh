@@ -56,7 +56,7 @@ GROUPS = [
     ("as users run it (the bundle)", each(lambda size, f: [
         (f"deno task wrap --stdout {size}", ["deno", "task", "-q", "wrap", "--stdout", f]),
         (f"bin/wrap --stdout {size}", ["bin/wrap", "--stdout", f]),
-        (f"deno run wrap bundle --stdout {size}", ["deno", "run", "-q", FLAGS, "--allow-read", BUNDLE, "--stdout", f]),
+        (f"deno run wrap bundle --stdout {size}", ["deno", "run", "-q", "--no-config", FLAGS, "--allow-read", BUNDLE, "--stdout", f]),
     ])),
     ("the unbundled sources", each(lambda size, f: [
         (f"deno run wrap_main.ts --stdout {size}", ["deno", "run", "-q", FLAGS, "--allow-read", "cli/wrap/main.ts", "--stdout", f]),
