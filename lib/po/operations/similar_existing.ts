@@ -60,7 +60,8 @@ export function similarExisting(
   entries: readonly { msgid: string; msgctxt?: string | null }[],
   created: readonly boolean[],
 ): SimilarExisting[] {
-  if (catalog === null) return [];
+  // An index of every msgid costs a pass over the catalogue: only a write that creates needs it.
+  if (catalog === null || !created.includes(true)) return [];
   const index = indexOf(catalog);
   if (index.entries.length === 0) return [];
   const out: SimilarExisting[] = [];
