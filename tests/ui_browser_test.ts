@@ -185,10 +185,10 @@ Deno.test({
       const msgcatNow = await msgcatOf(`${root}/fr/library/functions.po`);
       if (msgcatNow) assert.equal(reviewed, new TextDecoder().decode(msgcatNow));
 
-      // The checks run on save: a lost placeholder is refused in strict mode (file untouched) and saved
-      // with the problem shown in the default mode.
+      // The checks run before a save lands: a lost placeholder is refused (file untouched), and saved
+      // with the problem shown once the translator says "Save anyway".
       const beforeChecks = await Deno.readTextFile(`${root}/fr/library/functions.po`);
-      const all = new URLSearchParams({ root, path: "fr/library/functions.po", state: "all", strict: "1" });
+      const all = new URLSearchParams({ root, path: "fr/library/functions.po", state: "all" });
       await page.goto(`${base}/ui/catalogue?${all}`);
       const first = page.locator("li.entry").first();
       await first.locator("textarea").fill("Renvoie la valeur absolue.");
@@ -199,10 +199,9 @@ Deno.test({
       assert.equal(
         await Deno.readTextFile(`${root}/fr/library/functions.po`),
         beforeChecks,
-        "strict: untouched",
+        "refused: untouched",
       );
-      await page.uncheck("#strict");
-      await first.locator("button:text('Save')").click();
+      await first.locator("button:text('Save anyway')").click();
       await first.locator(".status", { hasText: /^Saved/ }).waitFor();
       assert.match(await first.locator(".problems").textContent() ?? "", /python-format/);
       assert.ok(

@@ -2,6 +2,7 @@
 
 import { allPages, api } from "./api.js";
 import { crumbs, errorText, h, numberFormat, percent, percentFormat, show, stackedBar } from "./dom.js";
+import { isMissingTool } from "./panels.js";
 
 /**
  * Counts of a catalogue from the list's answer, by entries or by words. An unreadable file counts
@@ -140,6 +141,51 @@ function row(name, href, c, depth, kind, cat) {
   );
 }
 
+/**
+ * The catalogues to work on next (next_to_translate), or "not available" where the service lacks it.
+ * @returns {Promise<Node>}
+ */
+async function nextToTranslate() {
+  const section = h(
+    "section",
+    { class: "next", "aria-labelledby": "next-title" },
+    h("h2", { id: "next-title" }, "Next to translate"),
+  );
+  try {
+    const answer = await api("/po/next", { limit: 5 });
+    const items = answer?.catalogues ?? [];
+    section.append(
+      items.length === 0 ? h("p", { class: "meta" }, "Nothing left to translate.") : h(
+        "ol",
+        {},
+        items.map((/** @type {any} */ c) =>
+          h(
+            "li",
+            {},
+            h("a", { href: `/ui/catalogue?${new URLSearchParams({ path: c.file_path })}` }, c.file_path),
+            h(
+              "span",
+              { class: "meta" },
+              ` ${numberFormat.format(c.words_left)} words, ${
+                numberFormat.format(c.entries_left)
+              } entries left` +
+                (c.priority === null || c.priority === undefined ? "" : ` · priority ${c.priority}`),
+            ),
+          )
+        ),
+      ),
+    );
+  } catch (err) {
+    section.append(
+      isMissingTool(err)
+        ? h("p", { class: "meta unavailable" }, "Not available on this service.")
+        : h("p", { class: "error" }, `Could not load: ${errorText(err)}`),
+    );
+  }
+  return section;
+}
+
+/** @param {URLSearchParams} params */
 export async function overview(params) {
   crumbs(h("span", {}, "Overview"));
   document.title = "PO catalogues";
@@ -228,6 +274,7 @@ export async function overview(params) {
     history.replaceState(null, "", query.size ? `/?${query}` : "/");
   };
   for (const control of [filter, fuzzyOnly, words, sort]) control.addEventListener("input", render);
+  const nextHolder = h("div");
   show(
     h("h1", {}, "Translation progress"),
     h(
@@ -252,6 +299,8 @@ export async function overview(params) {
       `Not every catalogue is shown: ${truncated}.`,
     ),
     h("div", { class: "table-wrap" }, table),
+    nextHolder,
   );
   render();
+  nextToTranslate().then((section) => nextHolder.replaceChildren(section));
 }
