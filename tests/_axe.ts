@@ -27,7 +27,9 @@ export async function axeReport(page: EvaluatingPage, name: string): Promise<str
   ) as string;
   const violations = JSON.parse(result) as AxeViolation[];
   const lines = violations.map((v) =>
-    `  ${v.impact ?? "?"}: ${v.id} (${v.help}) at ${v.nodes.slice(0, 3).map((n) => n.target.join(" ")).join(", ")}`
+    `  ${v.impact ?? "?"}: ${v.id} (${v.help}) at ${
+      v.nodes.slice(0, 3).map((n) => n.target.join(" ")).join(", ")
+    }`
   );
   console.log(`axe-core ${axe.version} on the ${name} page: ${violations.length} violation(s)`);
   for (const line of lines) console.log(line);

@@ -66,7 +66,8 @@ async function served(files: Record<string, string>, apiToken?: string) {
   return {
     root,
     base: `http://127.0.0.1:${server.addr.port}`,
-    page: (name: string, state = "all") => `/ui/catalogue?${new URLSearchParams({ root, path: name, state })}`,
+    page: (name: string, state = "all") =>
+      `/ui/catalogue?${new URLSearchParams({ root, path: name, state })}`,
     async [Symbol.asyncDispose]() {
       await server.shutdown();
       await Deno.remove(tmp, { recursive: true });
@@ -81,7 +82,10 @@ Deno.test({
   name: "the editor: a 280-character conflict both ways, checked saves, keyboard-only, counts, axe-core",
   async fn() {
     assert.ok(LONG_MSGID.length > 280, `${LONG_MSGID.length}`);
-    await using s = await served({ "editor.po": EDITOR_PO, "broken.po": `${HEADER}\nmsgid "a\nmsgstr "b"\n` });
+    await using s = await served({
+      "editor.po": EDITOR_PO,
+      "broken.po": `${HEADER}\nmsgid "a\nmsgstr "b"\n`,
+    });
     const file = `${s.root}/editor.po`;
     const screens = await artifactsDir();
     const browser = await chromium.launch({ executablePath: CHROMIUM!, args: [...CHROMIUM_FLAGS] });

@@ -22,6 +22,7 @@ const STATE_CHOICES = [
 ];
 
 /** The shortcuts, as the page lists them (app.js binds them). */
+/** @type {[string[], string][]} */
 export const SHORTCUTS = [
   [["Alt", "N"], "next entry to do"],
   [["Ctrl", "Enter"], "save and go to the next entry to do"],

@@ -49,6 +49,7 @@ export function wordDiff(before, after) {
 /**
  * @param {Problem[] | undefined} problems
  * @param {string} [note] what the list is about, said before it
+ * @returns {HTMLElement | null}
  */
 function problemList(problems, note) {
   if (!problems || problems.length === 0) return null;
@@ -320,7 +321,7 @@ export function entryCard(e, file) {
   return card;
 }
 
-/** @param {unknown} n @returns {n is Node} */
+/** @param {unknown} n @returns {n is HTMLElement} */
 function isNode(n) {
   return n instanceof Node;
 }

@@ -80,7 +80,8 @@ export function entryPanels(e, file, hooks) {
   const history = panel("History", "history");
   const review = hooks.draft ? panel("Draft", "draft") : null;
   const aside = h("div", { class: "panels" });
-  aside.append(...[review?.section, terms.section, suggestions.section, history.section].filter(isNode));
+  if (review) aside.append(review.section);
+  aside.append(terms.section, suggestions.section, history.section);
   /** @type {Suggestion[]} */
   let offered = [];
   /** @type {Term[]} */
@@ -174,11 +175,6 @@ export function entryPanels(e, file, hooks) {
       if (termList.length > 0) drawTerms();
     },
   };
-}
-
-/** @param {unknown} n @returns {n is Node} */
-function isNode(n) {
-  return n instanceof Node;
 }
 
 /**
