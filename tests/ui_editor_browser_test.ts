@@ -326,6 +326,11 @@ Deno.test({
       await page.keyboard.press("Alt+1");
       assert.equal(await format.locator("textarea").inputValue(), "Renvoie %(number)s éléments.");
       assert.equal(await format.locator(".panel.terms li.violation").count(), 0);
+      await page.evaluate("scrollTo(0, 0)");
+      await page.screenshot({ path: `${screens}/editor.png` });
+      if (Deno.env.get("UPDATE_SCREENSHOTS") === "1") {
+        await page.screenshot({ path: new URL("../docs/editor.png", import.meta.url).pathname });
+      }
 
       // The draft: approve sends review_draft with the entry's key, and the card takes the new state.
       const close = page.locator("li.entry", { hasText: "Close" });
@@ -341,10 +346,6 @@ Deno.test({
       });
       assert.equal(await close.getAttribute("data-state"), "translated");
       const serious = await axeReport(page, "review (entry with a draft)");
-      await page.screenshot({ path: `${screens}/editor.png`, fullPage: false });
-      if (Deno.env.get("UPDATE_SCREENSHOTS") === "1") {
-        await page.screenshot({ path: new URL("../docs/editor.png", import.meta.url).pathname });
-      }
 
       await page.goto(`${s.base}/`);
       await page.locator(".next li a").waitFor();

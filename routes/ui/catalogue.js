@@ -155,6 +155,9 @@ export async function cataloguePage(params, navigate) {
   let cursor = null;
   let pagesLoaded = 0;
   let first = true;
+  // Asked at once with the first page (the cards of a draft show approve/reject); an absent tool:
+  // no draft panel.
+  const drafts = draftsOf(file_path).catch(() => null);
   const load = async () => {
     more.hidden = true;
     try {
@@ -180,8 +183,7 @@ export async function cataloguePage(params, navigate) {
       }
       if (first) {
         first = false;
-        // Drafts first: the cards show approve/reject for theirs. Absent tool: no draft panel.
-        file.drafts = await draftsOf(file_path).catch(() => null);
+        file.drafts = await drafts;
         const note = layoutNote(page);
         if (note) layoutHolder.replaceChildren(note);
       }

@@ -26,7 +26,11 @@ export function isMissingTool(err) {
  * @param {string} cls
  */
 function panel(title, cls) {
-  const body = h("div", { class: "panel-body" }, h("p", { class: "meta" }, "Loading…"));
+  const body = h(
+    "div",
+    { class: "panel-body" },
+    h("p", { class: "meta" }, "Shown when you work on this entry."),
+  );
   // Not landmarks: every entry has them, and a page of 50 identical regions helps no one.
   const section = h("div", { class: `panel ${cls}` }, h("h2", {}, title), body);
   return {
@@ -108,6 +112,7 @@ export function entryPanels(e, file, hooks) {
   const load = () => {
     if (loaded) return;
     loaded = true;
+    for (const p of [terms, suggestions, history]) p.show(h("p", { class: "meta" }, "Loading…"));
     const key = { file_path: file.file_path, msgctxt: e.msgctxt ?? null, msgid: e.msgid };
     api("/po/suggest", { ...key, limit: MAX_SUGGESTIONS }).then((answer) => {
       offered = (answer?.suggestions ?? []).slice(0, MAX_SUGGESTIONS);
