@@ -216,6 +216,22 @@ Deno.test({
       assert.match(await page.locator("dl.keys").textContent() ?? "", /Alt\+N.*next entry to do/);
       serious.push(...await axeReport(page, "catalogue"));
 
+      // A search keeps the file's counts in the header.
+      await page.goto(
+        `${s.base}/ui/catalogue?${new URLSearchParams({
+          root: s.root,
+          path: "editor.po",
+          q: "Close",
+          state: "all",
+        })}`,
+      );
+      await page.waitForSelector("li.entry");
+      assert.equal(
+        await page.locator("#counts").textContent(),
+        "5 translated, 0 fuzzy, 0 untranslated (100 % done of 5)",
+      );
+      assert.equal(await page.locator("li.entry").count(), 1);
+
       // 2. An unreadable catalogue is a problem with its line, not an empty "0 entries".
       await page.goto(`${s.base}${s.page("broken.po")}`);
       await page.locator(".unreadable").waitFor();

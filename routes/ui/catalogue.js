@@ -186,6 +186,13 @@ export async function cataloguePage(params, navigate) {
         file.drafts = await drafts;
         const note = layoutNote(page);
         if (note) layoutHolder.replaceChildren(note);
+        if (query) {
+          // A search answers hits, not the file's counts: the header asks for them once.
+          const head = await api("/po/entries", { path: file_path, states: ["translated"], limit: 1 }).catch(
+            () => null,
+          );
+          if (head?.counts?.entries) counts = { ...head.counts.entries };
+        }
       }
       if (page.counts?.entries) counts = { ...page.counts.entries };
       if (typeof page.total === "number") total = page.total;

@@ -139,7 +139,8 @@ export function entryPanels(e, file, hooks) {
           ),
         ),
       );
-    }, (err) => {
+    }).catch((err) => {
+      // A refusal, or an answer not shaped as the contract says: said in the panels, never thrown.
       terms.fail(err);
       suggestions.fail(err);
     });
@@ -154,7 +155,7 @@ export function entryPanels(e, file, hooks) {
             h(
               "li",
               {},
-              h("div", { class: "meta" }, `${c.date} · ${c.author} · ${c.commit.slice(0, 10)}`),
+              h("div", { class: "meta" }, `${c.date} · ${c.author} · ${String(c.commit).slice(0, 10)}`),
               h("div", {}, c.subject),
               c.after ? h("div", { class: "history-after" }, c.after.msgstr || "(empty)") : "(removed)",
             )
@@ -162,7 +163,7 @@ export function entryPanels(e, file, hooks) {
         ),
         answer?.truncated ? h("p", { class: "meta" }, "Older changes not shown.") : null,
       );
-    }, (err) => history.fail(err));
+    }).catch((err) => history.fail(err));
   };
   if (review && hooks.draft) drawReview(review, hooks.draft, e, file, hooks);
   return {
