@@ -307,10 +307,13 @@ export function entryCard(e, file) {
     ),
     e.obsolete ? null : panels.aside,
   ));
-  card.save = () => save();
-  card.toggleFuzzy = () => {
-    fuzzyBox.checked = !fuzzyBox.checked;
-  };
+  // An obsolete entry is shown, not edited: no shortcut saves or toggles it.
+  if (!e.obsolete) {
+    card.save = () => save();
+    card.toggleFuzzy = () => {
+      fuzzyBox.checked = !fuzzyBox.checked;
+    };
+  }
   card.accept = (n) => panels.accept(n);
   card.openPanels = () => panels.load();
   card.addEventListener("focusin", () => {
