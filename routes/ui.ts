@@ -15,6 +15,7 @@ import dom from "./ui/dom.js" with { type: "text" };
 import overview from "./ui/overview.js" with { type: "text" };
 import entry from "./ui/entry.js" with { type: "text" };
 import catalogue from "./ui/catalogue.js" with { type: "text" };
+import panels from "./ui/panels.js" with { type: "text" };
 import style from "./ui/app.css" with { type: "text" };
 
 /** The page's script, as ES modules (app.js imports the others), by path. Embedded at build time. */
@@ -25,6 +26,7 @@ const SCRIPTS: Readonly<Record<string, string>> = {
   "/ui/overview.js": overview,
   "/ui/entry.js": entry,
   "/ui/catalogue.js": catalogue,
+  "/ui/panels.js": panels,
 };
 
 /** The pages: each serves the same shell, whose script draws what the address asks for. */

@@ -258,3 +258,21 @@ Deno.test("the two agent examples of docs/mcp.md work over MCP on the shipped Fr
     await client.close();
   }
 });
+
+Deno.test("a conflict names its entry by its full key, however long the msgid (the msgid field stays cut)", async () => {
+  const long = "A long paragraph of documentation, as python-docs has thousands of them. ".repeat(4).trim();
+  assert.ok(long.length > 280);
+  const po = 'msgid ""\nmsgstr ""\n"Content-Type: text/plain; charset=UTF-8\\n"\n\n' +
+    `msgctxt "ctx"\nmsgid "${long}"\nmsgstr "Theirs"\n`;
+  await using s = await servedCatalogues({ "fr.po": po });
+  const res = await s.post("/po/write", {
+    file_path: s.path("fr.po"),
+    mode: "update",
+    entries: [{ msgctxt: "ctx", msgid: long, msgstr: "Mine", expected_msgstr: "" }],
+  });
+  assert.equal(res.status, 409);
+  const [conflict] = res.body.detail.conflicts;
+  assert.equal(conflict.msgid, long.slice(0, 200) + "…", "the old field as the replaced service had it");
+  assert.deepEqual(conflict.key, { msgctxt: "ctx", msgid: long });
+  assert.equal(conflict.msgstr, "Theirs");
+});

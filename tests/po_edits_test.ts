@@ -169,6 +169,7 @@ Deno.test("mode create adds new entries only: an existing one is refused with it
     index: 1,
     msgid: msgidOf(1),
     msgctxt: null,
+    key: { msgctxt: null, msgid: msgidOf(1) },
     reason: "exists",
     msgstr: "Entrée numéro 1 du glossaire : voir la section 1 du tutoriel",
     msgstr_plural: {},

@@ -1,23 +1,36 @@
+// @ts-check
 // The overview: every catalogue under the roots as a tree, with its progress.
 
 import { allPages, api } from "./api.js";
 import { crumbs, errorText, h, numberFormat, percent, percentFormat, show, stackedBar } from "./dom.js";
+import { isMissingTool } from "./panels.js";
+
+/**
+ * @typedef {{ translated: number, fuzzy: number, untranslated: number }} StateCounts
+ * @typedef {{ root: string, path: string, kind: string, counts?: { entries: StateCounts, words: StateCounts } | null,
+ *   error?: string | null, modified?: string | null }} Catalogue a row of list_catalogues
+ * @typedef {StateCounts & { readable: number, errors: number }} Counts
+ * @typedef {{ name: string, dirs: Map<string, TreeNode>, files: Catalogue[], counts: Counts }} TreeNode
+ * @typedef {{ name: string, errors: number, done: number, left: number }} SortKey
+ */
 
 /**
  * Counts of a catalogue from the list's answer, by entries or by words. An unreadable file counts
  * as a problem (`errors`), never as done; a template (.pot) has no progress: it counts nowhere.
  */
+/**
+ * @param {Catalogue} cat
+ * @param {boolean} words
+ * @returns {Counts}
+ */
 function countsOf(cat, words) {
-  const c = cat.counts === null || cat.kind === "template"
-    ? null
-    : words
-    ? cat.counts.words
-    : cat.counts.entries;
+  const c = !cat.counts || cat.kind === "template" ? null : words ? cat.counts.words : cat.counts.entries;
   return c === null
     ? { translated: 0, fuzzy: 0, untranslated: 0, readable: 0, errors: cat.error ? 1 : 0 }
     : { translated: c.translated, fuzzy: c.fuzzy, untranslated: c.untranslated, readable: 1, errors: 0 };
 }
 
+/** @param {Counts} into @param {Counts} c */
 function addCounts(into, c) {
   into.translated += c.translated;
   into.fuzzy += c.fuzzy;
@@ -26,14 +39,22 @@ function addCounts(into, c) {
   into.errors += c.errors;
 }
 
+/** @returns {Counts} */
 const noCounts = () => ({ translated: 0, fuzzy: 0, untranslated: 0, readable: 0, errors: 0 });
 
 /** Catalogues as a tree: root → directories → files, with totals on every directory. */
+/**
+ * @param {Catalogue[]} catalogues
+ * @param {boolean} words
+ * @returns {TreeNode[]}
+ */
 function buildTree(catalogues, words) {
+  /** @type {Map<string, TreeNode>} */
   const roots = new Map();
   for (const cat of catalogues) {
+    /** @type {TreeNode | undefined} */
     let node = roots.get(cat.root);
-    if (!node) {
+    if (node === undefined) {
       node = {
         name: cat.root,
         dirs: new Map(),
@@ -46,6 +67,7 @@ function buildTree(catalogues, words) {
     addCounts(node.counts, c);
     const parts = cat.path.split("/");
     for (const dir of parts.slice(0, -1)) {
+      /** @type {TreeNode | undefined} */
       let next = node.dirs.get(dir);
       if (!next) {
         next = {
@@ -65,12 +87,14 @@ function buildTree(catalogues, words) {
 }
 
 // Problems first (unreadable files, and directories holding one), as list_catalogues sorts them.
+/** @type {Record<string, (a: SortKey, b: SortKey) => number>} */
 const SORTS = {
   path: (a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0),
   percent: (a, b) => b.errors - a.errors || a.done - b.done || SORTS.path(a, b),
   left: (a, b) => b.errors - a.errors || b.left - a.left || SORTS.path(a, b),
 };
 
+/** @param {string} name @param {Counts} c @returns {SortKey} */
 function sortKey(name, c) {
   const total = c.translated + c.fuzzy + c.untranslated;
   return {
@@ -81,27 +105,36 @@ function sortKey(name, c) {
   };
 }
 
-function treeRows(node, depth, words, sort, rootPath) {
+/**
+ * @param {TreeNode} node
+ * @param {number} depth
+ * @param {boolean} words
+ * @param {string} sort
+ * @returns {HTMLElement[]}
+ */
+function treeRows(node, depth, words, sort) {
+  /** @type {HTMLElement[]} */
   const rows = [];
   const dirs = [...node.dirs.values()].map((d) => ({ d, k: sortKey(d.name, d.counts) }));
   dirs.sort((a, b) => SORTS[sort](a.k, b.k));
   for (const { d } of dirs) {
     rows.push(row(d.name + "/", null, d.counts, depth, "dir"));
-    rows.push(...treeRows(d, depth + 1, words, sort, rootPath));
+    rows.push(...treeRows(d, depth + 1, words, sort));
   }
   const files = node.files.map((f) => ({ f, k: sortKey(f.path, countsOf(f, words)) }));
   files.sort((a, b) => SORTS[sort](a.k, b.k));
   for (const { f } of files) {
     const href = `/ui/catalogue?${new URLSearchParams({ root: f.root, path: f.path })}`;
-    rows.push(row(f.path.split("/").pop(), href, countsOf(f, words), depth, "file", f));
+    rows.push(row(f.path.split("/").pop() ?? f.path, href, countsOf(f, words), depth, "file", f));
   }
   return rows;
 }
 
 const dateFormat = new Intl.DateTimeFormat(undefined, { dateStyle: "medium", timeStyle: "short" });
+/** @type {Map<string, string>} */
 const modifiedTexts = new Map();
 
-/** A modification time as the reader's locale writes it (formatted once per distinct time). */
+/** A modification time as the reader's locale writes it (formatted once per distinct time). @param {string} iso */
 function modifiedText(iso) {
   let text = modifiedTexts.get(iso);
   if (text === undefined) {
@@ -112,12 +145,21 @@ function modifiedText(iso) {
 }
 
 /** What a row says in its Done column: a percent, or why there is none (a problem, a template). */
+/** @param {Counts} c @param {Catalogue} [cat] */
 function doneText(c, cat) {
   if (cat?.kind === "template") return "template";
   if (c.readable === 0) return c.errors > 0 ? "unreadable" : "–";
   return `${percentFormat.format(percent(c.translated, c.translated + c.fuzzy + c.untranslated))} %`;
 }
 
+/**
+ * @param {string} name
+ * @param {string | null} href
+ * @param {Counts} c
+ * @param {number} depth
+ * @param {string} kind
+ * @param {Catalogue} [cat]
+ */
 function row(name, href, c, depth, kind, cat) {
   const nameCell = h("td", { class: "name" });
   nameCell.style.paddingLeft = `${0.5 + depth * 1.25}rem`;
@@ -140,12 +182,59 @@ function row(name, href, c, depth, kind, cat) {
   );
 }
 
+/**
+ * The catalogues to work on next (next_to_translate), or "not available" where the service lacks it.
+ * @returns {Promise<Node>}
+ */
+async function nextToTranslate() {
+  const section = h(
+    "section",
+    { class: "next", "aria-labelledby": "next-title" },
+    h("h2", { id: "next-title" }, "Next to translate"),
+  );
+  try {
+    const answer = await api("/po/next", { limit: 5 });
+    const items = answer?.catalogues ?? [];
+    section.append(
+      items.length === 0 ? h("p", { class: "meta" }, "Nothing left to translate.") : h(
+        "ol",
+        {},
+        items.map((/** @type {any} */ c) =>
+          h(
+            "li",
+            {},
+            h("a", { href: `/ui/catalogue?${new URLSearchParams({ path: c.file_path })}` }, c.file_path),
+            h(
+              "span",
+              { class: "meta" },
+              ` ${numberFormat.format(c.words_left)} words, ${
+                numberFormat.format(c.entries_left)
+              } entries left` +
+                (c.priority === null || c.priority === undefined ? "" : ` · priority ${c.priority}`),
+            ),
+          )
+        ),
+      ),
+    );
+  } catch (err) {
+    section.append(
+      isMissingTool(err)
+        ? h("p", { class: "meta unavailable" }, "Not available on this service.")
+        : h("p", { class: "error" }, `Could not load: ${errorText(err)}`),
+    );
+  }
+  return section;
+}
+
+/** @param {URLSearchParams} params */
 export async function overview(params) {
   crumbs(h("span", {}, "Overview"));
   document.title = "PO catalogues";
   show(h("p", { class: "status", role: "status" }, "Loading the catalogues…"));
+  /** @type {Catalogue[]} */
   let catalogues;
   // The tree may hold more catalogues than a listing walks: the pages then say why, once.
+  /** @type {string | null} */
   let truncated = null;
   try {
     catalogues = await allPages(
@@ -169,7 +258,8 @@ export async function overview(params) {
     h("option", { value: "percent" }, "percent done"),
     h("option", { value: "left" }, "what is left"),
   );
-  sort.value = SORTS[params.get("sort")] ? params.get("sort") : "path";
+  const sortAsked = params.get("sort") ?? "path";
+  sort.value = SORTS[sortAsked] ? sortAsked : "path";
   const summary = h("p", { class: "status", role: "status", id: "summary" });
   const body = h("tbody");
   const table = h(
@@ -212,7 +302,7 @@ export async function overview(params) {
       );
       rootRow.title = root.name;
       rows.push(rootRow);
-      rows.push(...treeRows(root, 1, words.checked, sort.value, root.name));
+      rows.push(...treeRows(root, 1, words.checked, sort.value));
     }
     body.replaceChildren(...rows);
     const all = total.translated + total.fuzzy + total.untranslated;
@@ -228,6 +318,7 @@ export async function overview(params) {
     history.replaceState(null, "", query.size ? `/?${query}` : "/");
   };
   for (const control of [filter, fuzzyOnly, words, sort]) control.addEventListener("input", render);
+  const nextHolder = h("div");
   show(
     h("h1", {}, "Translation progress"),
     h(
@@ -252,6 +343,8 @@ export async function overview(params) {
       `Not every catalogue is shown: ${truncated}.`,
     ),
     h("div", { class: "table-wrap" }, table),
+    nextHolder,
   );
   render();
+  nextToTranslate().then((section) => nextHolder.replaceChildren(section));
 }

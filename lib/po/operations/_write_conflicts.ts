@@ -53,9 +53,11 @@ export type ConflictReason =
 export interface ListedConflict {
   /** Its position in the request's `entries`. */
   index: number;
-  /** Its msgid (cut after 200 characters, with "…"). */
+  /** Its msgid (cut after 200 characters, with "…"): for people; find the entry again by `key`. */
   msgid: string;
   msgctxt: string | null;
+  /** The entry's full msgctxt and msgid, never cut: what a client finds the entry again by. */
+  key: { msgctxt: string | null; msgid: string };
   reason: ConflictReason;
   /** For "missing": true when an obsolete (#~) entry has the key (mode "update" does not revive). */
   obsolete_exists?: boolean;
@@ -105,10 +107,12 @@ export function writeConflicts(input: ConflictInput): ConflictError | null {
     if (reason === null) continue;
     total++;
     if (listed.length >= MAX_LISTED_CONFLICTS) continue;
+    const msgctxt = e.msgctxt === undefined || e.msgctxt === "" ? null : e.msgctxt;
     const item: ListedConflict = {
       index: i,
       msgid: e.msgid.length > MSGID_EXCERPT ? e.msgid.slice(0, MSGID_EXCERPT) + "…" : e.msgid,
-      msgctxt: e.msgctxt === undefined || e.msgctxt === "" ? null : e.msgctxt,
+      msgctxt,
+      key: { msgctxt, msgid: e.msgid },
       reason,
     };
     if (reason === "missing") {
