@@ -22,20 +22,16 @@ export const MAX_SUGGEST_LIMIT = 50;
 
 export const SuggestRequest = z.strictObject({
   file_path: z.string().optional().meta({
-    description: "The entry's catalogue (absolute or relative to a root): its language comes first.",
+    description: "The entry's catalogue: its language first.",
   }),
-  msgctxt: z.string().nullable().optional().meta({ description: "The entry's msgctxt." }),
-  msgid: z.string().min(1).max(MAX_SUGGEST_MSGID).meta({
-    description: "The msgid to find translations for.",
-  }),
-  limit: pyInt({ ge: 1, le: MAX_SUGGEST_LIMIT }).default(10).meta({
-    description: "Most suggestions of each kind.",
-  }),
+  msgctxt: z.string().nullable().optional(),
+  msgid: z.string().min(1).max(MAX_SUGGEST_MSGID),
+  limit: pyInt({ ge: 1, le: MAX_SUGGEST_LIMIT }).default(10).meta({ description: "Per kind." }),
 }).meta({ id: "SuggestRequest" });
 
 const SuggestResponse = z.object({
   suggestions: z.array(z.object({
-    score: z.int().meta({ description: "msgmerge's similarity × 100 (100: same msgid)." }),
+    score: z.int(),
     msgid: z.string(),
     msgctxt: z.string().nullable(),
     msgstr: z.string(),
@@ -93,9 +89,8 @@ export function memoryToolsWith(
         path: "/po/suggest",
         role: "reader",
         summary: "Earlier translations of similar msgids",
-        description: "Translation memory: the translated (and obsolete) msgids closest to msgid across the " +
-          "roots, scored as msgmerge's fuzzy match (0-100); with file_path its language first, then the same " +
-          "msgid in other languages; plus glossary terms.",
+        description: "Earlier translations (obsolete too) of the msgids closest to msgid, msgmerge's score " +
+          "0-100: file_path's language first, then other languages. Then write_po.",
         input: SuggestRequest,
         annotations: {
           readOnlyHint: true,
