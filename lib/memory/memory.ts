@@ -143,6 +143,8 @@ export class TranslationMemory {
   readonly #occurrences: number[][] = [];
   #histograms = new Uint16Array(BUCKETS * 1024);
   readonly #postings = new Map<string, number[]>();
+  /** Scratch of {@link TranslationMemory.#candidates}: a weight per msgid, zero between queries. */
+  #weights = new Float64Array(0);
   #deadIds = 0;
   readonly #slots: (FileSlot | null)[] = [];
   readonly #freeSlots: number[] = [];
@@ -515,21 +517,53 @@ export class TranslationMemory {
   #candidates(msgid: string): number[] {
     const live = Math.max(1, this.#idOf.size);
     const words = [...new Set(wordsOf(msgid))].slice(0, MAX_QUERY_WORDS)
-      .map((word) => ({ word, list: this.#postings.get(word) }))
-      .filter((w): w is { word: string; list: number[] } => w.list !== undefined)
-      .sort((a, b) => a.list.length - b.list.length);
-    const weightOf = new Map<number, number>();
+      .map((word) => this.#postings.get(word))
+      .filter((list): list is number[] => list !== undefined)
+      .sort((a, b) => a.length - b.length);
+    if (this.#weights.length < this.#msgids.length) this.#weights = new Float64Array(this.#msgids.length * 2);
+    const weights = this.#weights;
+    const touched: number[] = [];
     let visited = 0;
-    for (const { list } of words) {
+    for (const list of words) {
       if (visited + list.length > MAX_POSTINGS_VISITED && visited > 0) break;
       visited += list.length;
       const weight = Math.log(1 + live / list.length);
-      for (const id of list) weightOf.set(id, (weightOf.get(id) ?? 0) + weight);
+      for (let i = 0; i < list.length; i++) {
+        const id = list[i]!;
+        if (weights[id] === 0) touched.push(id);
+        weights[id] = weights[id]! + weight;
+      }
     }
-    const ranked: { id: number; weight: number }[] = [];
-    for (const [id, weight] of weightOf) if (this.#msgids[id] !== null) ranked.push({ id, weight });
-    ranked.sort((a, b) => b.weight - a.weight || a.id - b.id);
-    return ranked.slice(0, CANDIDATES).map((r) => r.id);
+    // The CANDIDATES heaviest, by a min-heap: O(touched · log CANDIDATES).
+    const heap: number[] = [];
+    const lighter = (a: number, b: number) =>
+      weights[a]! < weights[b]! || (weights[a] === weights[b] && a > b);
+    for (const id of touched) {
+      if (this.#msgids[id] === null) continue;
+      if (heap.length < CANDIDATES) {
+        heap.push(id);
+        for (let c = heap.length - 1; c > 0;) {
+          const p = (c - 1) >> 1;
+          if (!lighter(heap[c]!, heap[p]!)) break;
+          [heap[c], heap[p]] = [heap[p]!, heap[c]!];
+          c = p;
+        }
+      } else if (lighter(heap[0]!, id)) {
+        heap[0] = id;
+        for (let p = 0;;) {
+          const l = 2 * p + 1, r = l + 1;
+          let m = p;
+          if (l < heap.length && lighter(heap[l]!, heap[m]!)) m = l;
+          if (r < heap.length && lighter(heap[r]!, heap[m]!)) m = r;
+          if (m === p) break;
+          [heap[m], heap[p]] = [heap[p]!, heap[m]!];
+          p = m;
+        }
+      }
+    }
+    heap.sort((a, b) => weights[b]! - weights[a]! || a - b);
+    for (const id of touched) weights[id] = 0;
+    return heap;
   }
 }
 
