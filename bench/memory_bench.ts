@@ -249,19 +249,27 @@ console.log(
     `max ${Math.max(...times).toFixed(1)} ms; ${found} with suggestions`,
 );
 
-// One write: the time the index takes to follow it, and the write itself.
+// One write: the time the index takes to follow it (between a listener registered before the
+// memory's and one after), and the write itself; then the next query must see it.
 const target = files[7]!;
+const before = parsePo(await Deno.readFile(target), target);
+const edited = before.messages.findIndex((m) => !m.obsolete && m.msgstr !== "" && !m.flags.includes("fuzzy"));
+const revised = before.messages[edited]!.msgstr + " (revu)";
 t = performance.now();
 await store.update(target, (doc) => ({
-  doc: {
-    ...doc!,
-    messages: doc!.messages.map((m, i) => i === 5 ? { ...m, msgstr: m.msgstr + " (revu)" } : m),
-  },
+  doc: { ...doc!, messages: doc!.messages.map((m, i) => i === edited ? { ...m, msgstr: revised } : m) },
   result: null,
 }));
 const writeMs = performance.now() - t;
+const seen = await memory.suggest({
+  msgid: before.messages[edited]!.msgid,
+  filePath: target,
+  msgctxt: "not this entry",
+  limit: 50,
+});
 console.log(
-  `one write: ${writeMs.toFixed(1)} ms in all, of which the index update ${listenerMs.toFixed(2)} ms`,
+  `one write: ${writeMs.toFixed(1)} ms in all, of which the index update ${listenerMs.toFixed(2)} ms; ` +
+    `the next query sees it: ${seen.suggestions.some((s) => s.msgstr === revised)}`,
 );
 
 // Brute force, side by side, on the first few queries.

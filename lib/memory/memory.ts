@@ -97,8 +97,8 @@ export const DEFAULT_REFRESH_MS = 30_000;
 export const MAX_POSTINGS_VISITED = 400_000;
 /** Candidate msgids scored with the edit count, most words in common first. */
 export const CANDIDATES = 200;
-/** Steps of the edit counts one query may take (each a few ns): ~10^7, tens of ms at worst. */
-export const MAX_SCORE_STEPS = 12_000_000;
+/** Steps of the edit counts one query may take (each a few ns: ~10 ms unloaded at worst). */
+export const MAX_SCORE_STEPS = 4_000_000;
 /** Words of a query looked up. */
 const MAX_QUERY_WORDS = 512;
 /** Reads of one file tried while the service is busy (BusyError) before it waits for the next check. */
@@ -114,8 +114,11 @@ interface FileSlot {
   /** Normalised language for comparisons. */
   languageKey: string | null;
   ids: Uint32Array;
-  msgctxts: (string | null)[];
-  msgstrs: string[];
+  /** The msgctxts that are not null, by entry. */
+  msgctxts: Map<number, string> | null;
+  /** The msgstrs in UTF-8, one after the other: entry i's from `offsets[i]` to `offsets[i + 1]`. */
+  text: Uint8Array;
+  offsets: Uint32Array;
   obsolete: Uint8Array;
   /** The write sequence number when indexed from a write (a build's older read must not replace it). */
   writtenAt: number;
@@ -232,13 +235,23 @@ export class TranslationMemory {
     return { suggestions, language };
   }
 
-  /** The build once; later, a check of the tree's stats when the last one is old. */
+  /**
+   * The build once (waited for); later, when the last check of the tree's stats is old, a new one
+   * in the background: this query answers from the index as it is (writes through the store are
+   * in it already), the next ones see what the check found.
+   */
   async #fresh(): Promise<void> {
     await this.start();
-    if (this.#now() - this.#checkedAt < this.#refreshMs) return;
-    if (this.#refreshing === null) {
-      this.#refreshing = this.#sync().finally(() => this.#refreshing = null);
-    }
+    if (this.#now() - this.#checkedAt < this.#refreshMs || this.#refreshing !== null) return;
+    const refreshing = this.#sync().catch(() => {}).finally(() => {
+      if (this.#refreshing === refreshing) this.#refreshing = null;
+    });
+    this.#refreshing = refreshing;
+  }
+
+  /** Settles when the background check started by a query (if any) is done. */
+  async settled(): Promise<void> {
+    await this.#built;
     await this.#refreshing;
   }
 
@@ -313,15 +326,25 @@ export class TranslationMemory {
     }
     const slot = this.#freeSlots.pop() ?? this.#slots.length;
     const ids = new Uint32Array(kept.length);
-    const msgctxts: (string | null)[] = new Array(kept.length);
-    const msgstrs: string[] = new Array(kept.length);
+    let msgctxts: Map<number, string> | null = null;
+    const offsets = new Uint32Array(kept.length + 1);
     const obsolete = new Uint8Array(kept.length);
+    let text = new Uint8Array(1024);
+    let used = 0;
     for (let i = 0; i < kept.length; i++) {
       const message = kept[i]!;
       const id = this.#intern(message.msgid);
       ids[i] = id;
-      msgctxts[i] = message.msgctxt;
-      msgstrs[i] = translationOf(message);
+      if (message.msgctxt !== null) (msgctxts ??= new Map()).set(i, message.msgctxt);
+      const msgstr = translationOf(message);
+      // At most 3 bytes of UTF-8 per UTF-16 code unit.
+      if (used + 3 * msgstr.length > text.length) {
+        const grown = new Uint8Array(Math.max(2 * text.length, used + 3 * msgstr.length));
+        grown.set(text.subarray(0, used));
+        text = grown;
+      }
+      used += UTF8.encodeInto(msgstr, text.subarray(used)).written;
+      offsets[i + 1] = used;
       obsolete[i] = message.obsolete ? 1 : 0;
       this.#occurrences[id]!.push(slot * MAX_ENTRIES_PER_FILE + i);
     }
@@ -332,7 +355,9 @@ export class TranslationMemory {
       languageKey: language === null ? null : normaliseLanguage(language),
       ids,
       msgctxts,
-      msgstrs,
+      // Kept at its size: a copy, so the grown buffer is freed.
+      text: text.slice(0, used),
+      offsets,
       obsolete,
       writtenAt,
     };
@@ -487,8 +512,8 @@ export class TranslationMemory {
     return {
       score,
       msgid,
-      msgctxt: slot.msgctxts[i]!,
-      msgstr: slot.msgstrs[i]!,
+      msgctxt: msgctxtOf(slot, i),
+      msgstr: msgstrOf(slot, i),
       file_path: slot.filePath,
       language: slot.language,
       obsolete: slot.obsolete[i] === 1,
@@ -575,7 +600,18 @@ function isSelf(
   msgid: string,
 ): boolean {
   return self !== null && slot.filePath === self.filePath && text === msgid &&
-    slot.msgctxts[i] === self.msgctxt;
+    msgctxtOf(slot, i) === self.msgctxt;
+}
+
+const UTF8 = new TextEncoder();
+const FROM_UTF8 = new TextDecoder();
+
+function msgctxtOf(slot: FileSlot, i: number): string | null {
+  return slot.msgctxts?.get(i) ?? null;
+}
+
+function msgstrOf(slot: FileSlot, i: number): string {
+  return FROM_UTF8.decode(slot.text.subarray(slot.offsets[i]!, slot.offsets[i + 1]!));
 }
 
 /** A message's translation: msgstr, or msgstr[0] of a plural one. */
