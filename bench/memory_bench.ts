@@ -14,6 +14,7 @@
  *
  * @module
  */
+import process from "node:process";
 import { TranslationMemory } from "../lib/memory/mod.ts";
 import { similarity } from "../lib/memory/similarity.ts";
 import { encodePo, parsePo, PO_CODEC, type PoCatalog, type PoMessage } from "../lib/po/mod.ts";
@@ -65,10 +66,18 @@ const LANGUAGES = [
 
 const gc = (globalThis as { gc?: () => void }).gc ?? (() => {});
 
+/** The JS heap and the memory of typed arrays (outside the heap), after a full collection. */
 function heapMb(): number {
   gc();
   gc();
-  return Deno.memoryUsage().heapUsed / 2 ** 20;
+  const usage = Deno.memoryUsage();
+  return (usage.heapUsed + usage.external) / 2 ** 20;
+}
+
+/** CPU time of this process (user + system), ms: what a query costs whatever the machine's load. */
+function cpuMs(): number {
+  const { user, system } = process.cpuUsage();
+  return (user + system) / 1000;
 }
 
 function percentile(values: number[], p: number): number {
@@ -214,21 +223,27 @@ const asked = queries(sources, files);
 
 // The first query after start: it waits for the build, started with it.
 let t = performance.now();
+let cpu = cpuMs();
 const first = await memory.suggest({ ...asked[0]!, msgctxt: null, limit: 10 });
 const firstMs = performance.now() - t;
+const firstCpuMs = cpuMs() - cpu;
 let listenerMs = 0;
 store.onWritten(() => listenerMs = performance.now() - listenerStart);
 const stats = memory.stats();
 const heapAfter = heapMb();
 const rssAfter = Deno.memoryUsage().rss / 2 ** 20;
 console.log(
-  `first query after start: ${firstMs.toFixed(0)} ms (build ${stats.buildMs} ms), ` +
+  `first query after start: ${firstMs.toFixed(0)} ms, CPU ${
+    firstCpuMs.toFixed(0)
+  } ms (build ${stats.buildMs} ms), ` +
     `${first.suggestions.length} suggestions`,
 );
 console.log(
   `index: ${stats.catalogues} catalogues, ${stats.entries} entries, ${stats.msgids} distinct msgids, ` +
-    `${stats.words} words; heap +${(heapAfter - heapBefore).toFixed(0)} MiB (workbench records and store ` +
-    `included), RSS ${rssBefore.toFixed(0)} → ${rssAfter.toFixed(0)} MiB; tree ${
+    `${stats.words} words; heap + typed arrays +${
+      (heapAfter - heapBefore).toFixed(0)
+    } MiB (the workbench's ` +
+    `records included), RSS ${rssBefore.toFixed(0)} → ${rssAfter.toFixed(0)} MiB; tree ${
       (treeBytes / 2 ** 20).toFixed(0)
     } MiB: ` +
     `heap/tree ${((heapAfter - heapBefore) / (treeBytes / 2 ** 20)).toFixed(2)}`,
@@ -236,24 +251,30 @@ console.log(
 
 // Warm.
 const times: number[] = [];
+const cpuTimes: number[] = [];
 let found = 0;
 for (const query of asked) {
   t = performance.now();
+  cpu = cpuMs();
   const answer = await memory.suggest({ ...query, msgctxt: null, limit: 10 });
   times.push(performance.now() - t);
+  cpuTimes.push(cpuMs() - cpu);
   if (answer.suggestions.length > 0) found++;
 }
 const p50 = percentile(times, 0.5), p95 = percentile(times, 0.95);
 console.log(
   `suggest warm, ${times.length} queries: p50 ${p50.toFixed(1)} ms, p95 ${p95.toFixed(1)} ms, ` +
-    `max ${Math.max(...times).toFixed(1)} ms; ${found} with suggestions`,
+    `max ${Math.max(...times).toFixed(1)} ms (CPU p50 ${percentile(cpuTimes, 0.5).toFixed(1)} ms, p95 ` +
+    `${percentile(cpuTimes, 0.95).toFixed(1)} ms); ${found} with suggestions`,
 );
 
 // One write: the time the index takes to follow it (between a listener registered before the
 // memory's and one after), and the write itself; then the next query must see it.
 const target = files[7]!;
 const before = parsePo(await Deno.readFile(target), target);
-const edited = before.messages.findIndex((m) => !m.obsolete && m.msgstr !== "" && !m.flags.includes("fuzzy"));
+const edited = before.messages.findIndex((m) =>
+  m.msgid !== "" && !m.obsolete && m.msgstr !== "" && !m.flags.includes("fuzzy")
+);
 const revised = before.messages[edited]!.msgstr + " (revu)";
 t = performance.now();
 await store.update(target, (doc) => ({

@@ -440,6 +440,7 @@ export class TranslationMemory {
     const exact = this.#idOf.get(msgid);
     if (exact !== undefined && !candidates.includes(exact)) candidates.unshift(exact);
     const queryHistogram = charHistogram(msgid);
+    const queryWords = wordCounts(msgid);
     const budget: SimilarityBudget = { steps: MAX_SCORE_STEPS };
     // The best `limit` msgids found so far that have an entry to suggest, lowest first.
     const best: { id: number; value: number }[] = [];
@@ -456,6 +457,7 @@ export class TranslationMemory {
         text.length,
       );
       if (ceiling < floor) continue;
+      if (id !== exact && !sharesWords(queryWords, text)) continue;
       if (!this.#hasEntry(id, languageKey, self, msgid)) continue;
       const value = id === exact ? 1 : similarity(msgid, text, floor, budget);
       if (value < floor) continue;
@@ -612,6 +614,41 @@ function msgctxtOf(slot: FileSlot, i: number): string | null {
 
 function msgstrOf(slot: FileSlot, i: number): string {
   return FROM_UTF8.decode(slot.text.subarray(slot.offsets[i]!, slot.offsets[i + 1]!));
+}
+
+/** Words of a sentence below which {@link sharesWords} lets every candidate through. */
+const WORD_TEST_FROM = 5;
+/** Least share of words in common (Dice, counted with repeats) between two sentences. */
+const MIN_WORD_SHARE = 0.5;
+
+/** How often each word occurs in `text`, and how many words it has. */
+function wordCounts(text: string): { counts: Map<string, number>; total: number } {
+  const counts = new Map<string, number>();
+  const words = wordsOf(text);
+  for (const word of words) counts.set(word, (counts.get(word) ?? 0) + 1);
+  return { counts, total: words.length };
+}
+
+/**
+ * Whether a candidate sentence shares at least {@link MIN_WORD_SHARE} of its words with the query's:
+ * characters alone make two unrelated English sentences of one length look 60 % alike (the
+ * common letters and little words), which is msgmerge's noise and, for paragraphs, most of the
+ * edit count's work. Short strings (a term, a label) are left to the character measure.
+ */
+function sharesWords(query: { counts: Map<string, number>; total: number }, text: string): boolean {
+  if (query.total < WORD_TEST_FROM) return true;
+  const words = wordsOf(text);
+  if (words.length < WORD_TEST_FROM) return true;
+  const left = new Map(query.counts);
+  let common = 0;
+  for (const word of words) {
+    const n = left.get(word);
+    if (n) {
+      common++;
+      left.set(word, n - 1);
+    }
+  }
+  return (2 * common) / (query.total + words.length) >= MIN_WORD_SHARE;
 }
 
 /** A message's translation: msgstr, or msgstr[0] of a plural one. */
