@@ -15,8 +15,7 @@
  * @module
  */
 import process from "node:process";
-import { TranslationMemory } from "../lib/memory/mod.ts";
-import { similarity } from "../lib/memory/similarity.ts";
+import { similarity, TranslationMemory } from "../lib/memory/mod.ts";
 import { encodePo, parsePo, PO_CODEC, type PoCatalog, type PoMessage } from "../lib/po/mod.ts";
 import { CatalogueStore } from "../lib/store/mod.ts";
 import { Workbench } from "../lib/workbench/mod.ts";
