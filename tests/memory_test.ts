@@ -320,3 +320,38 @@ Deno.test("suggest over MCP, as an agent calls it", async () => {
     await client.close();
   }
 });
+
+Deno.test("the score agrees with msgmerge's own fuzzy verdict away from its 0.6 threshold", {
+  ignore: lacks(import.meta.url, "shared", "msgcat"),
+}, async () => {
+  // Pairs of corpus msgids: one with a word edited, and one with an unrelated msgid of the file.
+  const messages = parsePo(corpus("fr__library__os.po"), "os.po").messages.filter((m) =>
+    translated(m) && m.msgid.length > 30 && m.msgid.length < 400 && !m.msgid.includes("\\")
+  );
+  const header = 'msgid ""\nmsgstr "Content-Type: text/plain; charset=UTF-8\\n"\n\n';
+  const quote = (s: string) => JSON.stringify(s);
+  let compared = 0;
+  for (let i = 0; i < 40; i += 2) {
+    const a = messages[i * 7]!.msgid;
+    const words = a.split(" ");
+    words[Math.floor(words.length / 2)] = "zebra";
+    for (const b of [words.join(" "), messages[i * 7 + 3]!.msgid]) {
+      const value = similarity(a, b, 0);
+      if (value > 0.5 && value < 0.7) continue; // near the threshold msgmerge's own heuristics may differ
+      const dir = await Deno.makeTempDir({ prefix: "memory-msgmerge-" });
+      try {
+        await Deno.writeTextFile(`${dir}/a.po`, `${header}msgid ${quote(a)}\nmsgstr "X"\n`);
+        await Deno.writeTextFile(`${dir}/t.pot`, `${header}msgid ${quote(b)}\nmsgstr ""\n`);
+        const out = await new Deno.Command("msgmerge", { args: ["-q", "a.po", "t.pot", "-o", "-"], cwd: dir })
+          .output();
+        const merged = new TextDecoder().decode(out.stdout);
+        // Taken as a fuzzy translation of the new msgid (not only kept as an obsolete #~ entry).
+        assert.equal(/^msgstr "X"$/m.test(merged), value >= 0.6, `${value}: ${a} | ${b}`);
+        compared++;
+      } finally {
+        await Deno.remove(dir, { recursive: true });
+      }
+    }
+  }
+  assert.ok(compared >= 20, String(compared));
+});
