@@ -17,6 +17,7 @@ import { mountDocs } from "./docs.ts";
 import { handleError, internalErrorResponse } from "./errors.ts";
 import { greetingTools } from "./greeting.ts";
 import { mcpHttpHandler } from "./mcp.ts";
+import { memoryTools } from "./memory.ts";
 import { HEALTH_ANSWER, mountOpenApi } from "./openapi.ts";
 import { patentResearchTools } from "./patent_research.ts";
 import { patentTools } from "./patents.ts";
@@ -41,6 +42,7 @@ export const TOOL_GROUPS: readonly ToolGroup[] = [
   poPurgeTools,
   workbenchTools,
   poCheckTools,
+  memoryTools,
   greetingTools,
   patentTools,
   patentResearchTools,

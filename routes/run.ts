@@ -15,6 +15,7 @@ import { PO_CODEC } from "../lib/po/mod.ts";
 import { CatalogueStore } from "../lib/store/mod.ts";
 import type { AppDeps } from "./deps.ts";
 import { buildMcpServer, logLine } from "./mcp.ts";
+import { startMemory } from "./memory.ts";
 import { LineTransport } from "./mcp_stdio.ts";
 import { createApp, serverFetch, serveTools, TOOL_GROUPS } from "./mod.ts";
 import { startServer } from "./server.ts";
@@ -62,7 +63,11 @@ export interface RunOptions {
 export function runHttpServer(config: Config, { log, unrestricted }: RunOptions): void {
   const facts = { host: config.host, loopback: isLoopbackHost(config.host), apiToken: config.apiToken };
   for (const line of serveWarnings({ ...facts, unrestricted })) log(line);
-  const app = createApp(appDeps(config, log));
+  const deps = appDeps(config, log);
+  const app = createApp(deps);
+  // The translation memory is built in the background from the start: the first suggest waits
+  // only for what is left of it.
+  startMemory(deps);
   try {
     startServer(serverFetch(app, log), {
       hostname: config.host,
@@ -86,6 +91,7 @@ export function runHttpServer(config: Config, { log, unrestricted }: RunOptions)
 export function runMcpStdio(config: Config, { log }: RunOptions): void {
   const deps = appDeps(config, log);
   const tools = serveTools(TOOL_GROUPS, deps);
+  startMemory(deps);
   const transport = new LineTransport(
     Deno.stdin.readable,
     (bytes) => writeAll(Deno.stdout, bytes),

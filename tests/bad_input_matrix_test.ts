@@ -307,6 +307,7 @@ const INPUT_ENDPOINTS = [
   "/po/search",
   "/po/catalogues",
   "/po/check",
+  "/po/suggest",
 ] as const;
 /** What an endpoint whose fields are all optional answers to `{}` (the others: its first field missing). */
 const EMPTY_OBJECT_ANSWERS: Record<string, [number, Expected]> = {
@@ -342,6 +343,8 @@ function validBody(fx: Fixture, endpoint: string): Record<string, unknown> {
       return { query: "file" };
     case "/po/catalogues":
       return { under: fx.root };
+    case "/po/suggest":
+      return { msgid: "Return the value.", file_path: fx.at("ok.po") };
     default:
       return { file_path: fx.at("ok.po") };
   }

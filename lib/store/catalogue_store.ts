@@ -55,6 +55,7 @@ import type {
   DocumentCodec,
   LoadAllowance,
   UpdateOutcome,
+  WrittenCatalogue,
 } from "./catalogue_types.ts";
 
 export type * from "./catalogue_types.ts";
@@ -133,6 +134,8 @@ export class CatalogueStore<D> {
   /** Per real path, the document an update is writing right now and its bytes. */
   readonly #writing = new Map<string, { doc: D; bytes: Bytes }>();
   #cachedBytes = 0;
+  /** Told of every write this store made (see {@link CatalogueStore.onWritten}). */
+  readonly #writtenListeners = new Set<(written: WrittenCatalogue<D>) => void>();
   /**
    * The cache's clock. A hit records its tick in the entry instead of moving it to the end of the
    * Map: for a Map that lives in the old generation, a delete and a set make V8 allocate the Map's
@@ -347,6 +350,7 @@ export class CatalogueStore<D> {
         written = outcome.written !== null;
         const bytesNow = written ? next!.bytes : outcome.previous?.bytes;
         revision = bytesNow === undefined ? null : revisionOf(bytesNow);
+        if (written) this.#tellWritten({ path, doc: next!.doc, revision: revision! });
       } finally {
         // Only once the document is cached (or the update failed): no read falls between the two.
         if (next && this.#writing.get(path.realPath) === next) this.#writing.delete(path.realPath);
@@ -397,6 +401,30 @@ export class CatalogueStore<D> {
       return { written: outcome.written !== null };
     } catch (error) {
       throw mapSandboxError(error, userPath, this.roots);
+    }
+  }
+
+  /**
+   * Calls `listener` after each catalogue write of this store, with the document the file now holds
+   * (what the store cached), so an index kept beside the store (the translation memory) updates
+   * that one catalogue instead of re-reading the tree. Called synchronously once the file is
+   * replaced; a listener that throws is ignored (the write has happened). Writes by other processes
+   * are not told: a listener's owner still checks the files' stats for those.
+   *
+   * @returns the function that removes the listener.
+   */
+  onWritten(listener: (written: WrittenCatalogue<D>) => void): () => void {
+    this.#writtenListeners.add(listener);
+    return () => this.#writtenListeners.delete(listener);
+  }
+
+  #tellWritten(written: WrittenCatalogue<D>): void {
+    for (const listener of this.#writtenListeners) {
+      try {
+        listener(written);
+      } catch {
+        // the file is written; an index that failed to follow re-reads it on its next check
+      }
     }
   }
 

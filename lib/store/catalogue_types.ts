@@ -119,3 +119,13 @@ export interface CatalogueCacheStats {
   /** Entries evicted to stay within the bound. */
   evictions: number;
 }
+
+/** What {@link CatalogueStore.onWritten} tells of one write. */
+export interface WrittenCatalogue<D> {
+  /** Where the file is (as the write resolved it: `lexicalPath` is the root's spelling + the path below it). */
+  path: ResolvedCataloguePath;
+  /** The document the file holds now, as cached. Read-only. */
+  doc: D;
+  /** The revision of the written bytes. */
+  revision: string;
+}

@@ -15,6 +15,7 @@ export {
   ENTRY_STATES,
   type EntryState,
   entryState,
+  pathLanguage,
   percentDone,
   type StateCounts,
   wordCount,

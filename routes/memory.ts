@@ -1,0 +1,125 @@
+/**
+ * `POST /po/suggest` / MCP `suggest`: the translation memory (issue 36.4): the translated msgids
+ * closest to an entry's across the roots, and the glossary terms of its msgid. Request schema
+ * first, then the tool: validate, call `lib/memory`, shape the JSON.
+ *
+ * @module
+ */
+import { z } from "zod";
+import { TranslationMemory } from "../lib/memory/mod.ts";
+import type { PoCatalog } from "../lib/po/mod.ts";
+import type { CatalogueStore } from "../lib/store/mod.ts";
+import type { AppDeps } from "./deps.ts";
+import { defineTool, defineToolGroup, requireDep, type ToolGroup } from "./tool.ts";
+import { pyInt } from "./validation.ts";
+import { workbenchDeps } from "./workbench.ts";
+import { optionalCataloguePath } from "./_catalogue_path.ts";
+
+/** Longest msgid a query may name (characters): a long paragraph of documentation is ~3,000. */
+export const MAX_SUGGEST_MSGID = 20_000;
+/** Most suggestions of each kind. */
+export const MAX_SUGGEST_LIMIT = 50;
+
+export const SuggestRequest = z.strictObject({
+  file_path: z.string().optional().meta({
+    description: "The entry's catalogue: its language first.",
+  }),
+  msgctxt: z.string().nullable().optional(),
+  msgid: z.string().min(1).max(MAX_SUGGEST_MSGID),
+  limit: pyInt({ ge: 1, le: MAX_SUGGEST_LIMIT }).default(10).meta({ description: "Per kind." }),
+}).meta({ id: "SuggestRequest" });
+
+const SuggestResponse = z.object({
+  suggestions: z.array(z.object({
+    score: z.int(),
+    msgid: z.string(),
+    msgctxt: z.string().nullable(),
+    msgstr: z.string(),
+    file_path: z.string(),
+    language: z.string().nullable(),
+    obsolete: z.boolean(),
+    same_msgid: z.boolean(),
+  })),
+  terms: z.array(z.object({ term: z.string(), translation: z.string().nullable() })),
+}).meta({ id: "SuggestResponse" });
+
+/** The glossary terms of a msgid with their agreed translations (the terminology's, wired at start). */
+export type SuggestTerms = (query: {
+  msgid: string;
+  file_path: string | null;
+  language: string | null;
+}) =>
+  | readonly { term: string; translation: string | null }[]
+  | Promise<readonly { term: string; translation: string | null }[]>;
+
+/** One memory per store (apps and MCP sessions over one store share it). */
+const MEMORIES = new WeakMap<CatalogueStore<PoCatalog>, TranslationMemory>();
+
+/** The translation memory of the app's store (made once; built by {@link startMemory} or the first query). */
+export function memoryOf(app: AppDeps): TranslationMemory {
+  const catalogues = requireDep(app.catalogues, "catalogues", "the suggest tool");
+  let memory = MEMORIES.get(catalogues);
+  if (memory === undefined) {
+    memory = new TranslationMemory(catalogues, workbenchDeps(app).workbench);
+    MEMORIES.set(catalogues, memory);
+  }
+  return memory;
+}
+
+/** Starts building the memory in the background (the servers call it at start); failures are logged. */
+export function startMemory(app: AppDeps): void {
+  if (app.catalogues === undefined) return;
+  memoryOf(app).start().catch((error) => {
+    app.log(
+      `translation memory: the build failed (the next suggest retries): ${String(error?.message ?? error)}`,
+    );
+  });
+}
+
+/** The suggest tool, with `terms` giving a msgid's glossary terms. */
+export function memoryToolsWith(
+  terms: SuggestTerms,
+): ToolGroup<{ memory: TranslationMemory; roots: readonly string[] }> {
+  return defineToolGroup({
+    name: "the suggest tool",
+    deps: (app) => ({ memory: memoryOf(app), roots: app.catalogues!.roots }),
+    tools: [
+      defineTool({
+        name: "suggest",
+        path: "/po/suggest",
+        role: "reader",
+        summary: "Earlier translations of similar msgids",
+        description: "Earlier translations (obsolete too) of the msgids closest to msgid, msgmerge's score " +
+          "0-100: file_path's language first, then other languages. Then write_po.",
+        input: SuggestRequest,
+        annotations: {
+          readOnlyHint: true,
+          destructiveHint: false,
+          idempotentHint: true,
+          openWorldHint: false,
+        },
+        example: ({ catalogue, msgid }) => ({ file_path: catalogue, msgid, limit: 5 }),
+        errors: [403, 404],
+        output: SuggestResponse,
+        handle: async (input, { memory, roots }, call) => {
+          const filePath = optionalCataloguePath({ roots }, input.file_path) ?? null;
+          const answer = await memory.suggest({
+            msgid: input.msgid,
+            filePath,
+            msgctxt: input.msgctxt ?? null,
+            limit: input.limit,
+            signal: call.signal,
+          });
+          const found = await terms({ msgid: input.msgid, file_path: filePath, language: answer.language });
+          return {
+            suggestions: answer.suggestions,
+            terms: found.map(({ term, translation }) => ({ term, translation })),
+          };
+        },
+      }),
+    ],
+  });
+}
+
+/** The suggest tool without a terminology (no terms until the terminology is wired). */
+export const memoryTools = memoryToolsWith(() => []);
