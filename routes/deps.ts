@@ -35,8 +35,8 @@ export interface AppDeps {
   catalogues?: CatalogueStore<PoCatalog>;
   /** The allowance large loads and answers share (made from `config.maxInflightBytes` if absent). */
   budget?: ByteBudget;
-  /** Read-only git for the history tools (`routes/git_runner.ts`); without it they answer that git is not available. */
-  git?: GitRunner;
+  /** Read-only git for the history tools (absent: `routes/git_runner.ts`'s; null: none, they answer so). */
+  git?: GitRunner | null;
   /** The GPSS client (cache, coalescing, timeout, in-band errors). */
   gpss?: {
     search(request: SearchRequest): Promise<SearchOutcome>;

@@ -17,6 +17,7 @@ import {
   type GitRunner,
   type GitRunOptions,
   GitUnavailableError,
+  NotARepositoryError,
 } from "../lib/history/mod.ts";
 
 /** The subcommands run. */
@@ -121,6 +122,9 @@ export function gitRunner(options: { timeLimitMs?: number; executable?: string }
       if (!status.success) {
         const reason = new TextDecoder().decode(stderr.bytes).trim().split("\n")[0]?.slice(0, 200) ||
           `exit status ${status.code}`;
+        if (/not a git repository/i.test(reason)) {
+          throw new NotARepositoryError(`not in a git checkout: ${cwd}`);
+        }
         throw new GitFailedError(`git ${args[0]} failed: ${reason}`);
       }
       return out.bytes;

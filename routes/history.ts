@@ -7,7 +7,6 @@
  */
 import { z } from "zod";
 import {
-  type CatalogueChanges,
   changesSince,
   DEFAULT_HISTORY_LIMIT,
   entryHistory,
@@ -20,13 +19,13 @@ import {
   readPriorityList,
   VersionCache,
 } from "../lib/history/mod.ts";
-import { NotFoundError } from "../lib/errors.ts";
 import type { PoCatalog } from "../lib/po/mod.ts";
 import type { CatalogueStore } from "../lib/store/mod.ts";
 import type { AppDeps } from "./deps.ts";
 import { defineTool, defineToolGroup, type ToolAnnotations } from "./tool.ts";
 import { pyInt } from "./validation.ts";
 import { cataloguePath } from "./_catalogue_path.ts";
+import { gitRunner } from "./git_runner.ts";
 import { type WorkbenchDeps, workbenchDeps } from "./workbench.ts";
 
 const READS: ToolAnnotations = {
@@ -51,7 +50,7 @@ export const EntryHistoryRequest = z.strictObject({
 }).meta({ id: "EntryHistoryRequest" });
 
 export const ChangesSinceRequest = z.strictObject({
-  ref: z.string().min(1).max(MAX_REF_CHARS).meta({ description: "Commit, branch or tag." }),
+  ref: z.string().min(1).max(MAX_REF_CHARS),
   file_path: FilePath.nullable().optional(),
 }).meta({ id: "ChangesSinceRequest" });
 
@@ -127,7 +126,8 @@ function historyDeps(app: AppDeps): HistoryDeps {
     versions = new VersionCache();
     VERSIONS.set(bench.catalogues, versions);
   }
-  return { ...bench, git: app.git ?? null, versions };
+  // Absent: the real runner (the process's permissions decide); null: none (git unavailable).
+  return { ...bench, git: app.git === undefined ? gitRunner() : app.git, versions };
 }
 
 function needGit(git: GitRunner | null): GitRunner {
@@ -150,8 +150,8 @@ export const historyTools = defineToolGroup<HistoryDeps>({
       path: "/po/history",
       role: "reader",
       summary: "Commits that changed one entry",
-      description: "The git commits that changed one entry's msgstr or flags, newest first, with author, " +
-        "date, subject and before/after; follows the entry through re-wraps, moves and file renames.",
+      description: "Commits that changed one entry's msgstr/flags (author, date, subject, before/after), " +
+        "newest first, through re-wraps, moves, renames. A tree's changes: changes_since.",
       input: EntryHistoryRequest,
       annotations: READS,
       example: ({ catalogue, msgid }) => ({ file_path: catalogue, msgid, limit: 5 }),
@@ -176,8 +176,9 @@ export const historyTools = defineToolGroup<HistoryDeps>({
       path: "/po/changes",
       role: "reader",
       summary: "Entries changed since a commit",
-      description: "Per catalogue, entries added, removed, translated, retranslated and fuzzied between " +
-        "ref (commit, branch, tag) and the files now; one catalogue with file_path. Re-wraps are no change.",
+      description:
+        "Entries added, removed, translated, retranslated, fuzzied per catalogue from ref to the " +
+        "files now (re-wraps are no change). One entry's commits: entry_history.",
       input: ChangesSinceRequest,
       annotations: READS,
       example: () => ({ ref: "HEAD" }),
@@ -203,36 +204,14 @@ export const historyTools = defineToolGroup<HistoryDeps>({
             scopes.push({ cwd: root, pathspec: ".", filePath: (rel: string) => `${base}/${rel}` });
           }
         }
-        const found: CatalogueChanges[] = [];
-        let commit = "";
-        let truncated = false;
-        let reason: string | null = null;
-        let firstError: unknown = null;
-        for (const scope of scopes) {
-          try {
-            const part = await changesSince(
-              runner,
-              versions,
-              [scope],
-              input.ref,
-              async (filePath) => (await catalogues.read(filePath, { signal: call.signal })).doc,
-              { maxBlobBytes: MAX_BLOB_BYTES, maxFiles: 1000 - found.length, signal: call.signal },
-            );
-            commit ||= part.commit;
-            found.push(...part.catalogues);
-            if (part.truncated) {
-              truncated = true;
-              reason = part.reason;
-              break;
-            }
-          } catch (error) {
-            // A root that is not a checkout (or lacks the ref) is passed over when others have it.
-            if (scopes.length === 1 || !(error instanceof NotFoundError)) throw error;
-            firstError ??= error;
-          }
-        }
-        if (commit === "" && firstError !== null) throw firstError;
-        return { commit, catalogues: found, truncated, reason };
+        return await changesSince(
+          runner,
+          versions,
+          scopes,
+          input.ref,
+          async (filePath) => (await catalogues.read(filePath, { signal: call.signal })).doc,
+          { maxBlobBytes: MAX_BLOB_BYTES, signal: call.signal },
+        );
       },
     }),
     defineTool({
@@ -240,8 +219,8 @@ export const historyTools = defineToolGroup<HistoryDeps>({
       path: "/po/next",
       role: "reader",
       summary: "Catalogues to translate next",
-      description: "Catalogues with work left, ranked by the root's .po-priority.txt (path prefixes or " +
-        "globs, first line first), then by words left (untranslated + fuzzy).",
+      description: "Catalogues with work left, ranked by the root's .po-priority.txt (path prefix or glob " +
+        "per line, first first), then words left. Then list_entries.",
       input: NextToTranslateRequest,
       annotations: READS,
       example: () => ({ limit: 10 }),

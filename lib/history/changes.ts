@@ -14,12 +14,11 @@
  *
  * @module
  */
-import { NotFoundError } from "../errors.ts";
 import type { PoCatalog } from "../po/mod.ts";
 import { entryState } from "../workbench/mod.ts";
 import {
-  GitFailedError,
   type GitRunner,
+  NotARepositoryError,
   parseRawDiff,
   type RawChange,
   readBlobs,
@@ -77,7 +76,7 @@ const MAX_LIST_BYTES = 32 * 1024 * 1024;
 /**
  * The changes to the catalogues of `scopes` since `ref`, compared with what `readCurrent` reads now.
  *
- * @throws {InvalidRefError} a refused ref; {@link NotFoundError} when a scope's repository has no such
+ * @throws {InvalidRefError} a refused ref; `NotFoundError` when a scope's repository has no such
  *   commit or the scope is not in a git repository.
  */
 export async function changesSince(
@@ -99,12 +98,17 @@ export async function changesSince(
   let reason: string | null = null;
   let firstCommit: string | null = null;
   let compared = 0;
+  const outside: string[] = [];
 
   for (const scope of scopes) {
-    const commit = await resolveCommit(git, scope.cwd, ref, signal).catch((error) => {
-      if (error instanceof GitFailedError) throw new NotFoundError(`Not in a git repository: ${scope.cwd}`);
-      throw error;
-    });
+    let commit: string;
+    try {
+      commit = await resolveCommit(git, scope.cwd, ref, signal);
+    } catch (error) {
+      if (!(error instanceof NotARepositoryError)) throw error;
+      outside.push(scope.cwd);
+      continue;
+    }
     firstCommit ??= commit;
     const diff = parseRawDiff(
       new TextDecoder().decode(
@@ -185,6 +189,7 @@ export async function changesSince(
     }
     if (truncated) break;
   }
+  if (reason === null && outside.length > 0) reason = `in no git checkout: ${outside.join(", ")}`;
   return { commit: firstCommit ?? "", catalogues, truncated, reason };
 }
 

@@ -15,7 +15,14 @@
  *
  * @module
  */
-import { type GitRunner, LOG_FORMAT, type LoggedCommit, parseRawLog, readBlobs } from "./git.ts";
+import {
+  type GitRunner,
+  LOG_FORMAT,
+  type LoggedCommit,
+  NotARepositoryError,
+  parseRawLog,
+  readBlobs,
+} from "./git.ts";
 import {
   entryKey,
   type EntrySnapshot,
@@ -102,21 +109,33 @@ export async function entryHistory(
   const started = now();
   const { signal } = options;
 
-  const log = await git.run(request.cwd, [
-    "log",
-    "--follow",
-    "--no-merges",
-    "--raw",
-    "--no-abbrev",
-    "-z",
-    "--no-color",
-    "--encoding=UTF-8",
-    LOG_FORMAT,
-    `--max-count=${maxCommits + 1}`,
-    "HEAD",
-    "--",
-    request.fileName,
-  ], { maxBytes: MAX_LOG_BYTES, signal });
+  let log: Uint8Array;
+  try {
+    log = await git.run(request.cwd, [
+      "log",
+      "--follow",
+      "--no-merges",
+      "--raw",
+      "--no-abbrev",
+      "-z",
+      "--no-color",
+      "--encoding=UTF-8",
+      LOG_FORMAT,
+      `--max-count=${maxCommits + 1}`,
+      "HEAD",
+      "--",
+      request.fileName,
+    ], { maxBytes: MAX_LOG_BYTES, signal });
+  } catch (error) {
+    if (!(error instanceof NotARepositoryError)) throw error;
+    return {
+      commits: [],
+      truncated: false,
+      reason: "the catalogue is in no git checkout",
+      examined: 0,
+      unreadable: 0,
+    };
+  }
   const logged = parseRawLog(new TextDecoder().decode(log));
   let truncated = logged.length > maxCommits;
   let reason = truncated ? `only the newest ${maxCommits} commits of the file were examined` : null;

@@ -35,6 +35,11 @@ export class GitFailedError extends DomainError {
   override name = "GitFailedError";
 }
 
+/** git ran in a directory that is in no git checkout. */
+export class NotARepositoryError extends GitFailedError {
+  override name = "NotARepositoryError";
+}
+
 /** git cannot be run here (not installed, or the process may not run it: `--allow-run=git`). */
 export class GitUnavailableError extends DomainError {
   override name = "GitUnavailableError";
@@ -221,7 +226,9 @@ export async function resolveCommit(
       signal,
     });
   } catch (error) {
-    if (error instanceof GitFailedError) throw new NotFoundError(`Unknown revision: ${ref}`);
+    if (error instanceof GitFailedError && !(error instanceof NotARepositoryError)) {
+      throw new NotFoundError(`Unknown revision: ${ref}`);
+    }
     throw error;
   }
   const oid = new TextDecoder().decode(out).trim();

@@ -13,6 +13,7 @@ export {
   GitUnavailableError,
   InvalidRefError,
   MAX_REF_CHARS,
+  NotARepositoryError,
   parseRawDiff,
   parseRawLog,
 } from "./git.ts";
