@@ -370,7 +370,10 @@ Deno.test("without git, the history tools say so; next_to_translate still works"
   const root = await Deno.realPath(await Deno.makeTempDir({ prefix: "h6-nogit-" }));
   try {
     await Deno.writeTextFile(`${root}/fr.po`, PO('msgid "a"\nmsgstr ""\n'));
-    const { app } = testApp({ catalogues: new CatalogueStore({ roots: [root], codec: PO_CODEC }), git: null });
+    const { app } = testApp({
+      catalogues: new CatalogueStore({ roots: [root], codec: PO_CODEC }),
+      git: null,
+    });
     const { server, post } = servedOnLoopback(app);
     try {
       const r = await post("/po/history", { file_path: "fr.po", msgid: "a" });
