@@ -122,7 +122,7 @@ export function gitRunner(options: { timeLimitMs?: number; executable?: string }
       if (!status.success) {
         const reason = new TextDecoder().decode(stderr.bytes).trim().split("\n")[0]?.slice(0, 200) ||
           `exit status ${status.code}`;
-        if (/not a git repository/i.test(reason)) {
+        if (/not a git repository|cannot use bare repository/i.test(reason)) {
           throw new NotARepositoryError(`not in a git checkout: ${cwd}`);
         }
         throw new GitFailedError(`git ${args[0]} failed: ${reason}`);
