@@ -83,9 +83,8 @@ for (const [i, m] of picks.entries()) {
 
 // The brute force, side by side: each commit's version shown and parsed whole.
 {
-  const hashes =
-    (await git(dir, ["log", "--follow", "--no-merges", "--format=%H", "--name-only", "-z", "--", fileName]))
-      .split("\0").map((s) => s.trim()).filter((s) => s !== "");
+  const hashes = (await git(dir, ["log", "--no-merges", "--format=%H", "--name-only", "-z", "--", fileName]))
+    .split("\0").map((s) => s.trim()).filter((s) => s !== "");
   const t = performance.now();
   let versions = 0;
   for (let i = 0; i + 1 < hashes.length && versions < 500; i += 2) {

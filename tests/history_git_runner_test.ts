@@ -141,3 +141,35 @@ Deno.test("--allow-run=git is granted only when a root is in a git checkout", as
     await Deno.remove(plain, { recursive: true });
   }
 });
+
+Deno.test("a clone missing another file's blob: the history without renames followed, said so", async () => {
+  const dir = await Deno.realPath(await Deno.makeTempDir({ prefix: "h6-missing-" }));
+  try {
+    await git(dir, ["init", "-q", "-b", "main"]);
+    const old = PO.replace('"b"', '"old"') + '\nmsgid "padding"\nmsgstr "so that the rename is found"\n';
+    await Deno.writeTextFile(`${dir}/old.po`, old);
+    await git(dir, ["add", "."]);
+    await git(dir, ["commit", "-qm", "one"]);
+    await git(dir, ["mv", "old.po", "fr.po"]);
+    await Deno.writeTextFile(`${dir}/fr.po`, old.replace('"old"', '"mid"'));
+    await git(dir, ["commit", "-qam", "rename, edited"]);
+    await Deno.writeTextFile(`${dir}/fr.po`, old.replace('"old"', '"new"'));
+    await git(dir, ["commit", "-qam", "two"]);
+    // The blob of the first version is lost (as in a damaged or partial clone).
+    const oid = (await git(dir, ["rev-parse", "HEAD~2:old.po"])).trim();
+    await Deno.remove(`${dir}/.git/objects/${oid.slice(0, 2)}/${oid.slice(2)}`);
+    const got = await entryHistory(gitRunner(), new VersionCache(), {
+      cwd: dir,
+      fileName: "fr.po",
+      msgctxt: null,
+      msgid: "a",
+    }, { maxBlobBytes: 1 << 20 });
+    assert.match(got.reason ?? "", /renames not followed/);
+    assert.deepEqual(got.commits.map((c) => [c.before?.msgstr ?? null, c.after?.msgstr]), [["mid", "new"], [
+      null,
+      "mid",
+    ]]);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});

@@ -16,6 +16,7 @@
  * @module
  */
 import {
+  GitFailedError,
   type GitRunner,
   LOG_FORMAT,
   type LoggedCommit,
@@ -109,23 +110,34 @@ export async function entryHistory(
   const started = now();
   const { signal } = options;
 
+  const logArgs = (follow: boolean) => [
+    "log",
+    ...(follow ? ["--follow"] : []),
+    "--no-merges",
+    "--raw",
+    "--no-abbrev",
+    "-z",
+    "--no-color",
+    "--encoding=UTF-8",
+    LOG_FORMAT,
+    `--max-count=${maxCommits + 1}`,
+    "HEAD",
+    "--",
+    request.fileName,
+  ];
   let log: Uint8Array;
+  let notFollowed: string | null = null;
   try {
-    log = await git.run(request.cwd, [
-      "log",
-      "--follow",
-      "--no-merges",
-      "--raw",
-      "--no-abbrev",
-      "-z",
-      "--no-color",
-      "--encoding=UTF-8",
-      LOG_FORMAT,
-      `--max-count=${maxCommits + 1}`,
-      "HEAD",
-      "--",
-      request.fileName,
-    ], { maxBytes: MAX_LOG_BYTES, signal });
+    try {
+      log = await git.run(request.cwd, logArgs(true), { maxBytes: MAX_LOG_BYTES, signal });
+    } catch (error) {
+      // Following renames reads other files' blobs too: in a clone missing some (a partial or
+      // damaged one) it fails where the file's own history is whole. The history without renames
+      // followed is better than none, said so.
+      if (!(error instanceof GitFailedError) || error instanceof NotARepositoryError) throw error;
+      log = await git.run(request.cwd, logArgs(false), { maxBytes: MAX_LOG_BYTES, signal });
+      notFollowed = `renames not followed (${error.message})`;
+    }
   } catch (error) {
     if (!(error instanceof NotARepositoryError)) throw error;
     return {
@@ -216,11 +228,15 @@ export async function entryHistory(
           truncated = true;
           reason = `limit reached (${limit}): older changes were not looked for`;
         }
-        return { commits: out, truncated, reason, examined, unreadable };
+        return { commits: out, truncated, reason: joinReasons(notFollowed, reason), examined, unreadable };
       }
     }
   }
-  return { commits: out, truncated, reason, examined, unreadable };
+  return { commits: out, truncated, reason: joinReasons(notFollowed, reason), examined, unreadable };
+}
+
+function joinReasons(a: string | null, b: string | null): string | null {
+  return a === null ? b : b === null ? a : `${a}; ${b}`;
 }
 
 /** The change of `commit` to the file followed (by its path after, when a commit has several). */
