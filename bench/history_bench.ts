@@ -42,9 +42,8 @@ const fileName = file.slice(file.lastIndexOf("/") + 1);
 const current = indexEntries(PO_CODEC.parse(await Deno.readFile(`${repo}/${file}`), file));
 const keys = [...current.values()].filter((m) => !m.obsolete);
 const picks = [0, 0.25, 0.5, 0.75, 0.99].map((f) => keys[Math.floor(f * (keys.length - 1))]!);
-const commitsOfFile =
-  (await git(dir, ["log", "--follow", "--no-merges", "--format=%H", "--", fileName])).trim()
-    .split("\n").length;
+const commitsOfFile = (await git(dir, ["log", "--no-merges", "--format=%H", "--", fileName])).trim()
+  .split("\n").length;
 console.log(`${file}: ${commitsOfFile} commits of the file, ${keys.length} live entries`);
 
 const ms = (t: number) => `${Math.round(performance.now() - t)} ms`;
