@@ -56,6 +56,7 @@ export const ChangesSinceRequest = z.strictObject({
 
 export const NextToTranslateRequest = z.strictObject({
   limit: pyInt({ ge: 1, le: 1000 }).default(20),
+  under: z.string().max(4096).nullable().optional(),
 }).meta({ id: "NextToTranslateRequest" });
 
 const Snapshot = z.object({
@@ -227,7 +228,7 @@ export const historyTools = defineToolGroup<HistoryDeps>({
       errors: [403, 404],
       output: NextToTranslateResponse,
       handle: async (input, { workbench }, call) => {
-        const listed = await workbench.listing({ under: null, signal: call.signal });
+        const listed = await workbench.listing({ under: input.under ?? null, signal: call.signal });
         const priorities = new Map<string, PriorityList>();
         for (const root of workbench.roots) {
           const list = await readPriorityList(root);
