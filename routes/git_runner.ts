@@ -63,6 +63,43 @@ const GIT_ENV: Record<string, string> = {
 /** Default time one git run may take. */
 export const DEFAULT_GIT_TIME_LIMIT_MS = 30_000;
 
+/** Most git processes running at once in this process; more wait their turn (or their request's end). */
+export const MAX_GIT_PROCESSES = 4;
+let running = 0;
+const waiting: (() => void)[] = [];
+
+/** Waits for a turn to run git; resolves the function that gives it back. */
+async function turn(signal?: AbortSignal): Promise<() => void> {
+  while (running >= MAX_GIT_PROCESSES) {
+    await new Promise<void>((resolve, reject) => {
+      const wake = () => {
+        signal?.removeEventListener("abort", gone);
+        resolve();
+      };
+      const gone = () => {
+        const at = waiting.indexOf(wake);
+        if (at >= 0) waiting.splice(at, 1);
+        reject(signal!.reason);
+      };
+      waiting.push(wake);
+      signal?.addEventListener("abort", gone, { once: true });
+    });
+  }
+  running++;
+  let given = false;
+  return () => {
+    if (given) return;
+    given = true;
+    running--;
+    waiting.shift()?.();
+  };
+}
+
+/** Processes running now (for tests). */
+export function runningGitProcesses(): number {
+  return running;
+}
+
 /** A runner of read-only git (see the module doc); `timeLimitMs` bounds each run. */
 export function gitRunner(options: { timeLimitMs?: number; executable?: string } = {}): GitRunner {
   const timeLimitMs = options.timeLimitMs ?? DEFAULT_GIT_TIME_LIMIT_MS;
@@ -71,65 +108,74 @@ export function gitRunner(options: { timeLimitMs?: number; executable?: string }
     async run(cwd: string, args: readonly string[], run: GitRunOptions): Promise<Uint8Array> {
       if (!ALLOWED.has(args[0] ?? "")) throw new GitFailedError(`git ${args[0]} is not run here`);
       run.signal?.throwIfAborted();
-      const timer = AbortSignal.timeout(timeLimitMs);
-      const signal = run.signal ? AbortSignal.any([run.signal, timer]) : timer;
-      let child: Deno.ChildProcess;
+      const release = await turn(run.signal);
       try {
-        child = new Deno.Command(executable, {
-          args: [...SAFE_OPTIONS, ...args],
-          cwd,
-          clearEnv: true,
-          env: GIT_ENV,
-          stdin: run.stdin === undefined ? "null" : "piped",
-          stdout: "piped",
-          stderr: "piped",
-          signal,
-        }).spawn();
-      } catch (error) {
-        if (error instanceof Deno.errors.NotCapable || error instanceof Deno.errors.PermissionDenied) {
-          throw new GitUnavailableError("git may not be run: start the service with --allow-run=git");
-        }
-        if (error instanceof Deno.errors.NotFound) {
-          throw new GitUnavailableError("git is not installed, or the directory is gone");
-        }
-        throw new GitUnavailableError(`cannot run git: ${(error as Error).message}`);
+        return await runOnce(cwd, args, run);
+      } finally {
+        release();
       }
-      const writing = run.stdin === undefined ? Promise.resolve() : (async () => {
-        const writer = child.stdin.getWriter();
-        try {
-          await writer.write(run.stdin!);
-          await writer.close();
-        } catch {
-          // git stopped reading (killed, or failed): its status says why
-        }
-      })();
-      const errors = readAtMost(child.stderr, 4096);
-      const out = await readAtMost(child.stdout, run.maxBytes);
-      if (out.over) {
-        // Over the limit: the rest is not wanted.
-        try {
-          child.kill("SIGKILL");
-        } catch {
-          // already exited
-        }
-      }
-      const [status, stderr] = await Promise.all([child.status, errors, writing]).then(([s, e]) =>
-        [s, e] as const
-      );
-      if (run.signal?.aborted) throw run.signal.reason;
-      if (timer.aborted) throw new TimeoutError(`git ${args[0]} took longer than ${timeLimitMs} ms`);
-      if (out.over) throw new TooLargeError(`git ${args[0]} printed more than ${run.maxBytes} bytes`);
-      if (!status.success) {
-        const reason = new TextDecoder().decode(stderr.bytes).trim().split("\n")[0]?.slice(0, 200) ||
-          `exit status ${status.code}`;
-        if (/not a git repository|cannot use bare repository/i.test(reason)) {
-          throw new NotARepositoryError(`not in a git checkout: ${cwd}`);
-        }
-        throw new GitFailedError(`git ${args[0]} failed: ${reason}`);
-      }
-      return out.bytes;
     },
   };
+
+  async function runOnce(cwd: string, args: readonly string[], run: GitRunOptions): Promise<Uint8Array> {
+    const timer = AbortSignal.timeout(timeLimitMs);
+    const signal = run.signal ? AbortSignal.any([run.signal, timer]) : timer;
+    let child: Deno.ChildProcess;
+    try {
+      child = new Deno.Command(executable, {
+        args: [...SAFE_OPTIONS, ...args],
+        cwd,
+        clearEnv: true,
+        env: GIT_ENV,
+        stdin: run.stdin === undefined ? "null" : "piped",
+        stdout: "piped",
+        stderr: "piped",
+        signal,
+      }).spawn();
+    } catch (error) {
+      if (error instanceof Deno.errors.NotCapable || error instanceof Deno.errors.PermissionDenied) {
+        throw new GitUnavailableError("git may not be run: start the service with --allow-run=git");
+      }
+      if (error instanceof Deno.errors.NotFound) {
+        throw new GitUnavailableError("git is not installed, or the directory is gone");
+      }
+      throw new GitUnavailableError(`cannot run git: ${(error as Error).message}`);
+    }
+    const writing = run.stdin === undefined ? Promise.resolve() : (async () => {
+      const writer = child.stdin.getWriter();
+      try {
+        await writer.write(run.stdin!);
+        await writer.close();
+      } catch {
+        // git stopped reading (killed, or failed): its status says why
+      }
+    })();
+    const errors = readAtMost(child.stderr, 4096);
+    const out = await readAtMost(child.stdout, run.maxBytes);
+    if (out.over) {
+      // Over the limit: the rest is not wanted.
+      try {
+        child.kill("SIGKILL");
+      } catch {
+        // already exited
+      }
+    }
+    const [status, stderr] = await Promise.all([child.status, errors, writing]).then(([s, e]) =>
+      [s, e] as const
+    );
+    if (run.signal?.aborted) throw run.signal.reason;
+    if (timer.aborted) throw new TimeoutError(`git ${args[0]} took longer than ${timeLimitMs} ms`);
+    if (out.over) throw new TooLargeError(`git ${args[0]} printed more than ${run.maxBytes} bytes`);
+    if (!status.success) {
+      const reason = new TextDecoder().decode(stderr.bytes).trim().split("\n")[0]?.slice(0, 200) ||
+        `exit status ${status.code}`;
+      if (/not a git repository|cannot use bare repository/i.test(reason)) {
+        throw new NotARepositoryError(`not in a git checkout: ${cwd}`);
+      }
+      throw new GitFailedError(`git ${args[0]} failed: ${reason}`);
+    }
+    return out.bytes;
+  }
 }
 
 /** Reads `stream` to its end or past `max` bytes (then stops: `over`). */

@@ -10,7 +10,7 @@ import { changesSince, entryHistory, GitFailedError, VersionCache } from "../lib
 import { PO_CODEC } from "../lib/po/mod.ts";
 import { parseConfig, permissionFlags } from "../lib/config.ts";
 import { inGitCheckout } from "../cli/server_config.ts";
-import { gitRunner } from "../routes/git_runner.ts";
+import { gitRunner, MAX_GIT_PROCESSES, runningGitProcesses } from "../routes/git_runner.ts";
 import { git } from "./_git_history.ts";
 
 const PO = 'msgid ""\nmsgstr ""\n"Content-Type: text/plain; charset=UTF-8\\n"\n\nmsgid "a"\nmsgstr "b"\n';
@@ -169,6 +169,30 @@ Deno.test("a clone missing another file's blob: the history without renames foll
       null,
       "mid",
     ]]);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("at most MAX_GIT_PROCESSES git processes run at once; a waiting request that ends stops waiting", async () => {
+  const dir = await Deno.realPath(await Deno.makeTempDir({ prefix: "h6-turns-" }));
+  try {
+    // A stand-in for git that takes its time.
+    await Deno.writeTextFile(`${dir}/slow-git`, "#!/bin/sh\nsleep 1\n");
+    await Deno.chmod(`${dir}/slow-git`, 0o755);
+    const slow = gitRunner({ executable: `${dir}/slow-git` });
+    const busy = Array.from(
+      { length: MAX_GIT_PROCESSES + 2 },
+      () => slow.run(dir, ["log"], { maxBytes: 100 }),
+    );
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    assert.equal(runningGitProcesses(), MAX_GIT_PROCESSES);
+    const gone = new AbortController();
+    const waiting = slow.run(dir, ["log"], { maxBytes: 100, signal: gone.signal });
+    gone.abort(new Error("the request ended"));
+    await assert.rejects(waiting, /the request ended/);
+    await Promise.all(busy);
+    assert.equal(runningGitProcesses(), 0);
   } finally {
     await Deno.remove(dir, { recursive: true });
   }

@@ -73,7 +73,7 @@ export class VersionCache {
   /** Parses done (for tests and the bench: a version is parsed once). */
   parses = 0;
 
-  constructor(maxBytes = 128 * 1024 * 1024) {
+  constructor(maxBytes = 64 * 1024 * 1024) {
     this.#maxBytes = maxBytes;
   }
 
