@@ -48,11 +48,33 @@ export function permissionFlagsLine(cfg: ConfigModule, target: "serve" | "mcp"):
       defaultPoRoots: [...DEFAULT_PO_ROOTS],
       cwd: Deno.cwd(),
     });
-    return permissionFlags(config, target).join(" ");
+    return permissionFlags(config, target, { git: config.poRoots.some(inGitCheckout) }).join(" ");
   } catch (error) {
     if (!(error instanceof ConfigError)) throw error;
     return `--allow-env=${CONFIG_ENV_NAMES.join(",")}`;
   }
+}
+
+/**
+ * True when `dir` or a directory above it holds `.git` (a directory, or the file of a worktree):
+ * the history tools then run git. When this process may not look (no read permission), true: the
+ * tools are offered, and git is the one program allowed.
+ */
+export function inGitCheckout(dir: string): boolean {
+  let at = dir.replace(/\/+$/, "") || "/";
+  for (let depth = 0; depth < 64; depth++) {
+    try {
+      Deno.statSync(`${at === "/" ? "" : at}/.git`);
+      return true;
+    } catch (error) {
+      if (error instanceof Deno.errors.NotCapable || error instanceof Deno.errors.PermissionDenied) {
+        return true;
+      }
+    }
+    if (at === "/") return false;
+    at = at.slice(0, at.lastIndexOf("/")) || "/";
+  }
+  return false;
 }
 
 /** The broad permissions this process was granted (the tasks grant narrower ones). */

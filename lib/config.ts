@@ -381,7 +381,8 @@ export function isLoopbackHost(host: string): boolean {
 /**
  * The least-privilege `deno run` flags for a mode: read/write only the catalogue roots and the lock
  * directory, net only the listening address (serve) and the GPSS host, env only the variables the
- * service reads, sys only the user id (the lock directory must be the user's own).
+ * service reads, sys only the user id (the lock directory must be the user's own), and with
+ * `options.git` (a root is in a git checkout) the one program the history tools run: `git`.
  *
  * @example
  * ```ts
@@ -390,7 +391,11 @@ export function isLoopbackHost(host: string): boolean {
  * //  "--allow-net=127.0.0.1:8000,tiponet.tipo.gov.tw:443", "--allow-env=PORT,…", "--allow-sys=uid"]
  * ```
  */
-export function permissionFlags(config: Config, mode: "serve" | "mcp"): string[] {
+export function permissionFlags(
+  config: Config,
+  mode: "serve" | "mcp",
+  options: { git?: boolean } = {},
+): string[] {
   const files = [
     ...config.poRoots,
     ...(config.poLockDir === null ? [] : [config.poLockDir]),
@@ -403,6 +408,7 @@ export function permissionFlags(config: Config, mode: "serve" | "mcp"): string[]
     `--allow-write=${files}`,
     `--allow-net=${net.join(",")}`,
     `--allow-env=${CONFIG_ENV_NAMES.join(",")}`,
+    ...(options.git ? ["--allow-run=git"] : []),
     ...(config.poLockDir === null && config.gpssStateDir === null ? [] : ["--allow-sys=uid"]),
   ];
 }

@@ -9,6 +9,7 @@ import { DEFAULT_MAX_INFLIGHT_BYTES } from "../lib/json_answer.ts";
 import type { QuotaStatus, SearchOutcome, SearchRequest } from "../lib/gpss/mod.ts";
 import type { PoCatalog } from "../lib/po/mod.ts";
 import type { CatalogueStore } from "../lib/store/mod.ts";
+import type { GitRunner } from "../lib/history/mod.ts";
 
 /**
  * Everything the app's parts may use. A tool group takes what it needs when the app is built, and
@@ -34,6 +35,8 @@ export interface AppDeps {
   catalogues?: CatalogueStore<PoCatalog>;
   /** The allowance large loads and answers share (made from `config.maxInflightBytes` if absent). */
   budget?: ByteBudget;
+  /** Read-only git for the history tools (absent: `routes/git_runner.ts`'s; null: none, they answer so). */
+  git?: GitRunner | null;
   /** The GPSS client (cache, coalescing, timeout, in-band errors). */
   gpss?: {
     search(request: SearchRequest): Promise<SearchOutcome>;

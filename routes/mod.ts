@@ -16,6 +16,7 @@ import type { AppDeps } from "./deps.ts";
 import { mountDocs } from "./docs.ts";
 import { handleError, internalErrorResponse } from "./errors.ts";
 import { greetingTools } from "./greeting.ts";
+import { historyTools } from "./history.ts";
 import { mcpHttpHandler } from "./mcp.ts";
 import { memoryTools } from "./memory.ts";
 import { HEALTH_ANSWER, mountOpenApi } from "./openapi.ts";
@@ -41,6 +42,7 @@ export const TOOL_GROUPS: readonly ToolGroup[] = [
   poMaintainTools,
   poPurgeTools,
   workbenchTools,
+  historyTools,
   poCheckTools,
   memoryTools,
   greetingTools,

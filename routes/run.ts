@@ -5,6 +5,7 @@
  *
  * @module
  */
+import { gitRunner } from "./git_runner.ts";
 import { serveStdio } from "@modelcontextprotocol/server/stdio";
 import { ByteBudget } from "../lib/byte_budget.ts";
 import { listenFailure, serveWarnings } from "../cli/startup.ts";
@@ -44,7 +45,7 @@ export function appDeps(config: Config, log: (line: string) => void): AppDeps {
     codec: PO_CODEC,
     maxFileBytes: config.poMaxFileBytes,
   });
-  return { config, log, gpss, catalogues, budget };
+  return { config, log, gpss, catalogues, budget, git: gitRunner() };
 }
 
 /** How a server mode logs, and what `main.ts` found of its permissions. */

@@ -247,7 +247,7 @@ export interface WorkbenchDeps {
 /** One workbench per store (apps and MCP sessions over one store share its records). */
 const WORKBENCHES = new WeakMap<CatalogueStore<PoCatalog>, Workbench>();
 
-/** The workbench of the app's store (one per store), with the store. */
+/** The workbench tools' dependencies (one workbench per store; the history tools share it). */
 export function workbenchDeps(app: AppDeps): WorkbenchDeps {
   const catalogues = requireDep(app.catalogues, "catalogues", "the workbench tools");
   let workbench = WORKBENCHES.get(catalogues);

@@ -308,13 +308,15 @@ const INPUT_ENDPOINTS = [
   "/po/catalogues",
   "/po/check",
   "/po/suggest",
+  "/po/history",
+  "/po/changes",
 ] as const;
 /** What an endpoint whose fields are all optional answers to `{}` (the others: its first field missing). */
 const EMPTY_OBJECT_ANSWERS: Record<string, [number, Expected]> = {
   "/po/check": [422, "Give one of: entry (optionally with file_path for its header), file_path, directory"],
 };
 /** Endpoints that answer `{}` with a listing of the roots (not echoed by the request): no `{}` rows. */
-const LISTS_THE_ROOTS = new Set(["/po/catalogues"]);
+const LISTS_THE_ROOTS = new Set(["/po/catalogues", "/po/next"]);
 const NO_INPUT_ENDPOINTS = [
   "/po/checks",
   "/tools/get_available_databases",
@@ -345,6 +347,12 @@ function validBody(fx: Fixture, endpoint: string): Record<string, unknown> {
       return { under: fx.root };
     case "/po/suggest":
       return { msgid: "Return the value.", file_path: fx.at("ok.po") };
+    case "/po/history":
+      return { file_path: fx.at("ok.po"), msgid: "a" };
+    case "/po/changes":
+      return { ref: "HEAD" };
+    case "/po/next":
+      return { limit: 5 };
     default:
       return { file_path: fx.at("ok.po") };
   }
@@ -1299,6 +1307,69 @@ async function runMcp(fx: Fixture, client: Client, c: Case): Promise<void> {
   }
 }
 
+/** Rows of the history tools (entry_history, changes_since, next_to_translate). */
+function historyRows(fx: Fixture): Case[] {
+  const ok = fx.at("ok.po");
+  return [
+    {
+      name: "a catalogue in no git checkout has no history",
+      endpoint: "/po/history",
+      body: { file_path: ok, msgid: "a" },
+      status: 200,
+      check: (b) => assert.deepEqual([b.commits, b.reason], [[], "the catalogue is in no git checkout"]),
+    },
+    {
+      name: "a catalogue outside the roots",
+      endpoint: "/po/history",
+      body: { file_path: "/etc/fr.po", msgid: "a" },
+      status: 403,
+      detail: /^Path is outside the catalogue roots \(.*\): \/etc\/fr\.po$/,
+    },
+    {
+      name: "limit 0",
+      endpoint: "/po/history",
+      body: { file_path: ok, msgid: "a", limit: 0 },
+      status: 422,
+      detail: (d: unknown) => assert.equal((d as { type: string }[])[0]!.type, "greater_than_equal"),
+    },
+    {
+      name: "a ref that is an option",
+      endpoint: "/po/changes",
+      body: { ref: "--output=/tmp/x" },
+      status: 400,
+      detail: 'not a revision name: "--output=/tmp/x"',
+    },
+    {
+      name: "a ref that is a range",
+      endpoint: "/po/changes",
+      body: { ref: "HEAD..main", file_path: ok },
+      status: 400,
+      detail: 'not a revision name: "HEAD..main"',
+    },
+    {
+      name: "a ref too long",
+      endpoint: "/po/changes",
+      body: { ref: "x".repeat(300) },
+      status: 422,
+      detail: (d: unknown) => assert.equal((d as { type: string }[])[0]!.type, "string_too_long"),
+    },
+    {
+      name: "ranked catalogues",
+      endpoint: "/po/next",
+      body: { limit: 5, under: fx.root },
+      status: 200,
+      check: (b) => assert.ok(Array.isArray(b.catalogues)),
+    },
+    {
+      name: "a directory outside the roots",
+      endpoint: "/po/next",
+      body: { under: "/etc" },
+      status: 403,
+      detail: "Directory is outside the catalogue roots: /etc",
+    },
+  ];
+}
+
 /** Rows of the workbench tools (list_catalogues, list_entries, search_entries). */
 function workbenchRows(fx: Fixture): Case[] {
   const ok = fx.at("ok.po");
@@ -1740,6 +1811,7 @@ function allRows(fx: Fixture): Case[] {
     ...pathRows(fx),
     ...noInputRows(),
     ...workbenchRows(fx),
+    ...historyRows(fx),
     ...checkRows(fx),
     ...maintainRows(fx),
     ...lookupRows(fx),
