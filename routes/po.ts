@@ -374,7 +374,7 @@ const DEFAULT_PAGE_LIMIT = 100;
  * The revision a write expects: `if_revision`, or the `If-Match` header's one strong entity tag
  * (`"REVISION"`; a bare REVISION is taken too). Both given must agree.
  */
-function expectedRevision(fromBody: string | undefined, ifMatch: string | null): string | undefined {
+export function expectedRevision(fromBody: string | undefined, ifMatch: string | null): string | undefined {
   if (ifMatch === null) return fromBody;
   const value = ifMatch.trim();
   const tag = /^"([^"]*)"$/.exec(value)?.[1] ?? (/^[A-Za-z0-9_-]+$/.test(value) ? value : null);

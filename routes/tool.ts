@@ -33,6 +33,7 @@ import { readJsonBody } from "./validation.ts";
 export interface Tool<I extends z.ZodType | null = z.ZodType | null, D = unknown> {
   /** MCP tool name and OpenAPI operationId. */
   name: string;
+  role?: "reader" | "translator" | "reviewer" | "admin";
   /** HTTP path (always POST). */
   path: string;
   summary: string;

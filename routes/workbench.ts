@@ -239,7 +239,7 @@ const READS: ToolAnnotations = {
 };
 
 /** The workbench tools' dependencies: the catalogue store and the workbench over its roots. */
-interface WorkbenchDeps {
+export interface WorkbenchDeps {
   catalogues: CatalogueStore<PoCatalog>;
   workbench: Workbench;
 }
@@ -247,7 +247,7 @@ interface WorkbenchDeps {
 /** One workbench per store (apps and MCP sessions over one store share its records). */
 const WORKBENCHES = new WeakMap<CatalogueStore<PoCatalog>, Workbench>();
 
-function workbenchDeps(app: AppDeps): WorkbenchDeps {
+export function workbenchDeps(app: AppDeps): WorkbenchDeps {
   const catalogues = requireDep(app.catalogues, "catalogues", "the workbench tools");
   let workbench = WORKBENCHES.get(catalogues);
   if (workbench === undefined) {

@@ -11,7 +11,7 @@
 import { ConflictError, InvalidInputError, NotFoundError } from "../../errors.ts";
 import type { CatalogueCallOptions, CatalogueStore } from "../../store/mod.ts";
 import { checkMessage, type CheckProblem } from "../checks/mod.ts";
-import { messageLine } from "../read/parse.ts";
+import { messageLine, messageLines } from "../read/parse.ts";
 import { isHeader, type PoCatalog, type PoMessage } from "../types.ts";
 import type { WriteEntry } from "./apply_write.ts";
 import { type DraftMark, readDraft } from "./draft_mark.ts";
@@ -45,6 +45,8 @@ export interface DraftEntry {
 export interface FoundDraft {
   readonly message: PoMessage;
   readonly mark: DraftMark;
+  /** The line of its first keyword in the file as read, or null when unknown. */
+  readonly line: number | null;
 }
 
 /**
@@ -57,12 +59,13 @@ export interface FoundDraft {
  */
 export function catalogueDrafts(catalog: PoCatalog, author?: string | null): FoundDraft[] {
   const out: FoundDraft[] = [];
-  for (const message of catalog.messages) {
-    if (isHeader(message) || message.obsolete || message.translatorComments.length === 0) continue;
+  const lines = messageLines(catalog);
+  catalog.messages.forEach((message, i) => {
+    if (isHeader(message) || message.obsolete || message.translatorComments.length === 0) return;
     const mark = readDraft(message);
-    if (mark === null || (author !== undefined && mark.author !== author)) continue;
-    out.push({ message, mark });
-  }
+    if (mark === null || (author !== undefined && mark.author !== author)) return;
+    out.push({ message, mark, line: lines?.[i] ?? messageLine(message) ?? null });
+  });
   return out;
 }
 
@@ -87,7 +90,7 @@ export function draftEntry(found: FoundDraft, catalog: PoCatalog, path: string |
     previous_fuzzy: mark.previous?.fuzzy ?? false,
     author: mark.author,
     date: mark.date,
-    line: messageLine(m) ?? null,
+    line: found.line,
     checks: checkMessage(m, { catalog, path }),
   };
 }
@@ -103,6 +106,8 @@ export interface DraftReview {
   msgstrPlural?: Record<string, string>;
   /** The draft's msgstr as read: else {@link ConflictError}. */
   expectedMsgstr?: string;
+  /** The draft's plural forms as read: else {@link ConflictError}. */
+  expectedMsgstrPlural?: Record<string, string>;
   /** The file's revision as read: else {@link ConflictError}. */
   ifRevision?: string;
 }
@@ -168,6 +173,9 @@ export async function reviewDraft(
       }
       const entry: WriteEntry = { msgid: review.msgid, msgctxt, draft: false };
       if (review.expectedMsgstr !== undefined) entry.expected_msgstr = review.expectedMsgstr;
+      if (review.expectedMsgstrPlural !== undefined) {
+        entry.expected_msgstr_plural = review.expectedMsgstrPlural;
+      }
       if (review.action === "approve") {
         entry.fuzzy = false;
         entry.previous_msgid = null;
