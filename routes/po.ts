@@ -102,10 +102,9 @@ export const PoEntryInput = z.strictObject({
     description: "As expected_msgstr, for the plural forms (msgstr_plural as read): every form must match.",
   }),
   draft: z.boolean().optional().meta({
-    description:
-      "true: a draft for review (fuzzy + mark: author, date, previous msgstr); false: clear the mark.",
+    description: "true: a draft to review (list_drafts); false: unmark.",
   }),
-  draft_author: z.string().max(200).optional().meta({ description: "Who wrote the draft (e.g. a model)." }),
+  draft_author: z.string().max(200).optional().meta({ description: "The draft's author." }),
   delete: z.boolean().optional().meta({
     description: "true: remove this entry (obsolete: true, the #~ one; other fields ignored). Not the " +
       "header (422); a missing one refuses the write (409).",

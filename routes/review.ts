@@ -20,12 +20,8 @@ import { type WorkbenchDeps, workbenchDeps } from "./workbench.ts";
 const Forms = z.record(z.string(), z.string());
 
 export const ListDraftsRequest = z.strictObject({
-  file_path: z.string().max(4096).nullable().optional().meta({
-    description: "One catalogue; absent: every catalogue under the roots.",
-  }),
-  author: z.string().max(200).nullable().optional().meta({
-    description: "Only this author's drafts (null: the unnamed ones).",
-  }),
+  file_path: z.string().max(4096).nullable().optional().meta({ description: "Absent: every catalogue." }),
+  author: z.string().max(200).nullable().optional().meta({ description: "null: unnamed drafts." }),
   limit: pyInt({ ge: 1, le: MAX_DRAFTS_PAGE }).default(20),
   cursor: z.string().max(8192).nullable().optional().meta({
     description: "next_cursor of the previous page.",
@@ -36,15 +32,12 @@ export const ReviewDraftRequest = z.strictObject({
   file_path: z.string().max(4096),
   msgctxt: z.string().nullable().optional(),
   msgid: z.string(),
-  action: z.enum(["approve", "reject"]).meta({
-    description: "approve: keep the translation (or msgstr), clear the mark and fuzzy; reject: restore the " +
-      "previous translation (none: untranslated).",
-  }),
-  msgstr: z.string().optional().meta({ description: "approve: keep this edit instead." }),
+  action: z.enum(["approve", "reject"]),
+  msgstr: z.string().optional().meta({ description: "approve: this edit instead." }),
   msgstr_plural: Forms.optional(),
-  expected_msgstr: z.string().optional().meta({ description: "The draft's msgstr as listed: else 409." }),
+  expected_msgstr: z.string().optional(),
   expected_msgstr_plural: Forms.optional(),
-  if_revision: z.string().optional().meta({ description: "The file's revision as listed: else 409." }),
+  if_revision: z.string().optional(),
 }).meta({ id: "ReviewDraftRequest" });
 
 const Problem = z.object({
@@ -137,8 +130,9 @@ export const reviewTools = defineToolGroup<ReviewDeps>({
       path: "/po/review",
       role: "reviewer",
       summary: "Approve or reject a draft",
-      description: "approve: the draft (or your msgstr edit) becomes the translation; reject: the previous " +
-        "translation comes back. CAS: expected_msgstr, if_revision or If-Match (409).",
+      description: "A draft of list_drafts: approve keeps it (or your msgstr edit), reject restores the " +
+        "previous translation (none: untranslated). 409 unless expected_msgstr and if_revision/If-Match " +
+        "match.",
       input: ReviewDraftRequest,
       annotations: {
         readOnlyHint: false,
