@@ -74,6 +74,7 @@ const ListDraftsResponse = z.object({
 const ReviewDraftResponse = z.object({
   state: z.enum(["translated", "fuzzy", "untranslated", "obsolete"]),
   revision: z.string().nullable(),
+  written: z.boolean(),
   message: z.string(),
   problems: z.array(Problem),
 }).meta({ id: "ReviewDraftResponse" });
@@ -140,6 +141,13 @@ export const reviewTools = defineToolGroup<ReviewDeps>({
         idempotentHint: false,
         openWorldHint: false,
       },
+      // Approving an entry that is no draft changes nothing: the example, sent as it is, writes nothing.
+      example: ({ catalogue, msgid, msgstr }) => ({
+        file_path: catalogue,
+        msgid,
+        action: "approve",
+        expected_msgstr: msgstr,
+      }),
       errors: [403, 404, 409],
       httpHeaders: [{ name: "If-Match", description: 'The revision the review expects ("REVISION").' }],
       output: ReviewDraftResponse,
@@ -159,12 +167,18 @@ export const reviewTools = defineToolGroup<ReviewDeps>({
           ...(ifRevision !== undefined ? { ifRevision } : {}),
         }, { signal: call.signal });
         const state = entryState(r.message);
+        const quoted = JSON.stringify(input.msgid.length > 60 ? input.msgid.slice(0, 60) + "…" : input.msgid);
         return {
           state,
           revision: r.revision,
-          message: `${input.action === "approve" ? "Approved" : "Rejected"} the draft of msgid ${
-            JSON.stringify(input.msgid.length > 60 ? input.msgid.slice(0, 60) + "…" : input.msgid)
-          } in ${filePath}: the entry is ${state} now`,
+          written: r.written,
+          message: !r.written
+            ? `Nothing to write: msgid ${quoted} in ${filePath} is no draft (approved already, or never one); ` +
+              `it is ${state}`
+            : `${
+              input.action === "approve" ? "Approved" : "Rejected"
+            } the draft of msgid ${quoted} in ${filePath}: ` +
+              `the entry is ${state} now`,
           problems: r.problems,
         };
       },

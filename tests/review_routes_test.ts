@@ -125,10 +125,22 @@ Deno.test("POST /po/review approves with CAS: a stale revision, If-Match or msgs
   assert.equal(m.msgstr, "Brouillon relu");
   assert.deepEqual(m.flags, []);
   assert.deepEqual(m.translatorComments, []);
-  // Reviewed once: a second review (another reviewer's, say) finds no draft.
-  const again = await s.post("/po/review", approve);
-  assert.equal(again.status, 409);
-  assert.match(again.body.detail, /is not a draft/);
+  // Approved once: approving again changes nothing; a reject or an edit finds no draft to review.
+  const bytes = await Deno.readFile(path);
+  const again = await s.post("/po/review", { ...approve, expected_msgstr: "Brouillon relu" });
+  assert.equal(again.status, 200);
+  assert.equal(again.body.written, false);
+  assert.deepEqual(await Deno.readFile(path), bytes);
+  const late = await s.post("/po/review", { ...approve, action: "reject" });
+  assert.equal(late.status, 409);
+  assert.match(late.body.detail, /is not a draft/);
+  const edit = await s.post("/po/review", { ...approve, msgstr: "autre" });
+  assert.equal(edit.status, 409);
+  // An entry fuzzy because its source changed is no draft: approving it here changes nothing.
+  const other = s.path("fr/sub/b.po");
+  const fuzzy = await s.post("/po/review", { ...approve, file_path: other, msgid: FUZZY });
+  assert.equal(fuzzy.status, 200);
+  assert.deepEqual([fuzzy.body.written, fuzzy.body.state], [false, "fuzzy"]);
   const missing = await s.post("/po/review", { ...approve, msgid: "No such msgid" });
   assert.equal(missing.status, 404);
 });

@@ -118,6 +118,8 @@ export interface ReviewResult {
   message: PoMessage;
   /** The file's revision after the review. */
   revision: string | null;
+  /** False when nothing changed (an approve of an entry approved already). */
+  written: boolean;
   /** Problems the review introduces (the default checks, as write_po's "warn"). */
   problems: CheckProblem[];
 }
@@ -126,8 +128,14 @@ export interface ReviewResult {
  * Approves or rejects the draft (msgctxt, msgid) of the catalogue at `path`, in one locked write.
  *
  * @throws {NotFoundError} the file, or an active entry with that msgctxt and msgid, does not exist.
+ * Approving, without an edit, an entry that is no draft (approved already, or never one) changes
+ * nothing and is no error: approval is idempotent (two reviewers approving one draft both
+ * succeed; `expectedMsgstr` still guards against approving what another reviewer rejected). A
+ * reject, or an approve with an edit, needs a draft.
+ *
  * @throws {ConflictError} the revision is not `ifRevision`, the entry's msgstr is not
- *   `expectedMsgstr`, or the entry is not a draft (any more): nothing written.
+ *   `expectedMsgstr`, or the entry is not a draft (any more) and the review is not such an approve:
+ *   nothing written.
  * @throws {InvalidInputError} an edit with a reject, or what a write refuses.
  * @example
  * ```ts
@@ -164,6 +172,18 @@ export async function reviewDraft(
         );
       }
       const mark = readDraft(message);
+      const entry: WriteEntry = { msgid: review.msgid, msgctxt };
+      if (review.expectedMsgstr !== undefined) entry.expected_msgstr = review.expectedMsgstr;
+      if (review.expectedMsgstrPlural !== undefined) {
+        entry.expected_msgstr_plural = review.expectedMsgstrPlural;
+      }
+      if (
+        mark === null && review.action === "approve" && review.msgstr === undefined &&
+        review.msgstrPlural === undefined
+      ) {
+        // No draft waits for review here (approved already, or never one): approving changes nothing.
+        return [entry];
+      }
       if (mark === null) {
         throw new ConflictError(
           `Nothing was written: the entry with msgid ${
@@ -171,11 +191,7 @@ export async function reviewDraft(
           } is not a draft (any more): someone reviewed it, or it was never marked. Read it again.`,
         );
       }
-      const entry: WriteEntry = { msgid: review.msgid, msgctxt, draft: false };
-      if (review.expectedMsgstr !== undefined) entry.expected_msgstr = review.expectedMsgstr;
-      if (review.expectedMsgstrPlural !== undefined) {
-        entry.expected_msgstr_plural = review.expectedMsgstrPlural;
-      }
+      entry.draft = false;
       if (review.action === "approve") {
         entry.fuzzy = false;
         entry.previous_msgid = null;
@@ -200,5 +216,5 @@ export async function reviewDraft(
   const message = result.catalog.messages.find((m) =>
     !m.obsolete && m.msgctxt === msgctxt && m.msgid === review.msgid
   )!; // updated in place: the entry is still there
-  return { message, revision: result.revision, problems: result.problems };
+  return { message, revision: result.revision, written: result.written, problems: result.problems };
 }
