@@ -214,3 +214,28 @@ Deno.test("an agent drafts, lists and reviews through MCP alone (the SDK client)
   assert.equal(m.msgstr, "Brouillon");
   assert.equal(readDraft(m), null);
 });
+
+Deno.test("a draft's problems come back from write_po (the checks pass over other fuzzy entries); strict refuses them", async () => {
+  await using s = await servedCatalogues({ "a.po": partlyTranslated(8) });
+  const path = s.path("a.po");
+  const broken = { msgid: msgidOf(4), msgstr: "élément %(compte)d introuvable", draft: true };
+  const before = await Deno.readFile(path);
+  const strict = await s.post("/po/write", { file_path: path, entries: [broken], checks: "strict" });
+  assert.equal(strict.status, 422);
+  assert.match(strict.body.detail.message, /python-format/);
+  assert.deepEqual(await Deno.readFile(path), before);
+  const warned = await s.post("/po/write", { file_path: path, entries: [broken] });
+  assert.equal(warned.status, 200);
+  assert.deepEqual(warned.body.problems.map((p: { check: string }) => p.check), ["python-format"]);
+  assert.equal(typeof warned.body.problems[0].line, "number");
+  // The same problem again is not new; a plain fuzzy write stays unchecked, as msgfmt leaves it.
+  const again = await s.post("/po/write", { file_path: path, entries: [{ ...broken, draft_author: "b" }] });
+  assert.deepEqual(again.body.problems, []);
+  const fuzzy = await s.post("/po/write", {
+    file_path: path,
+    entries: [{ msgid: msgidOf(8), msgstr: "%(x)d", fuzzy: true }],
+  });
+  assert.deepEqual(fuzzy.body.problems, []);
+  const listed = await s.post("/po/drafts", { file_path: path });
+  assert.deepEqual(listed.body.drafts[0].checks.map((p: { check: string }) => p.check), ["python-format"]);
+});

@@ -10,7 +10,8 @@ import { flatBytes } from "../../byte_runs.ts";
 import { ConflictError, NotFoundError } from "../../errors.ts";
 import type { CatalogueCallOptions, CatalogueStore } from "../../store/mod.ts";
 import { applyWrite, type EntryOutcome, type WriteEntry, type WriteMode } from "./apply_write.ts";
-import { type CheckProblem, checkWrite, type WriteChecks } from "../checks/mod.ts";
+import { type CheckProblem, ChecksFailedError, checkWrite, type WriteChecks } from "../checks/mod.ts";
+import { draftProblems } from "./draft_checks.ts";
 import { deleteEntries } from "./delete_entries.ts";
 import { updateHeader } from "./header.ts";
 import { PO_CODEC } from "./po_codec.ts";
@@ -165,6 +166,16 @@ export async function editCatalogue(
         );
       }
       const problems = checkWrite(doc, write.catalog, path, edit.checks ?? "off");
+      // Drafts are fuzzy, which the checks pass over as msgfmt does; a draft's problems are still
+      // what its author and reviewer need to see (and what "strict" refuses).
+      const drafted = requested.filter((e) => e.draft === true && e.delete !== true);
+      if (drafted.length > 0 && (edit.checks ?? "off") !== "off") {
+        const found = draftProblems(doc, write.catalog, drafted, path);
+        if (edit.checks === "strict" && found.some((p) => p.severity === "error")) {
+          throw new ChecksFailedError(path, [...problems, ...found]);
+        }
+        problems.push(...found);
+      }
       const result: EditResult = {
         created: write.created,
         updated: write.updated,
