@@ -9,6 +9,7 @@ import {
   catalogueDrafts,
   encodePo,
   formatPo,
+  mayHoldDrafts,
   parsePo,
   type PoCatalog,
   readDraft,
@@ -346,4 +347,18 @@ Deno.test("drafts survive msgcat 0.23.1 byte for byte, and msgmerge 0.23.1 in th
     draftsOf(text).map((d) => d.msgid === "New text" ? { ...d, msgid: "New text!" } : d),
   );
   assert.equal(draftsOf(merged).length, 3);
+});
+
+Deno.test("mayHoldDrafts tells the bytes that may hold a mark (the tree listing parses only those)", () => {
+  const encode = (s: string) => new TextEncoder().encode(s);
+  assert.equal(mayHoldDrafts(encodePo(drafted())), true);
+  assert.equal(mayHoldDrafts(encodePo(catalogue())), false);
+  for (
+    const [text, expected] of [["draft:", true], ["xdraft:", true], ["draft :", false], ["raft:", false], [
+      ":",
+      false,
+    ]] as const
+  ) {
+    assert.equal(mayHoldDrafts(encode(text)), expected, text);
+  }
 });

@@ -239,3 +239,18 @@ Deno.test("a draft's problems come back from write_po (the checks pass over othe
   const listed = await s.post("/po/drafts", { file_path: path });
   assert.deepEqual(listed.body.drafts[0].checks.map((p: { check: string }) => p.check), ["python-format"]);
 });
+
+Deno.test("list_drafts over the tree sees a draft another process wrote, and one it removed", async () => {
+  await using s = await servedCatalogues({ "a.po": partlyTranslated(8), "b.po": partlyTranslated(8) });
+  assert.equal((await s.post("/po/drafts", {})).body.total, 0);
+  // Written by someone else (git pull, an editor), not through the service.
+  const text = partlyTranslated(8).replace(
+    `msgid "${msgidOf(1)}"`,
+    `# draft: "pulled" 2026-01-02T03:04:05Z\n#, fuzzy\nmsgid "${msgidOf(1)}"`,
+  );
+  await Deno.writeTextFile(s.path("b.po"), text);
+  const after = await s.post("/po/drafts", {});
+  assert.deepEqual(after.body.drafts.map((d: { author: string }) => d.author), ["pulled"]);
+  await Deno.writeTextFile(s.path("b.po"), partlyTranslated(8) + "\n");
+  assert.equal((await s.post("/po/drafts", {})).body.total, 0);
+});

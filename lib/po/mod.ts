@@ -29,7 +29,7 @@ export {
 } from "./operations/catalog.ts";
 export { applyWrite, type WriteEntry } from "./operations/apply_write.ts";
 export { editCatalogue } from "./operations/edit_catalogue.ts";
-export { type DraftMark, MAX_DRAFT_AUTHOR_CHARS, readDraft } from "./operations/draft_mark.ts";
+export { type DraftMark, MAX_DRAFT_AUTHOR_CHARS, mayHoldDrafts, readDraft } from "./operations/draft_mark.ts";
 export {
   catalogueDrafts,
   type DraftEntry,

@@ -3,8 +3,9 @@
  * the workbench's listing (fresh revisions, the store's path policy and load allowance), in pages
  * with the workbench's cursors.
  *
- * - **What is read.** A file is read once per revision: its bytes are searched for `draft:` (every
- *   charset a catalogue may have writes ASCII as ASCII), and only a file that has it is parsed.
+ * - **What is read.** The workbench's listing already read each file's bytes and noted whether they
+ *   hold `draft:` (`mayHoldDrafts`): a file whose listed revision has none is not read again; the
+ *   others are read once per revision, and parsed only when their bytes hold it.
  *   What each file holds is kept by revision (for a file without drafts, its revision alone), so a
  *   second page, or a listing after a review, reads only the files that changed.
  * - **Bounds.** A page holds at most {@link MAX_DRAFTS_PAGE} drafts; checks run on the page's
@@ -14,8 +15,14 @@
  *
  * @module
  */
-import { Buffer } from "node:buffer";
-import { catalogueDrafts, type DraftEntry, draftEntry, type FoundDraft, type PoCatalog } from "../po/mod.ts";
+import {
+  catalogueDrafts,
+  type DraftEntry,
+  draftEntry,
+  type FoundDraft,
+  mayHoldDrafts,
+  type PoCatalog,
+} from "../po/mod.ts";
 import type { CatalogueStore } from "../store/mod.ts";
 import { decodeCursor, encodeCursor, requestDigest, staleCursor } from "./_cursor.ts";
 import { BusyError, DomainError, TimeoutError } from "../errors.ts";
@@ -23,6 +30,8 @@ import { BusyError, DomainError, TimeoutError } from "../errors.ts";
 /** A file to list drafts of: as the workbench lists it, or one named by a request (revision null). */
 export interface DraftFile {
   readonly filePath: string;
+  /** False: the workbench read these bytes and they hold no mark (not read again). */
+  readonly mayHoldDrafts?: boolean;
   readonly summary: { readonly kind: "catalogue" | "template"; readonly revision: string | null };
 }
 
@@ -51,8 +60,6 @@ interface FileDrafts {
   catalog: PoCatalog | null;
   drafts: readonly FoundDraft[];
 }
-
-const DRAFT_BYTES = Buffer.from("draft:");
 
 /**
  * The drafts of a store's catalogues, kept per file and revision (see the module doc).
@@ -144,10 +151,16 @@ export class DraftIndex {
   async #drafts(file: DraftFile, strict: boolean, signal?: AbortSignal): Promise<FileDrafts | null> {
     const kept = this.#files.get(file.filePath);
     if (kept !== undefined && kept.revision === file.summary.revision) return kept;
+    if (file.mayHoldDrafts === false && file.summary.revision !== null) {
+      // The listing's bytes of this very revision hold no mark: nothing to read.
+      const none = { revision: file.summary.revision, catalog: null, drafts: [] };
+      this.#files.set(file.filePath, none);
+      return none;
+    }
     try {
       const read = await this.#store.readBytes(file.filePath, { signal });
       let held: FileDrafts = { revision: read.revision, catalog: null, drafts: [] };
-      if (Buffer.from(read.bytes.buffer, read.bytes.byteOffset, read.bytes.length).includes(DRAFT_BYTES)) {
+      if (mayHoldDrafts(read.bytes)) {
         const catalog = await this.#store.parseBytes(read.bytes, file.filePath, { signal });
         const drafts = catalogueDrafts(catalog);
         if (drafts.length > 0) held = { revision: read.revision, catalog, drafts };

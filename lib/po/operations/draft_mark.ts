@@ -60,6 +60,23 @@ export interface DraftMark {
 
 const DATE = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/;
 
+const MARK_BYTES = [0x64, 0x72, 0x61, 0x66, 0x74]; // "draft", before the ":"
+
+/**
+ * Whether a file's bytes may hold a draft mark: they contain `draft:` (every charset a catalogue may
+ * have writes ASCII as ASCII). False means no entry of the file is a draft; true is checked by
+ * parsing. Linear: a native search for each `:`.
+ */
+export function mayHoldDrafts(bytes: Uint8Array): boolean {
+  for (let i = bytes.indexOf(0x3a, 5); i >= 0; i = bytes.indexOf(0x3a, i + 1)) {
+    if (
+      bytes[i - 5] === MARK_BYTES[0] && bytes[i - 4] === MARK_BYTES[1] && bytes[i - 3] === MARK_BYTES[2] &&
+      bytes[i - 2] === MARK_BYTES[3] && bytes[i - 1] === MARK_BYTES[4]
+    ) return true;
+  }
+  return false;
+}
+
 /** True for a translator comment line that belongs to the mark (either kind). */
 export function isDraftLine(line: string): boolean {
   return line.startsWith(DRAFT_LINE) || line.startsWith(DRAFT_PREVIOUS_LINE);
