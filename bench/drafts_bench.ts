@@ -92,7 +92,10 @@ const [catalogueCold] = await timed(() => post(a, "/po/catalogues", { limit: 10 
 const [draftsCold, first] = await timed(() => post(a, "/po/drafts", { limit: 20 }));
 const warm = { catalogues: Infinity, drafts: Infinity, author: Infinity };
 for (let i = 0; i < 5; i++) {
-  warm.catalogues = Math.min(warm.catalogues, (await timed(() => post(a, "/po/catalogues", { limit: 10 })))[0]);
+  warm.catalogues = Math.min(
+    warm.catalogues,
+    (await timed(() => post(a, "/po/catalogues", { limit: 10 })))[0],
+  );
   warm.drafts = Math.min(warm.drafts, (await timed(() => post(a, "/po/drafts", { limit: 20 })))[0]);
   warm.author = Math.min(
     warm.author,
@@ -104,8 +107,12 @@ const [draftsAlone] = await timed(() => post(b, "/po/drafts", { limit: 20 }));
 const ms = (n: number) => `${n.toFixed(0)} ms`;
 console.log(`tree: ${FILES} catalogues under ${TREE}, ${first.total} drafts in ${WITH_DRAFTS} of them`);
 console.log(`cold list_catalogues            ${ms(catalogueCold)}`);
-console.log(`cold list_drafts (after it)     ${ms(draftsCold)}  (${(draftsCold / catalogueCold).toFixed(2)}x)`);
-console.log(`cold list_drafts (fresh app)    ${ms(draftsAlone)}  (${(draftsAlone / catalogueCold).toFixed(2)}x)`);
+console.log(
+  `cold list_drafts (after it)     ${ms(draftsCold)}  (${(draftsCold / catalogueCold).toFixed(2)}x)`,
+);
+console.log(
+  `cold list_drafts (fresh app)    ${ms(draftsAlone)}  (${(draftsAlone / catalogueCold).toFixed(2)}x)`,
+);
 console.log(`warm list_catalogues (best of 5) ${ms(warm.catalogues)}`);
 console.log(
   `warm list_drafts (best of 5)     ${ms(warm.drafts)}  (${(warm.drafts / warm.catalogues).toFixed(2)}x)`,
