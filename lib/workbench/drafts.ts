@@ -20,6 +20,7 @@ import {
   type DraftEntry,
   draftEntry,
   type FoundDraft,
+  isHeader,
   mayHoldDrafts,
   type PoCatalog,
 } from "../po/mod.ts";
@@ -163,7 +164,10 @@ export class DraftIndex {
       if (mayHoldDrafts(read.bytes)) {
         const catalog = await this.#store.parseBytes(read.bytes, file.filePath, { signal });
         const drafts = catalogueDrafts(catalog);
-        if (drafts.length > 0) held = { revision: read.revision, catalog, drafts };
+        // Kept: the drafts and the header (the checks' plural forms), not the whole catalogue.
+        const header = catalog.messages.find(isHeader);
+        const kept = { ...catalog, messages: header === undefined ? [] : [header] };
+        if (drafts.length > 0) held = { revision: read.revision, catalog: kept, drafts };
       }
       this.#files.set(file.filePath, held);
       return held;

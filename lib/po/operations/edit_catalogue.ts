@@ -29,7 +29,10 @@ export interface CatalogueEdit {
    * (instead of `entries`): a write that depends on what the file holds (a draft's review). It may
    * be called twice (see the store's update) and may throw to refuse the write.
    */
-  entriesFor?: (doc: PoCatalog | null) => readonly (WriteEntry & { delete?: boolean })[];
+  entriesFor?: (
+    doc: PoCatalog | null,
+    revision: string | null,
+  ) => readonly (WriteEntry & { delete?: boolean })[];
   /** See {@link WriteMode} (default "upsert"). */
   mode?: WriteMode;
   /** Write only if the file's revision now is this one (else {@link ConflictError}). */
@@ -130,7 +133,7 @@ export async function editCatalogue(
           `File not found: ${path} (mode "update" changes entries of an existing catalogue)`,
         );
       }
-      const requested = edit.entriesFor ? edit.entriesFor(doc) : edit.entries;
+      const requested = edit.entriesFor ? edit.entriesFor(doc, current.revision) : edit.entries;
       const removals = requested.filter((e) => e.delete === true);
       let base = doc;
       let deleted = 0;

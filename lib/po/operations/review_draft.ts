@@ -95,6 +95,24 @@ export function draftEntry(found: FoundDraft, catalog: PoCatalog, path: string |
   };
 }
 
+/** Carries an approve that changes nothing out of the store's update, which then writes nothing. */
+class NothingToReview {
+  constructor(readonly message: PoMessage, readonly revision: string | null) {}
+}
+
+/** Whether `m` holds the translation the review expects (true when it names none). */
+function sameTranslation(m: PoMessage, review: DraftReview): boolean {
+  if (
+    review.expectedMsgstr !== undefined && (m.msgidPlural !== null ? "" : m.msgstr) !== review.expectedMsgstr
+  ) {
+    return false;
+  }
+  const forms = review.expectedMsgstrPlural;
+  if (forms === undefined) return true;
+  const have = m.msgstrPlural ?? [];
+  return Object.keys(forms).length === have.length && have.every((f, i) => forms[String(i)] === f);
+}
+
 /** One review. */
 export interface DraftReview {
   msgctxt: string | null;
@@ -160,7 +178,7 @@ export async function reviewDraft(
     checks: "warn",
     entries: [],
     // The entry written depends on the draft as the file holds it under the lock: see below.
-    entriesFor: (doc: PoCatalog | null) => {
+    entriesFor: (doc: PoCatalog | null, revision: string | null) => {
       const message = doc?.messages.find((m) =>
         !m.obsolete && m.msgctxt === msgctxt && m.msgid === review.msgid
       );
@@ -181,8 +199,10 @@ export async function reviewDraft(
         mark === null && review.action === "approve" && review.msgstr === undefined &&
         review.msgstrPlural === undefined
       ) {
-        // No draft waits for review here (approved already, or never one): approving changes nothing.
-        return [entry];
+        // No draft waits for review here (approved already, or never one): approving changes nothing
+        // (not even the file's layout), once the entry is what the reviewer read.
+        if (sameTranslation(message, review)) throw new NothingToReview(message, revision);
+        return [entry]; // the write refuses it: expected_msgstr differs
       }
       if (mark === null) {
         throw new ConflictError(
@@ -212,7 +232,13 @@ export async function reviewDraft(
       if (!entry.fuzzy) entry.previous_msgid = null;
       return [entry];
     },
-  }, options);
+  }, options).catch((error) => {
+    if (error instanceof NothingToReview) return error;
+    throw error;
+  });
+  if (result instanceof NothingToReview) {
+    return { message: result.message, revision: result.revision, written: false, problems: [] };
+  }
   const message = result.catalog.messages.find((m) =>
     !m.obsolete && m.msgctxt === msgctxt && m.msgid === review.msgid
   )!; // updated in place: the entry is still there
