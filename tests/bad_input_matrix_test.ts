@@ -1814,7 +1814,8 @@ function reviewRows(fx: Fixture): Case[] {
       endpoint: "/po/review",
       body: review({ action: "reject" }),
       status: 409,
-      detail: 'Nothing was written: the entry with msgid "a" is not a draft (any more): someone reviewed it, ' +
+      detail:
+        'Nothing was written: the entry with msgid "a" is not a draft (any more): someone reviewed it, ' +
         "or it was never marked. Read it again.",
     },
     {
@@ -1840,7 +1841,8 @@ function reviewRows(fx: Fixture): Case[] {
       detail: [{
         type: "value_error",
         loc: ["header", "if-match"],
-        msg: 'Value error, expected one strong entity tag, "REVISION" (a weak W/ tag, * or a list cannot be ' +
+        msg:
+          'Value error, expected one strong entity tag, "REVISION" (a weak W/ tag, * or a list cannot be ' +
           "compared with a revision)",
         input: 'W/"x"',
       }],
