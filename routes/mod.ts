@@ -27,6 +27,7 @@ import { poMaintainTools } from "./po_maintain.ts";
 import { poCheckTools } from "./po_checks.ts";
 import { poPurgeTools } from "./po_purge.ts";
 import { requestLog } from "./request_log.ts";
+import { reviewTools } from "./review.ts";
 import { securityHeaders } from "./security_headers.ts";
 import { mountUi } from "./ui.ts";
 import { DEFAULT_REQUEST_TIMEOUT_MS, requestSignal, requestTimeout } from "./timeout.ts";
@@ -45,6 +46,7 @@ export const TOOL_GROUPS: readonly ToolGroup[] = [
   historyTools,
   poCheckTools,
   memoryTools,
+  reviewTools,
   greetingTools,
   patentTools,
   patentResearchTools,

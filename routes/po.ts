@@ -101,6 +101,10 @@ export const PoEntryInput = z.strictObject({
   expected_msgstr_plural: z.record(z.string(), z.string()).optional().meta({
     description: "As expected_msgstr, for the plural forms (msgstr_plural as read): every form must match.",
   }),
+  draft: z.boolean().optional().meta({
+    description: "true: a draft to review (list_drafts); false: unmark.",
+  }),
+  draft_author: z.string().max(200).optional().meta({ description: "The draft's author." }),
   delete: z.boolean().optional().meta({
     description: "true: remove this entry (obsolete: true, the #~ one; other fields ignored). Not the " +
       "header (422); a missing one refuses the write (409).",
@@ -369,7 +373,7 @@ const DEFAULT_PAGE_LIMIT = 100;
  * The revision a write expects: `if_revision`, or the `If-Match` header's one strong entity tag
  * (`"REVISION"`; a bare REVISION is taken too). Both given must agree.
  */
-function expectedRevision(fromBody: string | undefined, ifMatch: string | null): string | undefined {
+export function expectedRevision(fromBody: string | undefined, ifMatch: string | null): string | undefined {
   if (ifMatch === null) return fromBody;
   const value = ifMatch.trim();
   const tag = /^"([^"]*)"$/.exec(value)?.[1] ?? (/^[A-Za-z0-9_-]+$/.test(value) ? value : null);

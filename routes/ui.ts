@@ -16,6 +16,7 @@ import overview from "./ui/overview.js" with { type: "text" };
 import entry from "./ui/entry.js" with { type: "text" };
 import catalogue from "./ui/catalogue.js" with { type: "text" };
 import panels from "./ui/panels.js" with { type: "text" };
+import review from "./ui/review.js" with { type: "text" };
 import style from "./ui/app.css" with { type: "text" };
 
 /** The page's script, as ES modules (app.js imports the others), by path. Embedded at build time. */
@@ -27,10 +28,11 @@ const SCRIPTS: Readonly<Record<string, string>> = {
   "/ui/entry.js": entry,
   "/ui/catalogue.js": catalogue,
   "/ui/panels.js": panels,
+  "/ui/review.js": review,
 };
 
 /** The pages: each serves the same shell, whose script draws what the address asks for. */
-export const UI_PAGES: readonly string[] = ["/", "/ui/catalogue"];
+export const UI_PAGES: readonly string[] = ["/", "/ui/catalogue", "/ui/review"];
 
 /** Every path the dashboard serves (public: they hold no data). */
 export const UI_PATHS: readonly string[] = [...UI_PAGES, ...Object.keys(SCRIPTS), "/ui/app.css"];

@@ -310,13 +310,15 @@ const INPUT_ENDPOINTS = [
   "/po/suggest",
   "/po/history",
   "/po/changes",
+  "/po/drafts",
+  "/po/review",
 ] as const;
 /** What an endpoint whose fields are all optional answers to `{}` (the others: its first field missing). */
 const EMPTY_OBJECT_ANSWERS: Record<string, [number, Expected]> = {
   "/po/check": [422, "Give one of: entry (optionally with file_path for its header), file_path, directory"],
 };
 /** Endpoints that answer `{}` with a listing of the roots (not echoed by the request): no `{}` rows. */
-const LISTS_THE_ROOTS = new Set(["/po/catalogues", "/po/next"]);
+const LISTS_THE_ROOTS = new Set(["/po/catalogues", "/po/next", "/po/drafts"]);
 const NO_INPUT_ENDPOINTS = [
   "/po/checks",
   "/tools/get_available_databases",
@@ -353,6 +355,8 @@ function validBody(fx: Fixture, endpoint: string): Record<string, unknown> {
       return { ref: "HEAD" };
     case "/po/next":
       return { limit: 5 };
+    case "/po/review":
+      return { file_path: fx.at("ok.po"), msgid: "a", action: "approve" };
     default:
       return { file_path: fx.at("ok.po") };
   }
@@ -1815,6 +1819,109 @@ function allRows(fx: Fixture): Case[] {
     ...checkRows(fx),
     ...maintainRows(fx),
     ...lookupRows(fx),
+    ...reviewRows(fx),
+  ];
+}
+
+/** `/po/drafts`, `/po/review`: the review lane (docs/review.md). */
+function reviewRows(fx: Fixture): Case[] {
+  const ok = fx.at("ok.po");
+  const outside = (p: string) => `Path is outside the catalogue roots (${fx.root}): ${p}`;
+  const review = (extra: Record<string, unknown>) => ({
+    file_path: ok,
+    msgid: "a",
+    action: "approve",
+    ...extra,
+  });
+  return [
+    { name: "the whole tree, no draft", endpoint: "/po/drafts", body: {}, status: 200 },
+    {
+      name: "drafts of a catalogue outside the roots",
+      endpoint: "/po/drafts",
+      body: { file_path: "/etc/app.po" },
+      status: 403,
+      detail: outside("/etc/app.po"),
+    },
+    {
+      name: "drafts of a missing catalogue",
+      endpoint: "/po/drafts",
+      body: { file_path: fx.at("never-written.po") },
+      status: 404,
+      detail: `File not found: ${fx.at("never-written.po")}`,
+    },
+    {
+      name: "an author past 200 characters",
+      endpoint: "/po/drafts",
+      body: { author: "a".repeat(201) },
+      status: 422,
+      detail: (d: unknown) => assert.equal((d as { type: string }[])[0]!.type, "string_too_long"),
+    },
+    {
+      name: "a cursor that is not one",
+      endpoint: "/po/drafts",
+      body: { cursor: "not-a-cursor" },
+      status: 422,
+      detail: "Invalid cursor: not a cursor. Pass next_cursor exactly as returned, with the same request.",
+    },
+    {
+      name: "an action that is neither approve nor reject",
+      endpoint: "/po/review",
+      body: review({ action: "delete" }),
+      status: 422,
+      detail: (d: unknown) => assert.equal((d as { type: string }[])[0]!.type, "literal_error"),
+    },
+    {
+      name: "msgid missing",
+      endpoint: "/po/review",
+      body: { file_path: ok, action: "approve" },
+      status: 422,
+      detail: [missing(["msgid"], { file_path: ok, action: "approve" })],
+    },
+    {
+      name: "a review outside the roots",
+      endpoint: "/po/review",
+      body: review({ file_path: "/etc/app.po" }),
+      status: 403,
+      detail: outside("/etc/app.po"),
+    },
+    {
+      name: "a reject of an entry that is no draft",
+      endpoint: "/po/review",
+      body: review({ action: "reject" }),
+      status: 409,
+      detail:
+        'Nothing was written: the entry with msgid "a" is not a draft (any more): someone reviewed it, ' +
+        "or it was never marked. Read it again.",
+    },
+    {
+      name: "an approve of an entry that is no draft changes nothing",
+      endpoint: "/po/review",
+      body: review({}),
+      status: 200,
+      check: (b) => assert.equal(b.written, false),
+    },
+    {
+      name: "a reject with an edit",
+      endpoint: "/po/review",
+      body: review({ action: "reject", msgstr: "x" }),
+      status: 422,
+      detail: "Invalid review: msgstr edits an approved draft; a reject restores the previous translation",
+    },
+    {
+      name: "an If-Match that is no entity tag",
+      endpoint: "/po/review",
+      body: review({}),
+      headers: { "content-type": "application/json", "if-match": 'W/"x"' },
+      status: 422,
+      detail: [{
+        type: "value_error",
+        loc: ["header", "if-match"],
+        msg:
+          'Value error, expected one strong entity tag, "REVISION" (a weak W/ tag, * or a list cannot be ' +
+          "compared with a revision)",
+        input: 'W/"x"',
+      }],
+    },
   ];
 }
 

@@ -5,7 +5,7 @@ import { UI_CSP, UI_PATHS } from "../routes/ui.ts";
 
 Deno.test("GET / and /ui/catalogue serve the dashboard with every asset from the app itself", async () => {
   const { app } = testApp({ config: { apiToken: "s3cret", maxBodyBytes: 1 << 20 } });
-  for (const path of ["/", "/ui/catalogue"]) {
+  for (const path of ["/", "/ui/catalogue", "/ui/review"]) {
     const res = await app.request(path);
     assert.equal(res.status, 200, path);
     assert.equal(res.headers.get("content-security-policy"), UI_CSP);
@@ -13,7 +13,7 @@ Deno.test("GET / and /ui/catalogue serve the dashboard with every asset from the
     const assets = [...page.matchAll(/(?:src|href)="(\/[^"]*)"/g)].map((m) => m[1]);
     // The style, the script modules preloaded (no import waterfall), the brand's link, the script.
     const scripts = UI_PATHS.filter((p) => p.endsWith(".js"));
-    assert.deepEqual(assets, ["/ui/app.css", ...scripts, "/", "/ui/app.js"]);
+    assert.deepEqual(assets, ["/ui/app.css", ...scripts, "/", "/ui/review", "/ui/app.js"]);
     assert.ok(!/https?:\/\//.test(page), "no address outside the service");
   }
   const assets = UI_PATHS.filter((p) => p.startsWith("/ui/app.") || p.endsWith(".js"));

@@ -29,6 +29,16 @@ export {
 } from "./operations/catalog.ts";
 export { applyWrite, type WriteEntry } from "./operations/apply_write.ts";
 export { editCatalogue } from "./operations/edit_catalogue.ts";
+export { type DraftMark, MAX_DRAFT_AUTHOR_CHARS, mayHoldDrafts, readDraft } from "./operations/draft_mark.ts";
+export {
+  catalogueDrafts,
+  type DraftEntry,
+  draftEntry,
+  type DraftReview,
+  type FoundDraft,
+  reviewDraft,
+  type ReviewResult,
+} from "./operations/review_draft.ts";
 export { unifiedDiff } from "./write/unified_diff.ts";
 export { MAX_HEADER_UPDATES, MAX_HEADER_VALUE_CHARS, readHeader, updateHeader } from "./operations/header.ts";
 export { type FuzzyLimits, mergeCatalogs, type MergeOutcome, type MergeStats } from "./operations/merge.ts";

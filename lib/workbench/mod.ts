@@ -71,6 +71,7 @@ export {
   type UnsearchedEntry,
 } from "./search.ts";
 export { requestDigest } from "./_cursor.ts";
+export { type DraftFile, DraftIndex, type DraftsPage, type ListedDraft, MAX_DRAFTS_PAGE } from "./drafts.ts";
 export {
   compileSearchRegex,
   foldCase,

@@ -39,7 +39,7 @@ import {
   OutsideRootsError,
   TimeoutError,
 } from "../errors.ts";
-import { entryKind, type PoCatalog, type TreeWalkIo, walkTree } from "../po/mod.ts";
+import { entryKind, mayHoldDrafts, type PoCatalog, type TreeWalkIo, walkTree } from "../po/mod.ts";
 import { type CatalogueStore, statKey } from "../store/mod.ts";
 import { SearchColumns } from "./_columns.ts";
 import { scanCounts } from "./_count_scan.ts";
@@ -72,6 +72,8 @@ export interface CatalogueFile {
   readonly summary: CatalogueSummary;
   /** The absolute path to hand to the store (root spelling + relative path). */
   readonly filePath: string;
+  /** False when the bytes counted hold no draft mark (see `mayHoldDrafts`); absent: not known. */
+  readonly mayHoldDrafts?: boolean;
 }
 
 /** The catalogues a walk found, and why it stopped early (null: it saw the whole tree). */
@@ -312,6 +314,7 @@ export class Workbench {
     let summary: CatalogueSummary;
     let key: string;
     let lastChange = 0;
+    let drafts: boolean | undefined;
     try {
       const read = await this.#store.readBytes(path, { signal });
       const stat = read.stat;
@@ -327,6 +330,7 @@ export class Workbench {
       // Counted from the bytes when they are in the plain layout; parsed (by the store's codec) otherwise.
       let scanned = scanCounts(read.bytes);
       const revision = read.revision;
+      drafts = mayHoldDrafts(read.bytes);
       if (scanned === null) {
         const doc = await this.#store.parseBytes(read.bytes, path, { signal });
         scanned = { counts: countCatalogue(doc), language: catalogueLanguage(doc, rel) };
@@ -373,7 +377,9 @@ export class Workbench {
       key,
       readAt,
       lastChange,
-      file: { summary, filePath: path },
+      file: drafts === undefined
+        ? { summary, filePath: path }
+        : { summary, filePath: path, mayHoldDrafts: drafts },
       columns: null,
       keptBytes: 0,
     };

@@ -7,6 +7,7 @@
 import { askToken, TOKEN_KEY } from "./api.js";
 import { cataloguePage } from "./catalogue.js";
 import { overview } from "./overview.js";
+import { reviewPage } from "./review.js";
 
 /** @typedef {import("./entry.js").EntryCard} EntryCard */
 
@@ -83,6 +84,7 @@ addEventListener("popstate", () => route());
 function route() {
   const params = new URLSearchParams(location.search);
   if (location.pathname === "/ui/catalogue") cataloguePage(params, navigate);
+  else if (location.pathname === "/ui/review") reviewPage(params);
   else overview(params);
 }
 

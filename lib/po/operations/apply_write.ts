@@ -32,6 +32,15 @@ import {
 } from "../types.ts";
 import { canonicalCatalog, canonicalCatalogFrom } from "../write/canonical.ts";
 import { catalogCharset, isWritableCharset } from "../charsets/_output_charset.ts";
+import {
+  checkedAuthor,
+  draftDate,
+  draftLines,
+  type DraftMark,
+  isDraftLine,
+  previousOf,
+  readDraft,
+} from "./draft_mark.ts";
 
 /**
  * One entry of a write request. Only `msgid` is required. A field left out (undefined) keeps the
@@ -71,6 +80,15 @@ export interface WriteEntry {
   expected_msgstr?: string;
   /** As `expected_msgstr`, for the plural forms (`msgstr_plural` as `toApiEntry` gives it). */
   expected_msgstr_plural?: Record<string, string>;
+  /**
+   * true: the translation written is a draft waiting for review (see `draft_mark.ts`): the entry
+   * becomes fuzzy and gets the mark, naming `draft_author` and the write's time, and keeping the
+   * translation it replaces (a draft over a draft keeps the first one's). false: the mark goes and,
+   * unless `fuzzy: true`, the fuzzy flag with it. Absent: a mark stays while the entry stays fuzzy.
+   */
+  draft?: boolean;
+  /** Who wrote the draft (with `draft: true` only); default {@link WriteOptions.draftAuthor}. */
+  draft_author?: string;
 }
 
 /**
@@ -99,6 +117,10 @@ export interface WriteOptions {
   mode?: WriteMode;
   /** The revision of the file `cat` was read from, named in a conflict's answer (null: no file). */
   revision?: string | null;
+  /** The author of drafts whose entry names none: the caller's identity (default null: unnamed). */
+  draftAuthor?: string | null;
+  /** The time a draft mark records (default now). */
+  now?: Date;
 }
 
 /** What {@link applyWrite} did. */
@@ -294,6 +316,7 @@ function applyEntry(
   e: WriteEntry,
   msgctxt: string | null,
   nplurals: number,
+  drafts: DraftContext,
 ): PoMessage {
   for (
     const f of [
@@ -357,7 +380,80 @@ function applyEntry(
     else throw new InvalidInputError(`Invalid ${label(e)}: previous_msgctxt needs a previous_msgid`);
   }
   if (e.obsolete !== undefined) m.obsolete = e.obsolete;
+  applyDraft(base, e, m, drafts);
   return m;
+}
+
+/** What a write's draft marks need besides the entry: the default author and the time. */
+interface DraftContext {
+  author: string | null;
+  date: string;
+}
+
+/**
+ * Applies `e.draft` to `m` (the message `base` becomes): see {@link WriteEntry.draft}. A
+ * `tcomment` given may carry the mark lines of `base` as read (they are the same lines, kept);
+ * other mark lines in it are refused: a mark is written through `draft` only.
+ */
+function applyDraft(base: PoMessage | null, e: WriteEntry, m: Draft<PoMessage>, drafts: DraftContext): void {
+  const baseLines = base === null ? [] : base.translatorComments.filter(isDraftLine);
+  if (e.draft === undefined && e.draft_author === undefined && baseLines.length === 0) {
+    if (typeof e.tcomment === "string" && m.translatorComments.some(isDraftLine)) refuseForgedMark(e);
+    return;
+  }
+  if (e.draft_author !== undefined && e.draft !== true) {
+    throw new InvalidInputError(
+      `Invalid ${label(e)}: draft_author names the author of a draft: send draft: true`,
+    );
+  }
+  const human: string[] = [];
+  if (typeof e.tcomment === "string") {
+    const known = new Set(baseLines);
+    for (const line of m.translatorComments) {
+      if (!isDraftLine(line)) human.push(line);
+      else if (!known.has(line)) refuseForgedMark(e);
+    }
+  } else {
+    for (const line of m.translatorComments) if (!isDraftLine(line)) human.push(line);
+  }
+  const baseMark = base === null ? null : readDraft(base);
+  let mark: DraftMark | null = null;
+  if (e.draft === true) {
+    if (e.fuzzy === false) {
+      throw new InvalidInputError(
+        `Invalid ${label(e)}: a draft is fuzzy until reviewed: not with fuzzy: false`,
+      );
+    }
+    if (m.obsolete) throw new InvalidInputError(`Invalid ${label(e)}: an obsolete entry cannot be a draft`);
+    const forms = m.msgidPlural !== null && m.msgstrPlural !== null ? m.msgstrPlural : [m.msgstr];
+    if ((forms[0] ?? "") === "") {
+      throw new InvalidInputError(`Invalid ${label(e)}: a draft needs a translation (msgstr is empty)`);
+    }
+    const author = e.draft_author !== undefined ? checkedAuthor(e.draft_author, label(e)) : drafts.author;
+    mark = {
+      author,
+      date: drafts.date,
+      previous: baseMark !== null ? baseMark.previous : previousOf(base),
+    };
+    if (!m.flags.includes("fuzzy")) m.flags = ["fuzzy", ...m.flags];
+  } else if (e.draft === false) {
+    if (e.fuzzy !== true && baseMark !== null) m.flags = m.flags.filter((f) => f !== "fuzzy");
+  }
+  if (mark !== null) {
+    m.translatorComments = [...human, ...draftLines(mark)];
+  } else if (e.draft === undefined && m.flags.includes("fuzzy") && !m.obsolete) {
+    // Unchanged mark: its lines as they were (a fuzzy entry keeps being the draft it was).
+    m.translatorComments = [...human, ...baseLines];
+  } else {
+    m.translatorComments = human;
+  }
+}
+
+function refuseForgedMark(e: WriteEntry): never {
+  throw new InvalidInputError(
+    `Invalid tcomment of the ${label(e)}: a line starting "draft:" or "draft-previous:" is the draft ` +
+      "mark, written by draft: true (and draft_author) only; leave it out, or send the entry's as read",
+  );
 }
 
 /**
@@ -461,6 +557,12 @@ export function applyWrite(
   });
 
   const nplurals = pluralCount(base);
+  const drafts: DraftContext = {
+    author: options.draftAuthor === undefined || options.draftAuthor === null
+      ? null
+      : checkedAuthor(options.draftAuthor, "write"),
+    date: draftDate(options.now ?? new Date()),
+  };
   const removed = new Set<number>();
   const appended: PoMessage[] = [];
   const appendedObsolete: PoMessage[] = [];
@@ -475,7 +577,7 @@ export function applyWrite(
     const at = active.get(k);
     if (at !== undefined) {
       const old = messages[at]!; // active holds indices of messages
-      const m = applyEntry(old, e, msgctxt, nplurals);
+      const m = applyEntry(old, e, msgctxt, nplurals, drafts);
       if (!entryChanged(old, m)) {
         // The old message stays (the same object: its layout is reused, its bytes stay).
         outcomeOf.set(k, "unchanged");
@@ -504,7 +606,7 @@ export function applyWrite(
         previousMsgctxt: null,
       };
     }
-    const m = applyEntry(revived, e, msgctxt, nplurals);
+    const m = applyEntry(revived, e, msgctxt, nplurals, drafts);
     (m.obsolete ? appendedObsolete : appended).push(m);
     outcomeOf.set(k, revived === null ? "created" : "revived");
   }

@@ -10,7 +10,8 @@ import { flatBytes } from "../../byte_runs.ts";
 import { ConflictError, NotFoundError } from "../../errors.ts";
 import type { CatalogueCallOptions, CatalogueStore } from "../../store/mod.ts";
 import { applyWrite, type EntryOutcome, type WriteEntry, type WriteMode } from "./apply_write.ts";
-import { type CheckProblem, checkWrite, type WriteChecks } from "../checks/mod.ts";
+import { type CheckProblem, ChecksFailedError, checkWrite, type WriteChecks } from "../checks/mod.ts";
+import { draftProblems } from "./draft_checks.ts";
 import { deleteEntries } from "./delete_entries.ts";
 import { updateHeader } from "./header.ts";
 import { PO_CODEC } from "./po_codec.ts";
@@ -23,6 +24,15 @@ import { withLines } from "../write/written_lines.ts";
 export interface CatalogueEdit {
   /** Entries to write, or with `delete: true` to remove (removals apply first; see `delete_entries.ts`). */
   entries: readonly (WriteEntry & { delete?: boolean })[];
+  /**
+   * When given, the entries to write are computed from the catalogue as it is under the lock
+   * (instead of `entries`): a write that depends on what the file holds (a draft's review). It may
+   * be called twice (see the store's update) and may throw to refuse the write.
+   */
+  entriesFor?: (
+    doc: PoCatalog | null,
+    revision: string | null,
+  ) => readonly (WriteEntry & { delete?: boolean })[];
   /** See {@link WriteMode} (default "upsert"). */
   mode?: WriteMode;
   /** Write only if the file's revision now is this one (else {@link ConflictError}). */
@@ -39,6 +49,10 @@ export interface CatalogueEdit {
    * otherwise add a stray entry. Mode "create" says the new entries are meant.
    */
   refuseSimilar?: boolean;
+  /** The author of drafts whose entry names none: the caller's identity (default null). */
+  draftAuthor?: string | null;
+  /** The time draft marks record (default now). */
+  now?: Date;
 }
 
 /** What a write request did (or, for a dry run, would do). */
@@ -119,28 +133,34 @@ export async function editCatalogue(
           `File not found: ${path} (mode "update" changes entries of an existing catalogue)`,
         );
       }
-      const removals = edit.entries.filter((e) => e.delete === true);
+      const requested = edit.entriesFor ? edit.entriesFor(doc, current.revision) : edit.entries;
+      const removals = requested.filter((e) => e.delete === true);
       let base = doc;
       let deleted = 0;
       if (removals.length > 0) {
         if (doc === null) throw new NotFoundError(`File not found: ${path} (there is no entry to delete)`);
         ({ catalog: base, deleted } = deleteEntries(doc, removals, current.revision));
       }
-      const writes = removals.length === 0 ? edit.entries : edit.entries.filter((e) => e.delete !== true);
-      const write = applyWrite(base, writes, { mode: edit.mode, revision: current.revision });
+      const writes = removals.length === 0 ? requested : requested.filter((e) => e.delete !== true);
+      const write = applyWrite(base, writes, {
+        mode: edit.mode,
+        revision: current.revision,
+        draftAuthor: edit.draftAuthor ?? null,
+        ...(edit.now ? { now: edit.now } : {}),
+      });
       const outcomes: (EntryOutcome | "deleted")[] = [];
       let next = 0;
-      for (const e of edit.entries) outcomes.push(e.delete === true ? "deleted" : write.outcomes[next++]!);
+      for (const e of requested) outcomes.push(e.delete === true ? "deleted" : write.outcomes[next++]!);
       if (edit.stampRevisionDate && write.created + write.updated + write.revived + deleted > 0) {
         write.catalog = updateHeader(write.catalog, { stampRevisionDate: edit.stampRevisionDate }).catalog;
       }
       const similar = (edit.mode ?? "upsert") === "create"
         ? []
-        : similarExisting(doc, edit.entries, write.outcomes.map((o) => o === "created"));
+        : similarExisting(doc, requested, write.outcomes.map((o) => o === "created"));
       if (edit.refuseSimilar && similar.length > 0) {
         const first = similar[0]!;
         throw new ConflictError(
-          `Nothing was written: ${similar.length} of ${edit.entries.length} entries would be created while ` +
+          `Nothing was written: ${similar.length} of ${requested.length} entries would be created while ` +
             `an existing msgid is a few edits away: entries[${first.index}] (msgid ${
               JSON.stringify(first.msgid)
             }) is close to ${JSON.stringify(first.similar[0]!.msgid)}. Fix the msgid, or send mode ` +
@@ -149,6 +169,16 @@ export async function editCatalogue(
         );
       }
       const problems = checkWrite(doc, write.catalog, path, edit.checks ?? "off");
+      // Drafts are fuzzy, which the checks pass over as msgfmt does; a draft's problems are still
+      // what its author and reviewer need to see (and what "strict" refuses).
+      const drafted = requested.filter((e) => e.draft === true && e.delete !== true);
+      if (drafted.length > 0 && (edit.checks ?? "off") !== "off") {
+        const found = draftProblems(doc, write.catalog, drafted, path);
+        if (edit.checks === "strict" && found.some((p) => p.severity === "error")) {
+          throw new ChecksFailedError(path, [...problems, ...found]);
+        }
+        problems.push(...found);
+      }
       const result: EditResult = {
         created: write.created,
         updated: write.updated,
