@@ -10,7 +10,7 @@ import { flatBytes } from "../../byte_runs.ts";
 import { ConflictError, NotFoundError } from "../../errors.ts";
 import type { CatalogueCallOptions, CatalogueStore } from "../../store/mod.ts";
 import { applyWrite, type EntryOutcome, type WriteEntry, type WriteMode } from "./apply_write.ts";
-import { type CheckProblem, checkWrite, type WriteChecks } from "../checks/mod.ts";
+import { type CheckProblem, checkWrite, type TermRules, type WriteChecks } from "../checks/mod.ts";
 import { deleteEntries } from "./delete_entries.ts";
 import { updateHeader } from "./header.ts";
 import { PO_CODEC } from "./po_codec.ts";
@@ -31,6 +31,8 @@ export interface CatalogueEdit {
   dryRun?: boolean;
   /** Quality checks of what the write changes (default "off"; see `checks/mod.ts` checkWrite). */
   checks?: WriteChecks;
+  /** The terminology of the file's root, for the glossary, forbidden and term-target checks. */
+  terminology?: TermRules | null;
   /** When the write changes an entry, set the header's PO-Revision-Date to this time (default: untouched). */
   stampRevisionDate?: Date;
   /**
@@ -148,7 +150,7 @@ export async function editCatalogue(
           { revision: current.revision, mode: edit.mode ?? "upsert", similar_existing: similar },
         );
       }
-      const problems = checkWrite(doc, write.catalog, path, edit.checks ?? "off");
+      const problems = checkWrite(doc, write.catalog, path, edit.checks ?? "off", edit.terminology ?? null);
       const result: EditResult = {
         created: write.created,
         updated: write.updated,
