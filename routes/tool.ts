@@ -35,6 +35,7 @@ export interface Tool<I extends z.ZodType | null = z.ZodType | null, D = unknown
   name: string;
   /** HTTP path (always POST). */
   path: string;
+  role?: "reader" | "translator" | "reviewer" | "admin";
   summary: string;
   /** What it does, what each field means, an example: written for people and for agents. */
   description: string;

@@ -18,9 +18,9 @@ export const TERMS_FILE = ".po-terms.csv";
 /** What loading needs of the host. */
 export interface TermFilesIo {
   /** The parsed catalogue at `path`, or null when there is no such file; throws when it cannot be read. */
-  readCatalogue(path: string): Promise<PoCatalog | null>;
+  readCatalogue(path: string, signal?: AbortSignal): Promise<PoCatalog | null>;
   /** The bytes of the file at `path`, or null when there is no such file; throws when it cannot be read. */
-  readBytes(path: string): Promise<Uint8Array | null>;
+  readBytes(path: string, signal?: AbortSignal): Promise<Uint8Array | null>;
 }
 
 /** A root's terminology and the rules the checks take. */
@@ -50,17 +50,17 @@ export class TerminologyCache {
   }
 
   /** The terminology of the directory `root` (its `glossary.po` and `.po-terms.csv`). */
-  async forRoot(root: string): Promise<LoadedTerminology> {
+  async forRoot(root: string, signal?: AbortSignal): Promise<LoadedTerminology> {
     const warnings: string[] = [];
     let glossary: PoCatalog | null = null;
     try {
-      glossary = await this.#io.readCatalogue(join(root, GLOSSARY_FILE));
+      glossary = await this.#io.readCatalogue(join(root, GLOSSARY_FILE), signal);
     } catch (error) {
       warnings.push(`${GLOSSARY_FILE} was not used: ${(error as Error).message}`);
     }
     let text: string | null = null;
     try {
-      const bytes = await this.#io.readBytes(join(root, TERMS_FILE));
+      const bytes = await this.#io.readBytes(join(root, TERMS_FILE), signal);
       if (bytes !== null && bytes.length > MAX_TERMINOLOGY_FILE_BYTES) {
         warnings.push(`${TERMS_FILE} was not used: larger than ${MAX_TERMINOLOGY_FILE_BYTES} bytes`);
       } else if (bytes !== null) {
@@ -73,6 +73,7 @@ export class TerminologyCache {
         }`,
       );
     }
+    signal?.throwIfAborted(); // an abandoned request's reads are not the files' fault
     const kept = this.#kept.get(root);
     if (kept !== undefined && kept.glossary === glossary && kept.text === text && warnings.length === 0) {
       return kept.loaded;
