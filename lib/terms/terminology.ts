@@ -290,11 +290,8 @@ export function buildTerminology(sources: TerminologySources): Terminology {
         warn(`${at}: a ${kind} row needs a term`);
         continue;
       }
-      // A pattern's alternatives are counted apart by term_usage.
-      const accepted = pattern === "" ? [rendering] : rendering.alternatives.map((alt, k) => ({
-        text: pattern.split("|")[k]!.trim(),
-        alternatives: [alt],
-      }));
+      // A pattern spells the inflections of one rendering: term_usage counts them together.
+      const accepted = [rendering];
       add({
         term,
         words,
