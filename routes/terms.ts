@@ -32,15 +32,9 @@ const MAX_USAGE_MS = 20_000;
 export const MAX_USAGE_TERMS = 500;
 
 export const TermUsageRequest = z.strictObject({
-  term: z.string().min(1).max(MAX_TERM_CHARS).optional().meta({
-    description: "The term (case-insensitive; plurals of its last word count). Absent: every term.",
-  }),
-  file_path_prefix: z.string().max(4096).optional().meta({
-    description: 'Only catalogues whose path (absolute, or relative to its root) starts with it: "library/".',
-  }),
-  limit: pyInt({ ge: 1, le: MAX_USAGE_TERMS }).default(50).meta({
-    description: "Terms listed at most, most used first.",
-  }),
+  term: z.string().min(1).max(MAX_TERM_CHARS).optional().meta({ description: "Absent: every term." }),
+  file_path_prefix: z.string().max(4096).optional().meta({ description: 'E.g. "library/".' }),
+  limit: pyInt({ ge: 1, le: MAX_USAGE_TERMS }).default(50),
 }).meta({ id: "TermUsageRequest" });
 
 const Example = z.object({ file_path: z.string(), msgctxt: z.string().nullable(), msgid: z.string() });
@@ -48,18 +42,14 @@ const Example = z.object({ file_path: z.string(), msgctxt: z.string().nullable()
 const TermUsageResponse = z.object({
   terms: z.array(z.object({
     term: z.string(),
-    agreed: z.string().nullable().meta({ description: "The agreed translation (null: none)." }),
-    entries: z.int().meta({ description: "Translated entries whose msgid has the term." }),
-    renderings: z.array(z.object({
-      rendering: z.string().nullable().meta({
-        description: "An agreed or forbidden rendering; null: none of them.",
-      }),
-      count: z.int(),
-      examples: z.array(Example).meta({ description: "At most 3 entries." }),
-    })),
+    agreed: z.string().nullable(),
+    entries: z.int(),
+    renderings: z.array(
+      z.object({ rendering: z.string().nullable(), count: z.int(), examples: z.array(Example) }),
+    ),
   })),
-  files: z.int().meta({ description: "Catalogues read." }),
-  complete: z.boolean().meta({ description: "False when the files or time limit stopped the count." }),
+  files: z.int(),
+  complete: z.boolean(),
   stopped_because: z.string().nullable(),
   notes: z.array(z.string()),
 }).meta({ id: "TermUsageResponse" });
@@ -74,8 +64,8 @@ export const termTools = defineToolGroup<{ catalogues: NonNullable<AppDeps["cata
       path: "/po/term_usage",
       role: "reader",
       summary: "How a term is translated across the tree",
-      description: "For a term (or every glossary term: glossary.po, .po-terms.csv), the renderings the " +
-        "translations use, agreed or forbidden (null: neither), with counts and up to 3 example entries each.",
+      description: "How a term (or each term of glossary.po, .po-terms.csv) is translated: counts of its " +
+        "agreed and forbidden renderings (null: neither), 3 entries each. check_po applies them.",
       input: TermUsageRequest,
       annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
       example: () => ({ term: "iterable" }),
