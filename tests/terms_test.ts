@@ -117,10 +117,11 @@ Deno.test("glossary.po: short translated msgids are terms; sentences, fuzzy and 
   assert.deepEqual(t.warnings, []);
 });
 
-Deno.test("glossary renderings: alternatives in parentheses, the English recall dropped unless in emphasis", () => {
+Deno.test("glossary renderings: alternatives in parentheses; the English term accepted last where the glossary recalls it", () => {
   assert.deepEqual(glossaryRenderings("awaitable", "attendable (*awaitable*)"), ["attendable", "awaitable"]);
   assert.deepEqual(glossaryRenderings("mapping", "tableau de correspondances (*mapping* en anglais)"), [
     "tableau de correspondances",
+    "mapping",
   ]);
   assert.deepEqual(
     glossaryRenderings(
@@ -129,7 +130,7 @@ Deno.test("glossary renderings: alternatives in parentheses, the English recall 
     ),
     ["dictionnaire en compréhension", "dictionnaire en intension"],
   );
-  assert.deepEqual(glossaryRenderings("iterable", "iterable -- 可迭代对象"), ["可迭代对象"]);
+  assert.deepEqual(glossaryRenderings("iterable", "iterable -- 可迭代对象"), ["可迭代对象", "iterable"]);
   assert.deepEqual(glossaryRenderings("argument", "argument"), ["argument"]);
 });
 
@@ -327,3 +328,21 @@ Deno.test(
     assert.ok(found.length < entries / 20, `${found.length} of ${entries}`);
   },
 );
+
+Deno.test("term-target: a kept target is not taken for another term's translation (python-docs-zh-cn)", () => {
+  const glossary = parsePo(
+    new TextEncoder().encode(
+      HEADER_ZH +
+        'msgid "context"\nmsgstr "context -- 上下文"\n\nmsgid "context variable"\nmsgstr "context variable -- 上下文变量"\n',
+    ),
+    "glossary.po",
+  );
+  const rules = termRules(buildTerminology({ glossary: { catalog: glossary, source: "glossary.po" } }));
+  const m = entry(
+    "The :term:`context` used to access the values of :term:`context variables <context variable>`.",
+    "用来访问 :term:`上下文变量 <context variable>` 的值的 :term:`context`。",
+  );
+  assert.deepEqual(checkMessage(m, { checks: ["term-target"], terminology: rules }), []);
+});
+
+const HEADER_ZH = 'msgid ""\nmsgstr "Content-Type: text/plain; charset=UTF-8\\n"\n\n';

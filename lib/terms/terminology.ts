@@ -111,16 +111,15 @@ const MARKUP = /[*`]/g;
 /**
  * The renderings a glossary msgstr agrees on: the text without reST emphasis and backticks, cut at
  * ` -- ` (python-docs-zh-cn: `iterable -- 可迭代对象`), at ` / ` and `;`, and with a parenthesised
- * part as another rendering (`dictionnaire en compréhension (ou dictionnaire en intension)`). The
- * English term recalled is not a rendering (`iterable -- …`, `(*mapping* en anglais)`) unless the
- * msgstr writes it alone in emphasis (`attendable (*awaitable*)`: French marks a foreign word kept
- * in italics, and the team's glossary shows it as known). A msgstr over 200 characters agrees on
+ * part as another rendering (`dictionnaire en compréhension (ou dictionnaire en intension)`). A
+ * piece that recalls the English term (`iterable -- …`, `(*mapping* en anglais)`,
+ * `attendable (*awaitable*)`) is not a translation, but it says the team knows the term as is: the
+ * term itself is then accepted after the translations (zh-cn keeps `:term:\`iterable\`` in its
+ * translations; French keeps *awaitable* in italics). A msgstr over 200 characters agrees on
  * nothing (it is a definition, not a translation).
  */
 export function glossaryRenderings(term: string, msgstr: string): string[] {
   if (msgstr.length > 200) return [];
-  const lowerTerm = term.toLowerCase();
-  const emphasised = msgstr.toLowerCase().includes(`*${lowerTerm}*`);
   const clean = msgstr.replace(MARKUP, "").replace(/\s+/g, " ").trim();
   const pieces: string[] = [];
   for (const part of clean.split(/ -- | — | \/ |;/)) {
@@ -138,11 +137,8 @@ export function glossaryRenderings(term: string, msgstr: string): string[] {
   }
   const all = [...new Set(pieces.map((p) => p.trim()).filter((p) => p !== ""))];
   const termWords = ` ${tokens(term).map((t) => t.word).join(" ")} `;
-  const own = all.filter((p) => {
-    if (p.toLowerCase() === lowerTerm) return emphasised;
-    return !` ${tokens(p).map((t) => t.word).join(" ")} `.includes(termWords);
-  });
-  return own.length > 0 ? own : all.filter((p) => p.toLowerCase() === lowerTerm);
+  const own = all.filter((p) => !` ${tokens(p).map((t) => t.word).join(" ")} `.includes(termWords));
+  return own.length < all.length ? [...own, term] : own;
 }
 
 /** True when a glossary catalogue's msgid is a term: short, words only (see docs/terminology.md). */

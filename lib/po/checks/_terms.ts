@@ -93,15 +93,19 @@ export const TERM_CHECKS: EntryCheck[] = [
         const used = new Uint8Array(have.length);
         const unknown: string[] = [];
         const lost: string[] = [];
-        // First the targets the translation keeps (the same, or the agreed translation)…
+        // First the targets the translation keeps as they are, then those it writes as the
+        // glossary's translation (a target kept is never taken for another's translation).
+        const left: string[] = [];
         for (const target of wanted) {
-          let found = -1;
-          for (let k = 0; k < have.length && found < 0; k++) {
-            if (used[k]) continue;
-            if (have[k] === target) found = k;
-            else if (rules !== null && rules.keepsTermTarget(target, have[k]!) === true) found = k;
-          }
-          if (found >= 0) used[found] = 1;
+          const k = have.findIndex((h, i) => !used[i] && h === target);
+          if (k >= 0) used[k] = 1;
+          else left.push(target);
+        }
+        for (const target of left) {
+          const k = rules === null
+            ? -1
+            : have.findIndex((h, i) => !used[i] && rules.keepsTermTarget(target, h) === true);
+          if (k >= 0) used[k] = 1;
           else if (rules !== null && rules.agreedFor(target) !== null) lost.push(target);
           else unknown.push(target);
         }
