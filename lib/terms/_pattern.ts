@@ -128,13 +128,22 @@ export function literalRendering(text: string, alternatives: readonly string[] =
   return { text, alternatives: compiled };
 }
 
+/** The automaton's two state sets, reused by every match attempt (the matcher is synchronous). */
+let scratchA = new Uint8Array(256);
+let scratchB = new Uint8Array(256);
+
 /** Whether `alt` matches `text` (lower case) starting at `start`. */
 function matchesAt(alt: Alternative, text: string, start: number): boolean {
   if (needsBoundary(text[start]) && isWordChar(text[start - 1])) return false;
   const units = alt.units;
   const n = units.length;
-  let states = new Uint8Array(n + 1);
-  let next = new Uint8Array(n + 1);
+  if (scratchA.length < n + 1) {
+    scratchA = new Uint8Array(2 * (n + 1));
+    scratchB = new Uint8Array(2 * (n + 1));
+  }
+  let states = scratchA.subarray(0, n + 1);
+  let next = scratchB.subarray(0, n + 1);
+  states.fill(0);
   const close = (s: Uint8Array) => {
     for (let k = 0; k < n; k++) {
       if (s[k] && (units[k]!.kind === "letter" || units[k]!.kind === "spaces")) s[k + 1] = 1;
@@ -191,7 +200,11 @@ export class RenderingSet<T> {
   /** The items whose rendering occurs in `text`, in the set's order. */
   find(text: string): T[] {
     if (this.#byFirst.size === 0 || text === "") return [];
-    const lower = text.toLowerCase();
+    return this.findLower(text.toLowerCase());
+  }
+
+  /** {@link RenderingSet.find} of a text already lower-cased. */
+  findLower(lower: string): T[] {
     const found = new Array<T | undefined>(this.#count);
     let foundCount = 0;
     for (let i = 0; i < lower.length && foundCount < this.#count; i++) {

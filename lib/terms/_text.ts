@@ -9,17 +9,24 @@
 
 const WORD = /[\p{L}\p{M}\p{N}]/u;
 
-/** True for a character of a word: a letter, a mark, a digit, or `_`. */
-export function isWordChar(c: string | undefined): boolean {
-  if (c === undefined || c === "") return false;
-  const code = c.charCodeAt(0);
-  // ASCII first: most characters of a catalogue are, and a regular expression per character is slow.
+/** Per UTF-16 code unit above ASCII: 0 not looked up yet, 1 a word character, 2 not one. */
+const WORD_TABLE = new Uint8Array(0x10000);
+
+/** {@link isWordChar} of a code unit (a table filled as characters are met: no expression per character). */
+export function isWordCode(code: number): boolean {
   if (code < 0x80) {
     return (code >= 0x30 && code <= 0x39) || ((code | 0x20) >= 0x61 && (code | 0x20) <= 0x7a) ||
       code === 0x5f;
   }
   if (code >= 0xd800 && code <= 0xdfff) return true; // a supplementary character: Han extensions, mostly
-  return WORD.test(c);
+  let v = WORD_TABLE[code]!;
+  if (v === 0) WORD_TABLE[code] = v = WORD.test(String.fromCharCode(code)) ? 1 : 2;
+  return v === 1;
+}
+
+/** True for a character of a word: a letter, a mark, a digit, or `_`. */
+export function isWordChar(c: string | undefined): boolean {
+  return c !== undefined && c !== "" && isWordCode(c.charCodeAt(0));
 }
 
 /**
@@ -56,12 +63,15 @@ export interface Token {
 /** The words of `text`, lower-cased, in order (a word is a run of {@link isWordChar}). */
 export function tokens(text: string): Token[] {
   const out: Token[] = [];
+  // Lower-cased once; per word only where lower-casing changes a length (İ → i̇).
+  const lower = text.toLowerCase();
+  const same = lower.length === text.length;
   let start = -1;
   for (let i = 0; i <= text.length; i++) {
-    const word = i < text.length && isWordChar(text[i]);
+    const word = i < text.length && isWordCode(text.charCodeAt(i));
     if (word && start < 0) start = i;
     else if (!word && start >= 0) {
-      out.push({ word: text.slice(start, i).toLowerCase(), start, end: i });
+      out.push({ word: same ? lower.slice(start, i) : text.slice(start, i).toLowerCase(), start, end: i });
       start = -1;
     }
   }
@@ -124,8 +134,13 @@ export function markupSpans(text: string): MarkupSpans {
     } else {
       if (role === "term") termRoles.push([i + 1, close]);
       // `text <target>`_ or :term:`text <target>`: the target is a name, the text is prose.
-      const lt = text.lastIndexOf("<", close);
-      if (lt > i && text[close - 1] === ">") code.push([lt, close]);
+      // Looked for inside this role only (a search back to the text's start would make the scan
+      // quadratic in a paragraph of many roles).
+      if (text[close - 1] === ">") {
+        let lt = close - 2;
+        while (lt > i && text[lt] !== "<") lt--;
+        if (lt > i) code.push([lt, close]);
+      }
     }
     i = close + 1;
   }

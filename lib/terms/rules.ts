@@ -44,6 +44,7 @@ export function termRules(terminology: Terminology): TermRules {
     }
     return lastTerms;
   };
+  const anyTermForbidden = terminology.terms.some((t) => t.forbidden.length > 0);
   // A `:term:` target names a term by its words.
   const byWords = new Map<string, Term>();
   for (const t of terminology.terms) byWords.set(t.words.join(" "), t);
@@ -55,9 +56,11 @@ export function termRules(terminology: Terminology): TermRules {
   return {
     missing(original, translation) {
       const out: ReturnType<TermRules["missing"]> = [];
+      let lower: string | null = null;
       for (const { term: t, inTermRole } of termsOf(original)) {
         if (t.accepted.length === 0 || !(t.everywhere || inTermRole)) continue;
-        if (acceptedOf(t).find(translation).length > 0) continue;
+        lower ??= translation.toLowerCase();
+        if (acceptedOf(t).findLower(lower).length > 0) continue;
         out.push({
           term: t.term,
           translation: t.accepted.map((r) => `“${r.text}”`).join(" or "),
@@ -68,9 +71,12 @@ export function termRules(terminology: Terminology): TermRules {
       return out;
     },
     forbidden(original, translation) {
-      const found: Forbidden[] = terminology.anywhere.find(translation);
-      for (const { term: t } of termsOf(original)) {
-        if (t.forbidden.length > 0) found.push(...forbiddenOf(t).find(translation));
+      const found: Forbidden[] = [];
+      if (terminology.forbiddenAnywhere.length > 0) found.push(...terminology.anywhere.find(translation));
+      if (anyTermForbidden) {
+        for (const { term: t } of termsOf(original)) {
+          if (t.forbidden.length > 0) found.push(...forbiddenOf(t).find(translation));
+        }
       }
       return found.map((f) => {
         const term = f.term === null ? undefined : termOfTarget(f.term);
