@@ -161,6 +161,8 @@ function bruteForce(
             ? "[ \\n\\t\\u00a0\\r]+"
             : /^[\p{L}\p{M}\p{N}_]/u.test(part)
             ? `${esc(part)}${W}{0,3}`
+            : part === "-"
+            ? "(?:-|[ \\n\\t\\u00a0\\r])[ \\n\\t\\u00a0\\r]*"
             : esc(part)
         ).join("")
       }(?!${W})`,
@@ -304,6 +306,7 @@ Deno.test(
         "class",
         "object",
         "list comprehension",
+        "bytes-like object",
       ]
     ) {
       const term = terminology.terms.find((t) => t.term === name);

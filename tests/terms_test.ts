@@ -241,6 +241,11 @@ Deno.test("glossary check: terminology-file terms everywhere, glossary.po terms 
     problems("A :term:`namespace package`.", "Des :term:`paquets-espaces de nommage <namespace package>`."),
     [],
   );
+  // …and its hyphen written as a space (python-docs-fr's reference/import.po).
+  assert.deepEqual(
+    problems("A :term:`namespace package`.", "Des :term:`paquets espaces de nommage <namespace package>`."),
+    [],
+  );
   // do-not-translate.
   assert.match(
     problems("Python rocks.", "Le serpent déchire.")[0]!.message,

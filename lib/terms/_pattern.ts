@@ -12,7 +12,8 @@
  * Chinese or Japanese matches inside a run of characters, which those scripts write without
  * spaces). A translation agreed in a glossary (no pattern written) is matched as the pattern made of
  * its words each followed by up to {@link AUTO_SUFFIX} letters: French and Spanish plurals
- * (`classe` → classes), German and Russian endings, without a rule per language.
+ * (`classe` → classes), German and Russian endings, without a rule per language; its hyphens
+ * match a space too (`paquet-espace` finds `paquets espaces`).
  *
  * Matching simulates the pattern's small automaton from the positions where its first character
  * occurs, bounded by {@link MAX_MATCH_CHARS} per start: time linear in the translation for a fixed
@@ -41,7 +42,8 @@ type Unit =
   | { kind: "char"; c: string }
   | { kind: "letter" }
   | { kind: "space" }
-  | { kind: "spaces" };
+  | { kind: "spaces" }
+  | { kind: "joint" };
 
 /** One alternative, compiled. */
 interface Alternative {
@@ -77,6 +79,9 @@ function compileAlternative(alt: string, autoSuffix: boolean): Alternative {
       if (isSpace(c)) {
         while (isSpace(lower[i + 1])) i++;
         units.push({ kind: "space" }, { kind: "spaces" });
+      } else if (c === "-" && autoSuffix && units.length > 0) {
+        // A glossary's hyphen is also written as a space (paquet-espace, paquets espaces).
+        units.push({ kind: "joint" }, { kind: "spaces" });
       } else units.push({ kind: "char", c });
     }
   }
@@ -159,7 +164,14 @@ function matchesAt(alt: Alternative, text: string, start: number): boolean {
     for (let k = 0; k < n; k++) {
       if (!states[k]) continue;
       const u = units[k]!;
-      if (u.kind === "char" ? u.c === ch : u.kind === "letter" ? isWordChar(ch) : isSpace(ch)) {
+      const ok = u.kind === "char"
+        ? u.c === ch
+        : u.kind === "letter"
+        ? isWordChar(ch)
+        : u.kind === "joint"
+        ? ch === "-" || isSpace(ch)
+        : isSpace(ch);
+      if (ok) {
         next[u.kind === "spaces" ? k : k + 1] = 1;
         any = true;
       }
