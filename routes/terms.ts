@@ -129,8 +129,8 @@ export const termTools = defineToolGroup<{ catalogues: NonNullable<AppDeps["cata
             files++;
             const lookup = await lookupOf(base);
             tally.add(path, catalog, lookup.find);
-            // A turn for other requests between catalogues.
-            await new Promise((resolve) => setTimeout(resolve, 0));
+            // A turn for other requests every few catalogues.
+            if (files % 16 === 0) await new Promise((resolve) => setTimeout(resolve, 0));
           }
         }
         if (
@@ -140,6 +140,10 @@ export const termTools = defineToolGroup<{ catalogues: NonNullable<AppDeps["cata
           notes.push(
             "No root read has a glossary.po or .po-terms.csv: there are no terms to count (docs/terminology.md)",
           );
+        }
+        // A term asked for is answered even where no catalogue was read (0 entries): with the first root's terms.
+        if (body.term !== undefined && lookups.size === 0 && catalogues.roots.length > 0) {
+          await lookupOf(rootOf(catalogues, catalogues.roots[0]!) ?? catalogues.roots[0]!);
         }
         const wanted = [...lookups.values()].flatMap((l) => l.wanted);
         let terms = tally.result(body.term === undefined ? [] : wanted.slice(0, 1));
