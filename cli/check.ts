@@ -240,7 +240,13 @@ export function checkCliIo(): CheckCliIo {
       Deno.lstatSync(path);
       return true;
     } catch (error) {
-      if (error instanceof Deno.errors.NotFound) return false;
+      // A directory this run may not read (a narrower --allow-read) holds no terminology for it.
+      if (
+        error instanceof Deno.errors.NotFound || error instanceof Deno.errors.PermissionDenied ||
+        error instanceof Deno.errors.NotCapable
+      ) {
+        return false;
+      }
       throw error;
     }
   };

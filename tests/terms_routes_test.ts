@@ -11,7 +11,7 @@ import { type CheckCliIo, checkCliIo, runCheck } from "../cli/check.ts";
 import { encodePo, parsePo, type PoCatalog } from "../lib/po/mod.ts";
 import { buildTerminology } from "../lib/terms/mod.ts";
 import { servedCatalogues } from "./_catalogue_server.ts";
-import { SHARED_DIR } from "./_helpers.ts";
+import { childEnv, SHARED_DIR } from "./_helpers.ts";
 import { lacks } from "./_prerequisites.ts";
 
 const HEADER = 'msgid ""\nmsgstr ""\n"Content-Type: text/plain; charset=UTF-8\\n"\n"Language: fr\\n"\n\n';
@@ -354,4 +354,32 @@ Deno.test("main.ts check finds the terminology up from the PATH, not past the re
   const d = capture();
   assert.equal(await runCheck(["--checks=forbidden", `--terms=${repo}`, `${repo}/inner/x.po`], d.io), 1);
   await Deno.remove(repo, { recursive: true });
+});
+
+Deno.test("main.ts check with read access to the PATH alone: the terminology lookup stops there, the check runs", async () => {
+  const dir = await Deno.realPath(await Deno.makeTempDir());
+  await Deno.mkdir(`${dir}/sub`);
+  await Deno.writeTextFile(`${dir}/sub/x.po`, CATALOGUE);
+  const repo = new URL("../", import.meta.url).pathname;
+  const out = await new Deno.Command(Deno.execPath(), {
+    args: [
+      "run",
+      "--quiet",
+      "--no-prompt",
+      "--config",
+      `${repo}deno.json`,
+      `--allow-read=${dir}/sub,${repo}`,
+      `${repo}main.ts`,
+      "check",
+      "--checks=forbidden",
+      "x.po",
+    ],
+    cwd: `${dir}/sub`,
+    env: childEnv({}),
+    clearEnv: true,
+  }).output();
+  const stderr = new TextDecoder().decode(out.stderr);
+  assert.equal(out.code, 0, stderr);
+  assert.match(stderr, /check: 1 file, no problems/);
+  await Deno.remove(dir, { recursive: true });
 });
