@@ -27,6 +27,14 @@ import { unknownOption } from "../lib/closest_name.ts";
 import { writeAll } from "./log.ts";
 import { type Progress, SILENT_PROGRESS, terminalProgress } from "./progress.ts";
 import { githubAnnotation, terminalText } from "../lib/terminal_text.ts";
+import {
+  GLOSSARY_FILE,
+  type LoadedTerminology,
+  MAX_TERMINOLOGY_FILE_BYTES,
+  TerminologyCache,
+  TERMS_FILE,
+} from "../lib/terms/mod.ts";
+import { dirname, join, resolve } from "node:path";
 
 /** `main.ts check --help`. */
 export const CHECK_USAGE = `Usage: main.ts check [OPTIONS] PATH…
@@ -42,6 +50,9 @@ Options:
   --include-fuzzy    check fuzzy entries too (msgfmt leaves them out, and so do the checks)
   --quiet, -q        no summary on stderr
   --format=github    print each problem as a GitHub Actions annotation (::error file=…,line=…::…)
+  --terms=DIR        take the terminology (glossary.po, .po-terms.csv) from DIR (default: the nearest
+                     directory up from each PATH that has one, not past the repository's top)
+  --no-terms         no terminology: the glossary and forbidden checks find nothing
   --list             list the checks and exit
 
 Checks: ${CHECK_NAMES.join(", ")}
@@ -59,10 +70,24 @@ export interface CheckCliIo extends CheckTreeIo {
   err(line: string): void;
   /** A progress bar over the catalogues under `paths` (drawn on a terminal only), when given. */
   progress?(paths: readonly string[]): Promise<Progress>;
+  /**
+   * The terminology for PATH: DIR's when given (`--terms=DIR`), else the nearest directory's up
+   * from PATH holding glossary.po or .po-terms.csv, not past one holding `.git`; null: none.
+   */
+  terminology?(path: string, dir: string | null): Promise<LoadedTerminology | null>;
 }
 
 /** The options `check` takes (for "did you mean" on a misspelt one). */
-const CHECK_OPTIONS = ["--help", "--list", "--checks", "--severity", "--include-fuzzy", "--quiet"];
+const CHECK_OPTIONS = [
+  "--help",
+  "--list",
+  "--checks",
+  "--severity",
+  "--include-fuzzy",
+  "--quiet",
+  "--terms",
+  "--no-terms",
+];
 
 /**
  * Runs the command; returns the exit status.
@@ -79,6 +104,8 @@ export async function runCheck(args: readonly string[], io: CheckCliIo): Promise
   let includeFuzzy = false;
   let quiet = false;
   let github = false;
+  let termsDir: string | null = null;
+  let noTerms = false;
   let options = true;
   for (const arg of args) {
     if (options && arg === "--") options = false;
@@ -107,6 +134,8 @@ export async function runCheck(args: readonly string[], io: CheckCliIo): Promise
     else if (options && (arg === "--quiet" || arg === "-q")) quiet = true;
     else if (options && arg === "--format=github") github = true;
     else if (options && arg === "--format=text") github = false;
+    else if (options && arg.startsWith("--terms=") && arg.length > 8) termsDir = arg.slice(8);
+    else if (options && arg === "--no-terms") noTerms = true;
     else if (options && arg.startsWith("-") && arg !== "-") {
       io.err(`check: ${terminalText(unknownOption(arg, CHECK_OPTIONS))} (main.ts check --help)`);
       return 2;
@@ -121,7 +150,7 @@ export async function runCheck(args: readonly string[], io: CheckCliIo): Promise
   // names and text from the files: escaped, so none can end the line or reach the terminal raw.
   const out = (line: string) => (progress.clear(), io.out(line));
   const err = (line: string) => (progress.clear(), io.err(terminalText(line)));
-  const settings = { checks, includeFuzzy, errorsOnly, quiet, github };
+  const settings = { checks, includeFuzzy, errorsOnly, quiet, github, termsDir, noTerms };
   try {
     return await checkPaths(paths, io, settings, progress, out, err);
   } finally {
@@ -132,12 +161,14 @@ export async function runCheck(args: readonly string[], io: CheckCliIo): Promise
 async function checkPaths(
   paths: readonly string[],
   io: CheckCliIo,
-  { checks, includeFuzzy, errorsOnly, quiet, github }: {
+  { checks, includeFuzzy, errorsOnly, quiet, github, termsDir, noTerms }: {
     checks: string[] | undefined;
     includeFuzzy: boolean;
     errorsOnly: boolean;
     quiet: boolean;
     github: boolean;
+    termsDir: string | null;
+    noTerms: boolean;
   },
   progress: Progress,
   out: (line: string) => void,
@@ -147,10 +178,17 @@ async function checkPaths(
   let reported = 0;
   let files = 0;
   const byCheck: Record<string, number> = {};
+  const warned = new Set<string>();
   for (const path of paths) {
     let found: CheckProblem[];
     try {
-      const r = await checkTree([path], io, { checks, includeFuzzy }, {
+      const terms = noTerms || !io.terminology ? null : await io.terminology(path, termsDir);
+      for (const w of terms?.terminology.warnings ?? []) {
+        if (!warned.has(w)) err(`check: terminology: ${w}`);
+        warned.add(w);
+      }
+      const terminology = terms?.rules ?? null;
+      const r = await checkTree([path], io, { checks, includeFuzzy, terminology }, {
         maxFiles: MAX_FILES - files,
         maxProblems: Number.MAX_SAFE_INTEGER,
         onFile: () => progress.tick(),
@@ -197,7 +235,48 @@ async function checkPaths(
 /** The command's {@link CheckCliIo} on the real file system, stdout and stderr. */
 export function checkCliIo(): CheckCliIo {
   const encoder = new TextEncoder();
+  const present = (path: string): boolean => {
+    try {
+      Deno.lstatSync(path);
+      return true;
+    } catch (error) {
+      // A directory this run may not read (a narrower --allow-read) holds no terminology for it.
+      if (
+        error instanceof Deno.errors.NotFound || error instanceof Deno.errors.PermissionDenied ||
+        error instanceof Deno.errors.NotCapable
+      ) {
+        return false;
+      }
+      throw error;
+    }
+  };
+  const readIfPresent = async (path: string) =>
+    present(path) ? await readRegularFileBytes(path, MAX_TERMINOLOGY_FILE_BYTES) : null;
+  const terms = new TerminologyCache({
+    readBytes: readIfPresent,
+    async readCatalogue(path) {
+      const bytes = await readIfPresent(path);
+      return bytes === null ? null : parsePo(bytes, { fileName: path, strict: false, allowBom: true });
+    },
+  });
   return {
+    async terminology(path, dir) {
+      if (dir !== null) return await terms.forRoot(resolve(dir));
+      let d = resolve(path);
+      try {
+        if (!Deno.statSync(d).isDirectory) d = dirname(d);
+      } catch {
+        d = dirname(d);
+      }
+      for (let n = 0; n < 64; n++) {
+        if (present(join(d, GLOSSARY_FILE)) || present(join(d, TERMS_FILE))) return await terms.forRoot(d);
+        if (present(join(d, ".git"))) return null;
+        const up = dirname(d);
+        if (up === d) return null;
+        d = up;
+      }
+      return null;
+    },
     out: (line) => writeAll(Deno.stdout, encoder.encode(`${line}\n`)),
     err: (line) => writeAll(Deno.stderr, encoder.encode(`${line}\n`)),
     // Counted by the same walk rules as the run's (dot names skipped, *.po files, no symbolic link).

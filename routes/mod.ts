@@ -26,6 +26,7 @@ import { poTools } from "./po.ts";
 import { poMaintainTools } from "./po_maintain.ts";
 import { poCheckTools } from "./po_checks.ts";
 import { poPurgeTools } from "./po_purge.ts";
+import { termTools } from "./terms.ts";
 import { requestLog } from "./request_log.ts";
 import { reviewTools } from "./review.ts";
 import { securityHeaders } from "./security_headers.ts";
@@ -50,6 +51,7 @@ export const TOOL_GROUPS: readonly ToolGroup[] = [
   greetingTools,
   patentTools,
   patentResearchTools,
+  termTools,
 ] as ToolGroup[];
 
 /** Every tool the service offers (as defined: for listing; {@link serveTools} binds them). */

@@ -39,6 +39,7 @@ import {
   type ToolAnnotations,
 } from "./tool.ts";
 import { pyInt, RequestValidationError } from "./validation.ts";
+import { terminologyFor } from "./_terminology.ts";
 import { cataloguePath } from "./_catalogue_path.ts";
 
 const FilePath = z.string().meta({
@@ -455,9 +456,12 @@ export const poTools = defineToolGroup<PoToolDeps>({
         // Over MCP an upsert never creates an entry a few edits from an existing msgid (an agent's typo).
         const refuseSimilar = call.via === "mcp" ||
           (input as { refuse_similar?: boolean }).refuse_similar === true;
+        // The root's terminology, for the glossary, forbidden and term-target checks of the write.
+        const terms = checks === "off" ? null : await terminologyFor(catalogues, file_path, call.signal);
         const r = await editCatalogue(catalogues, file_path, {
           entries,
           mode,
+          terminology: terms?.rules ?? null,
           ifRevision: expectedRevision(if_revision, call.headers?.get("if-match") ?? null),
           dryRun: dry_run,
           checks,

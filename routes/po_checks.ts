@@ -5,9 +5,11 @@
  * @module
  */
 import { z } from "zod";
-import { CHECK_NAMES, CHECKS, REST_CHECK_NAMES, runCheckRequest } from "../lib/po/mod.ts";
+import { CHECK_NAMES, CHECKS, DEFAULT_CHECKS, REST_CHECK_NAMES, runCheckRequest } from "../lib/po/mod.ts";
+import { GLOSSARY_FILE, TERMS_FILE } from "../lib/terms/mod.ts";
 import { catalogueStoreIo } from "../lib/store/mod.ts";
 import { cataloguePath } from "./_catalogue_path.ts";
+import { terminologyFor } from "./_terminology.ts";
 import type { AppDeps } from "./deps.ts";
 import { defineTool, defineToolGroup, requireDep } from "./tool.ts";
 import { pyInt } from "./validation.ts";
@@ -115,6 +117,32 @@ const ListChecksResponse = z.object({
   })),
 }).meta({ id: "ListChecksResponse" });
 
+/** The terminology checks that had no terminology to consult, and why. */
+function termsNotRun(
+  named: readonly string[] | undefined,
+  terminology: {
+    sources: readonly string[];
+    terms: readonly unknown[];
+    forbiddenAnywhere: readonly unknown[];
+  } | null,
+): { check: string; reason: string }[] {
+  const selected = new Set(named ?? DEFAULT_CHECKS);
+  const out: { check: string; reason: string }[] = [];
+  for (const check of ["glossary", "forbidden"]) {
+    if (!selected.has(check)) continue;
+    if (terminology === null) {
+      out.push({ check, reason: "an entry alone has no root: send file_path for its root's terminology" });
+    } else if (terminology.sources.length === 0) {
+      out.push({
+        check,
+        reason:
+          `the root has no ${GLOSSARY_FILE} or ${TERMS_FILE}: nothing to check against (docs/terminology.md)`,
+      });
+    }
+  }
+  return out;
+}
+
 /** What the check tool uses: the catalogue store. */
 interface CheckToolDeps {
   catalogues: NonNullable<AppDeps["catalogues"]>;
@@ -137,13 +165,19 @@ export const poCheckTools = defineToolGroup<CheckToolDeps>({
       errors: [403, 404],
       output: CheckPoResponse,
       handle: async (body, { catalogues }, call) => {
+        const filePath = body.file_path === undefined ? undefined : cataloguePath(catalogues, body.file_path);
+        const directory = body.directory === undefined
+          ? undefined
+          : cataloguePath(catalogues, body.directory, "directory");
+        // The terminology of the root the file or directory is in (an entry alone has none).
+        const target = filePath ?? directory;
+        const terms = target === undefined ? null : await terminologyFor(catalogues, target, call.signal);
         const r = await runCheckRequest(
           {
             entry: body.entry,
-            filePath: body.file_path === undefined ? undefined : cataloguePath(catalogues, body.file_path),
-            directory: body.directory === undefined
-              ? undefined
-              : cataloguePath(catalogues, body.directory, "directory"),
+            filePath,
+            directory,
+            terminology: terms?.rules ?? null,
             checks: body.checks,
             includeFuzzy: body.include_fuzzy,
             maxProblems: body.max_problems,
@@ -166,9 +200,9 @@ export const poCheckTools = defineToolGroup<CheckToolDeps>({
           truncated: r.truncated,
           complete: r.complete,
           stopped_because: r.stoppedBecause,
-          not_run: r.notRun,
+          not_run: [...r.notRun, ...termsNotRun(body.checks, terms?.terminology ?? null)],
           ...(r.fromFile !== undefined ? { from_file: r.fromFile } : {}),
-          notes: r.notes,
+          notes: [...r.notes, ...(terms?.terminology.warnings ?? []).map((w) => `Terminology: ${w}`)],
         };
       },
     }),

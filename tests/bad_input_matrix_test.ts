@@ -312,13 +312,14 @@ const INPUT_ENDPOINTS = [
   "/po/changes",
   "/po/drafts",
   "/po/review",
+  "/po/term_usage",
 ] as const;
 /** What an endpoint whose fields are all optional answers to `{}` (the others: its first field missing). */
 const EMPTY_OBJECT_ANSWERS: Record<string, [number, Expected]> = {
   "/po/check": [422, "Give one of: entry (optionally with file_path for its header), file_path, directory"],
 };
 /** Endpoints that answer `{}` with a listing of the roots (not echoed by the request): no `{}` rows. */
-const LISTS_THE_ROOTS = new Set(["/po/catalogues", "/po/next", "/po/drafts"]);
+const LISTS_THE_ROOTS = new Set(["/po/catalogues", "/po/next", "/po/drafts", "/po/term_usage"]);
 const NO_INPUT_ENDPOINTS = [
   "/po/checks",
   "/tools/get_available_databases",
@@ -1532,6 +1533,29 @@ function maintainRows(fx: Fixture): Case[] {
       body: { file_path: fx.at("ok.po"), template_path: fx.at("ok.po"), output_path: fx.at("ok.txt") },
       status: 422,
       detail: `Invalid file path: must end in .po or .pot: ${fx.at("ok.txt")}`,
+    },
+    {
+      name: "term usage of a term longer than a term may be",
+      endpoint: "/po/term_usage",
+      body: { term: "x".repeat(201) },
+      status: 422,
+      detail: [{
+        type: "string_too_long",
+        loc: ["body", "term"],
+        msg: "String should have at most 200 characters",
+        input: `${"x".repeat(200)}… [1 more characters]`,
+        ctx: { max_length: 200 },
+      }],
+    },
+    {
+      name: "term usage of a word no root has as a term: counted, nothing agreed",
+      endpoint: "/po/term_usage",
+      body: { term: "zzyzx", file_path_prefix: "/etc/" },
+      status: 200,
+      check: (b) => {
+        const [term] = b.terms as { agreed: string | null; entries: number }[];
+        assert.deepEqual([term!.agreed, term!.entries, b.files], [null, 0, 0]);
+      },
     },
     {
       name: "a purge of a catalogue outside the roots",

@@ -21,6 +21,8 @@ import { scanRest } from "../lib/po/checks/_rest_scan.ts";
 import { InvalidInputError } from "../lib/errors.ts";
 import type { PoMessage } from "../lib/po/types.ts";
 
+import { buildTerminology, termRules } from "../lib/terms/mod.ts";
+
 const FIXTURES = new URL("./fixtures/checks/", import.meta.url);
 
 function readFixture(name: string) {
@@ -48,7 +50,10 @@ function entry(fields: Partial<PoMessage> & { msgid: string }): PoMessage {
 
 Deno.test("every fixture entry gets exactly the checks its 'expect:' comment names", () => {
   const catalog = readFixture("cases.po");
-  const problems = checkCatalog(catalog, { path: "cases.po" });
+  // The terminology checks consult the fixture's terminology file.
+  const terms = Deno.readTextFileSync(new URL("terms.csv", FIXTURES));
+  const terminology = termRules(buildTerminology({ file: { text: terms, source: "terms.csv" } }));
+  const problems = checkCatalog(catalog, { path: "cases.po", terminology });
   const byMsgid = new Map<string, Set<string>>();
   for (const p of problems) {
     if (!byMsgid.has(p.msgid)) byMsgid.set(p.msgid, new Set());

@@ -51,7 +51,14 @@ export {
   walkTree,
   type WrapTreeIo,
 } from "./operations/tree_walk.ts";
-export { CHECK_NAMES, type CheckProblem, CHECKS, ChecksFailedError, DEFAULT_CHECKS } from "./checks/mod.ts";
+export {
+  CHECK_NAMES,
+  type CheckProblem,
+  CHECKS,
+  ChecksFailedError,
+  DEFAULT_CHECKS,
+  type TermRules,
+} from "./checks/mod.ts";
 export { checkTree, type CheckTreeIo } from "./checks/tree.ts";
 export { compileMo, type CompileOptions, type CompileResult, readForCompile } from "./operations/compile.ts";
 export { pathFunctions } from "./_paths.ts";

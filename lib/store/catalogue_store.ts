@@ -236,12 +236,21 @@ export class CatalogueStore<D> {
    */
   async readBytes(
     userPath: string,
-    options: CatalogueCallOptions = {},
+    options: CatalogueCallOptions & {
+      /** The file name endings accepted (default `.po`, `.pot`): a root's terminology file is `.csv`. */
+      extensions?: readonly string[];
+    } = {},
   ): Promise<{ bytes: Uint8Array; revision: string; stat: Deno.FileInfo; path: ResolvedCataloguePath }> {
     const { signal } = options;
     try {
       signal?.throwIfAborted();
-      const path = await this.#resolveForRead(userPath);
+      const path = options.extensions === undefined
+        ? await this.#resolveForRead(userPath)
+        : await resolveCataloguePath(this.roots, userPath, {
+          mustExist: true,
+          maxBytes: this.#maxFileBytes,
+          extensions: options.extensions,
+        });
       const release = this.#take(path.stat?.size ?? 0);
       try {
         const current = await readRegularFile(path.lexicalPath, path.userPath, this.#maxFileBytes, {

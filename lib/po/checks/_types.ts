@@ -53,6 +53,8 @@ export interface EntryContext {
   nplurals: number | null;
   /** True when the entry is reST (from a `.rst` file, or the reST checks were asked for). */
   rest: boolean;
+  /** The terminology of the run, or null when the caller has none. */
+  terminology: TermRules | null;
 }
 
 /** One entry check. `run` returns a message per problem (usually none); each is linear in the entry. */
@@ -66,4 +68,35 @@ export interface EntryCheck {
   /** One line for the documentation and the tool's schema. */
   description: string;
   run(context: EntryContext): string[];
+}
+
+/**
+ * A terminology as the `glossary`, `forbidden` and `term-target` checks consult it (`lib/terms`
+ * builds one from a root's glossary and terminology file; the caller loads it and passes it in).
+ * Each method is linear in its texts.
+ */
+export interface TermRules {
+  /** The terms of `original` whose agreed translation (or, kept terms, the term itself) `translation` lacks. */
+  missing(original: string, translation: string): {
+    term: string;
+    translation: string;
+    doNotTranslate: boolean;
+    source: string;
+  }[];
+  /** The forbidden renderings `translation` has: anywhere, or of a term of `original`. */
+  forbidden(original: string, translation: string): {
+    term: string | null;
+    rendering: string;
+    note: string;
+    agreed: string | null;
+    source: string;
+  }[];
+  /**
+   * Whether a `:term:` role of a translation whose target is `translated` keeps the original's
+   * target `target`: true or false when the terminology knows the term (its agreed translation, or
+   * the target itself), null when it does not.
+   */
+  keepsTermTarget(target: string, translated: string): boolean | null;
+  /** The agreed translation of the term `target` names, or null. */
+  agreedFor(target: string): string | null;
 }

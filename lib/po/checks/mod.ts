@@ -31,11 +31,19 @@ import { HEADER_ENTRY_CHECKS, headerFindings, headerOf, type PluralInfo, pluralI
 import { REST_CHECKS } from "./_rest.ts";
 import { STYLE_CHECKS } from "./_style.ts";
 import { TAG_CHECKS } from "./_tags.ts";
-import type { CheckProblem, EntryCheck, EntryContext, Severity, TranslationPair } from "./_types.ts";
+import { TERM_CHECKS } from "./_terms.ts";
+import type {
+  CheckProblem,
+  EntryCheck,
+  EntryContext,
+  Severity,
+  TermRules,
+  TranslationPair,
+} from "./_types.ts";
 import { URL_CHECKS } from "./_urls.ts";
 import { WHITESPACE_CHECKS } from "./_whitespace.ts";
 
-export type { CheckProblem, Severity } from "./_types.ts";
+export type { CheckProblem, Severity, TermRules } from "./_types.ts";
 
 /** A check as the tools list it. */
 export interface CheckInfo {
@@ -56,6 +64,7 @@ const ENTRY_CHECKS: readonly EntryCheck[] = /* @__PURE__ */ FORMAT_CHECKS.concat
   WHITESPACE_CHECKS,
   HEADER_ENTRY_CHECKS,
   STYLE_CHECKS,
+  TERM_CHECKS,
 );
 
 /**
@@ -185,6 +194,11 @@ export interface CheckOptions {
   includeFuzzy?: boolean;
   /** The catalogue's path for the problems (default null). */
   path?: string | null;
+  /**
+   * The terminology the `glossary`, `forbidden` and `term-target` checks consult (the root's,
+   * loaded by the caller with `lib/terms`); absent or null: those find nothing but lost `:term:` roles.
+   */
+  terminology?: TermRules | null;
 }
 
 /** The resolved selection: a run's checks, and whether reST checks were asked for by name. */
@@ -192,6 +206,7 @@ interface Selection {
   enabled: Set<string>;
   restForced: boolean;
   entryChecks: EntryCheck[];
+  terminology: TermRules | null;
 }
 
 function select(options: CheckOptions): Selection {
@@ -208,6 +223,7 @@ function select(options: CheckOptions): Selection {
     enabled,
     restForced: options.checks !== undefined,
     entryChecks: ENTRY_CHECKS.filter((c) => enabled.has(c.name)),
+    terminology: options.terminology ?? null,
   };
 }
 
@@ -283,6 +299,7 @@ function checkOne(
     pairs: pairsOf(m),
     nplurals,
     rest: selection.restForced || fromRest(m),
+    terminology: selection.terminology,
     strictForm: (form) => {
       if (form === null || m.msgidPlural === null || pluralCount <= 1) return true;
       if (plural.histogram === null || !plural.often[form]) return false;
@@ -599,9 +616,10 @@ export function checkWrite(
   after: PoCatalog,
   path: string,
   mode: WriteChecks,
+  terminology: TermRules | null = null,
 ): CheckProblem[] {
   if (mode === "off") return [];
-  const problems = introducedProblems(before, after, { path });
+  const problems = introducedProblems(before, after, { path, terminology });
   if (mode === "strict" && problems.some((p) => p.severity === "error")) {
     throw new ChecksFailedError(path, problems);
   }

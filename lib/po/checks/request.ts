@@ -103,7 +103,11 @@ export async function runCheckRequest(
       "Give one of: entry (optionally with file_path for its header), file_path, directory",
     );
   }
-  const options: CheckOptions = { checks: request.checks, includeFuzzy: request.includeFuzzy };
+  const options: CheckOptions = {
+    checks: request.checks,
+    includeFuzzy: request.includeFuzzy,
+    terminology: request.terminology,
+  };
   if (entry !== undefined) {
     const catalog = filePath === undefined ? undefined : await io.read(filePath);
     let message = messageOfEntry(entry);

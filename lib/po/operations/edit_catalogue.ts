@@ -10,7 +10,13 @@ import { flatBytes } from "../../byte_runs.ts";
 import { ConflictError, NotFoundError } from "../../errors.ts";
 import type { CatalogueCallOptions, CatalogueStore } from "../../store/mod.ts";
 import { applyWrite, type EntryOutcome, type WriteEntry, type WriteMode } from "./apply_write.ts";
-import { type CheckProblem, ChecksFailedError, checkWrite, type WriteChecks } from "../checks/mod.ts";
+import {
+  type CheckProblem,
+  ChecksFailedError,
+  checkWrite,
+  type TermRules,
+  type WriteChecks,
+} from "../checks/mod.ts";
 import { draftProblems } from "./draft_checks.ts";
 import { deleteEntries } from "./delete_entries.ts";
 import { updateHeader } from "./header.ts";
@@ -41,6 +47,8 @@ export interface CatalogueEdit {
   dryRun?: boolean;
   /** Quality checks of what the write changes (default "off"; see `checks/mod.ts` checkWrite). */
   checks?: WriteChecks;
+  /** The terminology of the file's root, for the glossary, forbidden and term-target checks. */
+  terminology?: TermRules | null;
   /** When the write changes an entry, set the header's PO-Revision-Date to this time (default: untouched). */
   stampRevisionDate?: Date;
   /**
@@ -168,7 +176,7 @@ export async function editCatalogue(
           { revision: current.revision, mode: edit.mode ?? "upsert", similar_existing: similar },
         );
       }
-      const problems = checkWrite(doc, write.catalog, path, edit.checks ?? "off");
+      const problems = checkWrite(doc, write.catalog, path, edit.checks ?? "off", edit.terminology ?? null);
       // Drafts are fuzzy, which the checks pass over as msgfmt does; a draft's problems are still
       // what its author and reviewer need to see (and what "strict" refuses).
       const drafted = requested.filter((e) => e.draft === true && e.delete !== true);
