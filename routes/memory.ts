@@ -5,6 +5,8 @@
  *
  * @module
  */
+import { terminologyFor } from "./_terminology.ts";
+import { termsInMsgid } from "../lib/terms/mod.ts";
 import { z } from "zod";
 import { TranslationMemory } from "../lib/memory/mod.ts";
 import type { PoCatalog } from "../lib/po/mod.ts";
@@ -43,14 +45,22 @@ const SuggestResponse = z.object({
   terms: z.array(z.object({ term: z.string(), translation: z.string().nullable() })),
 }).meta({ id: "SuggestResponse" });
 
-/** The glossary terms of a msgid with their agreed translations (the terminology's, wired at start). */
-export type SuggestTerms = (query: {
-  msgid: string;
-  file_path: string | null;
-  language: string | null;
-}) =>
-  | readonly { term: string; translation: string | null }[]
-  | Promise<readonly { term: string; translation: string | null }[]>;
+/**
+ * The glossary terms of a msgid with their agreed translations: the terminology of the root
+ * `file_path` is in (glossary.po, .po-terms.csv; docs/terminology.md), else of the first root.
+ */
+async function termsOf(
+  store: Pick<CatalogueStore<PoCatalog>, "roots" | "read" | "readBytes">,
+  msgid: string,
+  filePath: string | null,
+  signal: AbortSignal,
+): Promise<{ term: string; translation: string | null }[]> {
+  const at = filePath ?? store.roots[0];
+  if (at === undefined) return [];
+  const loaded = await terminologyFor(store, at, signal);
+  if (loaded === null) return [];
+  return termsInMsgid(loaded.terminology, msgid).map(({ term, translation }) => ({ term, translation }));
+}
 
 /** One memory per store (apps and MCP sessions over one store share it). */
 const MEMORIES = new WeakMap<CatalogueStore<PoCatalog>, TranslationMemory>();
@@ -76,13 +86,11 @@ export function startMemory(app: AppDeps): void {
   });
 }
 
-/** The suggest tool, with `terms` giving a msgid's glossary terms. */
-export function memoryToolsWith(
-  terms: SuggestTerms,
-): ToolGroup<{ memory: TranslationMemory; roots: readonly string[] }> {
-  return defineToolGroup({
+/** The suggest tool: similar msgids' translations, and the msgid's glossary terms. */
+export const memoryTools: ToolGroup<{ memory: TranslationMemory; store: CatalogueStore<PoCatalog> }> =
+  defineToolGroup({
     name: "the suggest tool",
-    deps: (app) => ({ memory: memoryOf(app), roots: app.catalogues!.roots }),
+    deps: (app) => ({ memory: memoryOf(app), store: app.catalogues! }),
     tools: [
       defineTool({
         name: "suggest",
@@ -101,8 +109,8 @@ export function memoryToolsWith(
         example: ({ catalogue, msgid }) => ({ file_path: catalogue, msgid, limit: 5 }),
         errors: [403, 404],
         output: SuggestResponse,
-        handle: async (input, { memory, roots }, call) => {
-          const filePath = optionalCataloguePath({ roots }, input.file_path) ?? null;
+        handle: async (input, { memory, store }, call) => {
+          const filePath = optionalCataloguePath(store, input.file_path) ?? null;
           const answer = await memory.suggest({
             msgid: input.msgid,
             filePath,
@@ -110,16 +118,11 @@ export function memoryToolsWith(
             limit: input.limit,
             signal: call.signal,
           });
-          const found = await terms({ msgid: input.msgid, file_path: filePath, language: answer.language });
           return {
             suggestions: answer.suggestions,
-            terms: found.map(({ term, translation }) => ({ term, translation })),
+            terms: await termsOf(store, input.msgid, filePath, call.signal),
           };
         },
       }),
     ],
   });
-}
-
-/** The suggest tool without a terminology (no terms until the terminology is wired). */
-export const memoryTools = memoryToolsWith(() => []);

@@ -355,3 +355,20 @@ Deno.test("the score agrees with msgmerge's own fuzzy verdict away from its 0.6 
   }
   assert.ok(compared >= 20, String(compared));
 });
+
+Deno.test("suggest gives the msgid's glossary terms with their agreed translations (the root's glossary.po)", async () => {
+  await using f = await poFixture({
+    "glossary.po": FR_HEADER + 'msgid "built-in"\nmsgstr "natif"\n\nmsgid "iterable"\nmsgstr "itérable"\n',
+    "library/functions.po": FR_HEADER +
+      'msgid "Return a built-in value."\nmsgstr "Renvoie une valeur native."\n',
+  });
+  const at = await f.post("/po/suggest", {
+    file_path: f.path("library/functions.po"),
+    msgid: "Any built-in type.",
+  });
+  assert.equal(at.status, 200);
+  assert.deepEqual(at.body.terms, [{ term: "built-in", translation: "natif" }]);
+  // Without a catalogue: the first root's terminology.
+  const bare = await f.post("/po/suggest", { msgid: "An iterable of built-in values." });
+  assert.deepEqual(bare.body.terms.map((t: { term: string }) => t.term).sort(), ["built-in", "iterable"]);
+});
