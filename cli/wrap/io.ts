@@ -9,7 +9,14 @@
  * @module
  */
 import { sameBytes } from "../../lib/byte_runs.ts";
-import { encodePo, parsePo } from "../../lib/po/mod.ts";
+import {
+  encodePo,
+  type GettextGeneration,
+  gettextSetting,
+  MAX_SETTINGS_BYTES,
+  parseGeneration,
+  parsePo,
+} from "../../lib/po/mod.ts";
 import type { WrapIo } from "./command.ts";
 import { gitModifiedFiles, pathKind, readDirEntries } from "../tree_host.ts";
 import { readRegularFileBytes } from "../../lib/regular_read.ts";
@@ -22,6 +29,8 @@ export interface WrapHost {
   args: readonly string[];
   /** The lock directory the servers use (PO_LOCK_DIR), read when the first write needs it. */
   lockDir: () => string | undefined;
+  /** PO_GETTEXT, when it is set and may be read. */
+  gettextEnv?: () => string | undefined;
   /** Ends the run with one line on stderr and status 2. */
   fail: (line: string) => never;
 }
@@ -63,20 +72,25 @@ export function wrapIo(host: WrapHost): WrapIo {
       read.set(path, bytes);
       return bytes;
     },
-    writeFile: async (path, bytes, tree) => {
+    writeFile: async (path, bytes, tree, generation = "0.21") => {
       const { atomicUpdateFile, confinedUpdateFile } = await prepareLocks();
       const compute = (current: Uint8Array | null) => {
         if (current === null) return null;
         const before = read.get(path);
         return before && sameBytes(before, current)
           ? bytes
-          : encodePo(parsePo(current, { fileName: path }), { noWrap, once: true });
+          : encodePo(parsePo(current, { fileName: path, placeholderCharset: generation === "0.23" }), {
+            noWrap,
+            once: true,
+            generation,
+          });
       };
       // A file found by a walk stays a .po inside the tree walked; a PATH named is followed.
       if (tree === undefined) await atomicUpdateFile(path, compute);
       else await confinedUpdateFile(path, compute, { within: tree, extensions: [".po"] });
       read.delete(path);
     },
+    gettextChoice: () => gettextChoice(host.gettextEnv?.()),
     fileSize: (path) => {
       try {
         return Deno.statSync(path).size;
@@ -102,4 +116,50 @@ export function wrapIo(host: WrapHost): WrapIo {
     stdoutBytes: (bytes) => writeAll(Deno.stdout, bytes),
     stderr: (text) => writeAll(Deno.stderr, encoder.encode(text)),
   };
+}
+
+/** How many directories up from the working directory `.po-tools.toml` is looked for. */
+const SETTINGS_DEPTH = 16;
+
+/**
+ * The generation chosen by PO_GETTEXT (`env`), else by the `gettext` key of the first
+ * `.po-tools.toml` found from the working directory up to the repository's top (the directory
+ * holding `.git`), at most {@link SETTINGS_DEPTH} levels; null when neither says.
+ */
+export async function gettextChoice(
+  env: string | undefined,
+): Promise<{ generation: GettextGeneration; source: string } | { error: string } | null> {
+  if (env !== undefined && env !== "") {
+    const generation = parseGeneration(env);
+    if (generation === null) {
+      return { error: `PO_GETTEXT must be 0.21 or 0.23, not ${JSON.stringify(env.slice(0, 40))}` };
+    }
+    return { generation, source: "PO_GETTEXT" };
+  }
+  let dir = Deno.cwd();
+  for (let depth = 0; depth < SETTINGS_DEPTH; depth++) {
+    const path = `${dir === "/" ? "" : dir}/.po-tools.toml`;
+    let text: string | null = null;
+    try {
+      text = new TextDecoder().decode(await readRegularFileBytes(path, MAX_SETTINGS_BYTES));
+    } catch {
+      text = null; // none here (or not a regular file)
+    }
+    if (text !== null) {
+      const setting = gettextSetting(text);
+      if (setting !== null) {
+        return typeof setting === "string" ? { generation: setting, source: path } : setting;
+      }
+    }
+    let top = false;
+    try {
+      top = Deno.statSync(`${dir === "/" ? "" : dir}/.git`) !== null;
+    } catch {
+      top = false;
+    }
+    const parent = dir.slice(0, Math.max(1, dir.lastIndexOf("/")));
+    if (top || parent === dir) break;
+    dir = parent;
+  }
+  return null;
 }

@@ -60,3 +60,13 @@ export { editHeader, type HeaderEdit, type HeaderEditResult } from "./operations
 export { expectedPluralForms, pluralFormsMismatch } from "./operations/plural_rules.ts";
 export { MAX_LISTED_PURGED, purgeCatalogue } from "./operations/purge_catalogue.ts";
 export type { PurgeSelection } from "./operations/delete_entries.ts";
+export { GETTEXT_GENERATIONS, type GettextGeneration } from "./layout/string_layout.ts";
+export {
+  detectGeneration,
+  DETECTION_SAMPLE,
+  type GenerationVotes,
+  gettextSetting,
+  MAX_SETTINGS_BYTES,
+  mixedNote,
+  parseGeneration,
+} from "./operations/gettext_generation.ts";
