@@ -4,7 +4,7 @@
  */
 import assert from "node:assert/strict";
 import { runWrap, type WrapIo } from "../cli/wrap/command.ts";
-import { gettextChoice } from "../cli/wrap/io.ts";
+import { gettextChoice } from "../cli/gettext_choice.ts";
 import { detectGeneration, encodePo, gettextSetting, parseGeneration, parsePo } from "../lib/po/mod.ts";
 import { lacks } from "./_prerequisites.ts";
 
@@ -154,14 +154,14 @@ Deno.test("gettextChoice: PO_GETTEXT first, then .po-tools.toml up to the reposi
     await Deno.mkdir(`${root}/repo/locales/fr`, { recursive: true });
     await Deno.writeTextFile(`${root}/.po-tools.toml`, 'gettext = "0.21"\n'); // outside the repository
     Deno.chdir(`${root}/repo/locales/fr`);
-    assert.equal(await gettextChoice(undefined), null);
+    assert.equal(await gettextChoice(undefined, Deno.cwd()), null);
     await Deno.writeTextFile(`${root}/repo/.po-tools.toml`, 'gettext = "0.23"\n');
-    assert.deepEqual(await gettextChoice(undefined), {
+    assert.deepEqual(await gettextChoice(undefined, Deno.cwd()), {
       generation: "0.23",
       source: `${await Deno.realPath(root)}/repo/.po-tools.toml`,
     });
-    assert.deepEqual(await gettextChoice("0.21"), { generation: "0.21", source: "PO_GETTEXT" });
-    assert.ok("error" in (await gettextChoice("new"))!);
+    assert.deepEqual(await gettextChoice("0.21", Deno.cwd()), { generation: "0.21", source: "PO_GETTEXT" });
+    assert.ok("error" in (await gettextChoice("new", Deno.cwd()))!);
   } finally {
     Deno.chdir(cwd);
     await Deno.remove(root, { recursive: true });

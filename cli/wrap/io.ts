@@ -9,17 +9,11 @@
  * @module
  */
 import { sameBytes } from "../../lib/byte_runs.ts";
-import {
-  encodePo,
-  type GettextGeneration,
-  gettextSetting,
-  MAX_SETTINGS_BYTES,
-  parseGeneration,
-  parsePo,
-} from "../../lib/po/mod.ts";
+import { encodePo, parsePo } from "../../lib/po/mod.ts";
 import type { WrapIo } from "./command.ts";
 import { gitModifiedFiles, pathKind, readDirEntries } from "../tree_host.ts";
 import { readRegularFileBytes } from "../../lib/regular_read.ts";
+import { gettextChoice } from "../gettext_choice.ts";
 import { writeAll } from "../log.ts";
 import { terminalProgress } from "../progress.ts";
 
@@ -90,7 +84,7 @@ export function wrapIo(host: WrapHost): WrapIo {
       else await confinedUpdateFile(path, compute, { within: tree, extensions: [".po"] });
       read.delete(path);
     },
-    gettextChoice: () => gettextChoice(host.gettextEnv?.()),
+    gettextChoice: () => gettextChoice(host.gettextEnv?.(), Deno.cwd()),
     fileSize: (path) => {
       try {
         return Deno.statSync(path).size;
@@ -116,50 +110,4 @@ export function wrapIo(host: WrapHost): WrapIo {
     stdoutBytes: (bytes) => writeAll(Deno.stdout, bytes),
     stderr: (text) => writeAll(Deno.stderr, encoder.encode(text)),
   };
-}
-
-/** How many directories up from the working directory `.po-tools.toml` is looked for. */
-const SETTINGS_DEPTH = 16;
-
-/**
- * The generation chosen by PO_GETTEXT (`env`), else by the `gettext` key of the first
- * `.po-tools.toml` found from the working directory up to the repository's top (the directory
- * holding `.git`), at most {@link SETTINGS_DEPTH} levels; null when neither says.
- */
-export async function gettextChoice(
-  env: string | undefined,
-): Promise<{ generation: GettextGeneration; source: string } | { error: string } | null> {
-  if (env !== undefined && env !== "") {
-    const generation = parseGeneration(env);
-    if (generation === null) {
-      return { error: `PO_GETTEXT must be 0.21 or 0.23, not ${JSON.stringify(env.slice(0, 40))}` };
-    }
-    return { generation, source: "PO_GETTEXT" };
-  }
-  let dir = Deno.cwd();
-  for (let depth = 0; depth < SETTINGS_DEPTH; depth++) {
-    const path = `${dir === "/" ? "" : dir}/.po-tools.toml`;
-    let text: string | null = null;
-    try {
-      text = new TextDecoder().decode(await readRegularFileBytes(path, MAX_SETTINGS_BYTES));
-    } catch {
-      text = null; // none here (or not a regular file)
-    }
-    if (text !== null) {
-      const setting = gettextSetting(text);
-      if (setting !== null) {
-        return typeof setting === "string" ? { generation: setting, source: path } : setting;
-      }
-    }
-    let top = false;
-    try {
-      top = Deno.statSync(`${dir === "/" ? "" : dir}/.git`) !== null;
-    } catch {
-      top = false;
-    }
-    const parent = dir.slice(0, Math.max(1, dir.lastIndexOf("/")));
-    if (top || parent === dir) break;
-    dir = parent;
-  }
-  return null;
 }

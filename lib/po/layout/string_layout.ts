@@ -28,6 +28,9 @@ import {
   propertyOf023,
 } from "./_linebreak_023.ts";
 import { cjkColumns, isAmbiguous } from "./_cjk_layout.ts";
+import type { GettextGeneration } from "./generation.ts";
+
+export type { GettextGeneration } from "./generation.ts";
 import { ByteWriter, ESCAPE_LETTER, SEEN_NON_ASCII } from "../write/_byte_writer.ts";
 
 /** Options of {@link wrapString}. */
@@ -48,16 +51,6 @@ export interface WrapOptions {
   /** Which msgcat to lay out as: "0.21" (libunistring 1.0, the default) or "0.23" (libunistring 1.3). */
   generation?: GettextGeneration;
 }
-
-/**
- * The gettext whose msgcat a layout reproduces: 0.21 (Debian 12, libunistring 1.0) or 0.23.1 (Debian
- * 13, libunistring 1.3, which breaks lines by Unicode 16's rules: no break after the `.` of `e.g.` or
- * `os.path`, nor after the `:` of `:class:`).
- */
-export type GettextGeneration = "0.21" | "0.23";
-
-/** The generations, oldest first. */
-export const GETTEXT_GENERATIONS: readonly GettextGeneration[] = ["0.21", "0.23"];
 
 const PAGE_WIDTH = 79;
 

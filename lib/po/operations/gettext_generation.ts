@@ -9,7 +9,7 @@
 import { encodePo } from "../write/write.ts";
 import { LAID_OUT, laidOutVerdict, NOT_LAID_OUT } from "../write/laid_out.ts";
 import { parsePo } from "../read/parse.ts";
-import { GETTEXT_GENERATIONS, type GettextGeneration } from "../layout/string_layout.ts";
+import { GETTEXT_GENERATIONS, type GettextGeneration, parseGeneration } from "../layout/generation.ts";
 import { sameBytes } from "../../byte_runs.ts";
 
 /** The most catalogues {@link detectGeneration} callers should sample (each is laid out twice at most). */
@@ -17,18 +17,6 @@ export const DETECTION_SAMPLE = 24;
 
 /** The longest `.po-tools.toml` read: the setting is one line. */
 export const MAX_SETTINGS_BYTES = 64 * 1024;
-
-/** A generation named by a user ("0.21", "0.23", also "0.23.1", "0.22", "0.25"…), or null when unknown. */
-export function parseGeneration(text: string): GettextGeneration | null {
-  const m = /^0\.(\d{1,3})(?:\.\d{1,3})?$/.exec(text.trim());
-  if (m === null) return null;
-  const minor = Number(m[1]);
-  // 0.21 is libunistring 1.0's layout; 0.22 and later ship with (and Debian 13, Homebrew build
-  // against) a libunistring whose line breaking 0.23.1's Unicode 16 rules stand for.
-  if (minor === 21) return "0.21";
-  if (minor >= 22) return "0.23";
-  return null;
-}
 
 /**
  * The `gettext` key of a `.po-tools.toml` (top level, before any `[table]`): `gettext = "0.23"`.
