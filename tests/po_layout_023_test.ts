@@ -4,7 +4,8 @@
  * against gettext 0.23.1 itself on generated strings.
  */
 import assert from "node:assert/strict";
-import { encodePo, parsePo } from "../lib/po/mod.ts";
+import { encodePo, mergeCatalogs, parsePo } from "../lib/po/mod.ts";
+import { makeTemplate, type TemplateVariant } from "./_merge_templates.ts";
 import { type GettextGeneration, wrapString } from "../lib/po/layout/string_layout.ts";
 import { lacks } from "./_prerequisites.ts";
 
@@ -167,6 +168,42 @@ Deno.test(
       assert.ok(success, utf8.decode(stderr));
       const got = layOut(input, "0.23");
       assert.equal(typeof got === "string" ? got : utf8.decode(got), utf8.decode(stdout), `seed ${seed}`);
+    }
+  },
+);
+
+Deno.test(
+  "live: merges laid out as 0.23 are what gettext 0.23.1's msgmerge prints (fuzzy matches included)",
+  { ignore: lacks(import.meta.url, "shared", "gettext-0.23") },
+  async () => {
+    const root = Deno.env.get("GETTEXT23_ROOT") ?? "/opt/gettext-0.23";
+    const inside = await Deno.makeTempDir({ dir: `${root}/tmp`, prefix: "po-merge-" });
+    const name = inside.slice(root.length);
+    const edited: TemplateVariant = { dropEvery: 5, add: 7, editEvery: 7, shiftLines: 3 };
+    try {
+      for (
+        const file of ["fr__about.po", "fr__bugs.po", "polib__tests__test_previous_msgid.po", "xz__po__fr.po"]
+      ) {
+        const path = new URL(`corpus/po/${file}`, SHARED);
+        const def = parsePo(Deno.readFileSync(path), file);
+        const ref = makeTemplate(def, edited);
+        await Deno.copyFile(path, `${inside}/def.po`);
+        await Deno.writeFile(`${inside}/ref.pot`, encodePo(ref));
+        for (const [args, options] of [[[], {}], [["--previous"], { previous: true }]] as const) {
+          const r = await new Deno.Command("chroot", {
+            args: [root, "msgmerge", "-q", ...args, `${name}/def.po`, `${name}/ref.pot`, "-o", "-"],
+            stdout: "piped",
+            stderr: "piped",
+          }).output();
+          assert.ok(r.success, utf8.decode(r.stderr));
+          const ours = encodePo(mergeCatalogs(def, parsePo(encodePo(ref), "ref.pot"), options).catalog, {
+            generation: "0.23",
+          });
+          assert.equal(utf8.decode(ours), utf8.decode(r.stdout), `${file} ${args.join(" ")}`);
+        }
+      }
+    } finally {
+      await Deno.remove(inside, { recursive: true });
     }
   },
 );

@@ -7,6 +7,7 @@ import { runWrap, type WrapIo } from "../cli/wrap/command.ts";
 import { gettextChoice } from "../cli/gettext_choice.ts";
 import { detectGeneration, encodePo, gettextSetting, parseGeneration, parsePo } from "../lib/po/mod.ts";
 import { lacks } from "./_prerequisites.ts";
+import { runMain } from "./_run_main.ts";
 
 const HEADER = 'msgid ""\nmsgstr "Content-Type: text/plain; charset=UTF-8\\n"\n\n';
 const ID = "Use the :meth:`str.format` method; see :ref:`formatstrings` and :class:" +
@@ -165,5 +166,32 @@ Deno.test("gettextChoice: PO_GETTEXT first, then .po-tools.toml up to the reposi
   } finally {
     Deno.chdir(cwd);
     await Deno.remove(root, { recursive: true });
+  }
+});
+
+Deno.test("merge lays its result out as --gettext, .po-tools.toml or DEF.po's own generation says", async () => {
+  const dir = await Deno.realPath(await Deno.makeTempDir({ prefix: "h1-merge-" }));
+  try {
+    const translated = HEADER + `msgid "${ID}"\nmsgstr "${ID}"\n`;
+    const layout = (generation: "0.21" | "0.23") =>
+      new TextDecoder().decode(encodePo(parsePo(new TextEncoder().encode(translated)), { generation }));
+    await Deno.writeTextFile(`${dir}/new.po`, layout("0.23"));
+    await Deno.writeTextFile(`${dir}/old.po`, layout("0.21"));
+    await Deno.writeTextFile(`${dir}/ref.pot`, HEADER + `msgid "${ID}"\nmsgstr ""\n`);
+    const merged = async (args: string[]) => {
+      const r = await runMain(dir, "merge", ["-q", ...args]);
+      assert.equal(r.code, 0, r.stderr);
+      return r.stdout;
+    };
+    assert.equal(await merged(["new.po", "ref.pot"]), layout("0.23"));
+    assert.equal(await merged(["old.po", "ref.pot"]), layout("0.21"));
+    assert.equal(await merged(["--gettext=0.21", "new.po", "ref.pot"]), layout("0.21"));
+    await Deno.writeTextFile(`${dir}/.po-tools.toml`, 'gettext = "0.23"\n');
+    assert.equal(await merged(["old.po", "ref.pot"]), layout("0.23"));
+    const bad = await runMain(dir, "merge", ["--gettext=2", "old.po", "ref.pot"]);
+    assert.equal(bad.code, 2);
+    assert.match(bad.stderr, /--gettext takes 0\.21 or 0\.23/);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
   }
 });
