@@ -69,7 +69,7 @@ export async function gettextChoice(
 const DETECTION_ENTRIES = 4000;
 
 /** Up to {@link DETECTION_SAMPLE} `.po` files under `root` (hidden entries and symlinks skipped), breadth first. */
-async function sampleCatalogues(root: string): Promise<Uint8Array[]> {
+export async function sampleCatalogues(root: string): Promise<Uint8Array[]> {
   const found: Uint8Array[] = [];
   const dirs = [root];
   let seen = 0;
@@ -149,4 +149,25 @@ export async function chooseLayoutGenerations(
     return env ?? "0.21";
   });
   return { roots: chosen, notes };
+}
+
+/**
+ * The catalogues detection looks at for a command run in `cwd`: a sample of the repository's (from
+ * its top, the directory holding `.git`, found within {@link SETTINGS_DEPTH} levels up; else `cwd`),
+ * so that a hook given only the staged files still judges by the whole tree.
+ */
+export async function repositorySample(cwd: string): Promise<Uint8Array[]> {
+  let dir = cwd;
+  for (let depth = 0; depth < SETTINGS_DEPTH; depth++) {
+    try {
+      Deno.statSync(`${dir === "/" ? "" : dir}/.git`);
+      return await sampleCatalogues(dir);
+    } catch {
+      // not the top
+    }
+    const parent = dir.slice(0, Math.max(1, dir.lastIndexOf("/")));
+    if (parent === dir) break;
+    dir = parent;
+  }
+  return await sampleCatalogues(cwd);
 }

@@ -4,7 +4,7 @@
  */
 import assert from "node:assert/strict";
 import { runWrap, type WrapIo } from "../cli/wrap/command.ts";
-import { gettextChoice } from "../cli/gettext_choice.ts";
+import { gettextChoice, repositorySample } from "../cli/gettext_choice.ts";
 import { detectGeneration, encodePo, gettextSetting, parseGeneration, parsePo } from "../lib/po/mod.ts";
 import { lacks } from "./_prerequisites.ts";
 import { runMain } from "./_run_main.ts";
@@ -193,5 +193,29 @@ Deno.test("merge lays its result out as --gettext, .po-tools.toml or DEF.po's ow
     assert.match(bad.stderr, /--gettext takes 0\.21 or 0\.23/);
   } finally {
     await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("a hook given one staged file still judges by the repository's catalogues", async () => {
+  const root = await Deno.realPath(await Deno.makeTempDir({ prefix: "h1-sample-" }));
+  const cwd = Deno.cwd();
+  try {
+    await Deno.mkdir(`${root}/.git`);
+    await Deno.mkdir(`${root}/library`, { recursive: true });
+    for (const name of ["a", "b", "c"]) await Deno.writeTextFile(`${root}/library/${name}.po`, AS_023);
+    await Deno.writeTextFile(`${root}/staged.po`, AS_021);
+    await Deno.mkdir(`${root}/.hidden`);
+    await Deno.writeTextFile(`${root}/.hidden/x.po`, AS_021); // hidden: not sampled
+    Deno.chdir(`${root}/library`);
+    const sample = await repositorySample(Deno.cwd());
+    assert.equal(sample.length, 4);
+    const f = fakeIo({ "staged.po": AS_021 });
+    f.io.repositorySample = () => Promise.resolve(sample);
+    // By the staged file alone it would pass as 0.21; the tree is 0.23, with a note that it is mixed.
+    assert.equal(await runWrap(["--check", "staged.po"], f.io), 1);
+    assert.match(f.err[0]!, /mixed \(1 laid out by gettext 0\.21 only, 3 by 0\.22\+ only/);
+  } finally {
+    Deno.chdir(cwd);
+    await Deno.remove(root, { recursive: true });
   }
 });

@@ -65,6 +65,11 @@ export interface WrapIo extends Partial<WrapTreeIo> {
    * with where it was found, an error line for a bad setting, or null when none did (optional).
    */
   gettextChoice?(): Promise<{ generation: GettextGeneration; source: string } | { error: string } | null>;
+  /**
+   * A bounded sample of the repository's catalogues, for detection (optional: without it, the files
+   * named are sampled). A hook names only the staged files; the tree is what tells.
+   */
+  repositorySample?(): Promise<Uint8Array[]>;
   stdout(text: string): void;
   stderr(text: string): void;
   /**
@@ -345,21 +350,23 @@ export async function runWrap(args: string[], io: WrapIo): Promise<number> {
     generation = chosen?.generation;
   }
   if (generation === undefined) {
-    // Detected: a sample spread over the files, each read once more (bounded by DETECTION_SAMPLE).
+    // Detected: the repository's sample, else one spread over the files (bounded by DETECTION_SAMPLE).
+    const sample: Uint8Array[] = (await io.repositorySample?.()) ?? [];
     const files = run.files;
     const step = Math.max(1, files.length / DETECTION_SAMPLE);
-    const sample: Uint8Array[] = [];
-    for (
-      let k = 0;
-      k < files.length && sample.length < DETECTION_SAMPLE;
-      k = Math.floor(sample.length * step)
-    ) {
-      try {
-        sample.push(await io.readFile(files[k]!));
-      } catch {
-        sample.push(new Uint8Array(0)); // the run reports it
+    if (sample.length === 0) {
+      for (
+        let k = 0;
+        k < files.length && sample.length < DETECTION_SAMPLE;
+        k = Math.floor(sample.length * step)
+      ) {
+        try {
+          sample.push(await io.readFile(files[k]!));
+        } catch {
+          sample.push(new Uint8Array(0)); // the run reports it
+        }
+        io.forget?.(files[k]!);
       }
-      io.forget?.(files[k]!);
     }
     const votes = detectGeneration(sample);
     generation = votes.generation ?? "0.21";

@@ -13,7 +13,7 @@ import { encodePo, parsePo } from "../../lib/po/mod.ts";
 import type { WrapIo } from "./command.ts";
 import { gitModifiedFiles, pathKind, readDirEntries } from "../tree_host.ts";
 import { readRegularFileBytes } from "../../lib/regular_read.ts";
-import { gettextChoice } from "../gettext_choice.ts";
+import { gettextChoice, repositorySample } from "../gettext_choice.ts";
 import { writeAll } from "../log.ts";
 import { terminalProgress } from "../progress.ts";
 
@@ -85,6 +85,7 @@ export function wrapIo(host: WrapHost): WrapIo {
       read.delete(path);
     },
     gettextChoice: () => gettextChoice(host.gettextEnv?.(), Deno.cwd()),
+    repositorySample: () => repositorySample(Deno.cwd()),
     fileSize: (path) => {
       try {
         return Deno.statSync(path).size;
