@@ -52,7 +52,9 @@ async function main(args: string[]): Promise<void> {
         loadNativeBytes(),
       ]);
       const start = mode === "serve" ? run.runHttpServer : run.runMcpStdio;
-      return start(server.loadConfig(cfg), { log, unrestricted: server.unrestrictedPermissions() });
+      const config = server.loadConfig(cfg);
+      await server.prepareLayouts(config);
+      return start(config, { log, unrestricted: server.unrestrictedPermissions() });
     }
     case "permissions": {
       const [cfg, server] = await Promise.all([import("./lib/config.ts"), import("./cli/server_config.ts")]);

@@ -13,7 +13,8 @@ import {
 } from "../lib/store/mod.ts";
 import { readRegularFileBytes } from "../lib/regular_read.ts";
 import { pathKind, readDirEntries } from "./tree_host.ts";
-import type { WrapTreeIo } from "../lib/po/mod.ts";
+import type { GettextGeneration, WrapTreeIo } from "../lib/po/mod.ts";
+import { gettextChoice } from "./gettext_choice.ts";
 import { terminalText } from "../lib/terminal_text.ts";
 import { writeAll } from "./log.ts";
 import { type Progress, terminalProgress } from "./progress.ts";
@@ -35,6 +36,8 @@ export interface LockedFileIo extends Partial<WrapTreeIo> {
   err(line: string): void;
   /** A progress bar over `files` files (drawn on a terminal only), when given. */
   progress?(files: number): Progress;
+  /** The repository's gettext layout (`.po-tools.toml` from the working directory up), when given. */
+  gettextChoice?(): Promise<{ generation: GettextGeneration; source: string } | { error: string } | null>;
 }
 
 /**
@@ -55,6 +58,7 @@ export function lockedFileIo(
   return {
     // Not Deno.readFile: it blocks forever on a FIFO and reads /dev/zero without end.
     readFile: (path) => readRegularFileBytes(path),
+    gettextChoice: () => gettextChoice(undefined, Deno.cwd()),
     updateFile: (path, fn, confinement) => {
       if (!locksReady) {
         try {

@@ -12,9 +12,12 @@ import { DomainError } from "../lib/errors.ts";
 import {
   canonicalCatalog,
   collectWrapTargets,
+  detectGeneration,
   encodePo,
+  type GettextGeneration,
   mergeCatalogs,
   type MergeStats,
+  parseGeneration,
   parsePo,
   placeholderCharsetWarning,
   type PoCatalog,
@@ -29,7 +32,7 @@ export const MERGE_USAGE = `Usage: main.ts merge [OPTIONS] DEF.po REF.pot
        main.ts merge --update [OPTIONS] PO_DIR POT_DIR
 
 Merges the translations of DEF.po into the template REF.pot as GNU msgmerge 0.21 does (the same
-bytes): the template's entries in its order, translations and translator comments kept, new entries
+bytes, laid out as gettext 0.21's or 0.23.1's msgcat: see --gettext): the template's entries in its order, translations and translator comments kept, new entries
 untranslated or given a similar msgid's translation marked fuzzy, vanished ones made obsolete (#~).
 
 Options:
@@ -41,6 +44,9 @@ Options:
       --fuzzy-time-limit=S  stop looking for similar msgids after S seconds (default 120); the
                           entries left are added untranslated and counted on stderr
   -q, --quiet             no summary on stderr
+      --gettext=V         lay the result out as gettext V (0.21 or 0.23); default: gettext = "V"
+                          in .po-tools.toml (here or up to the repository's top), else the
+                          generation DEF.po is laid out as (0.21 when it does not tell)
 
 With --update and two directories, every DIR/X.po under PO_DIR is merged with POT_DIR/X.pot (the
 layout of sphinx-intl and the python-docs translations), with a progress bar on a terminal; a
@@ -59,6 +65,7 @@ interface Parsed {
   previous: boolean;
   quiet: boolean;
   timeLimitMs: number;
+  gettext: GettextGeneration | undefined;
 }
 
 /** The options `merge` takes (for "did you mean" on a misspelt one). */
@@ -70,6 +77,7 @@ const MERGE_OPTIONS = [
   "--quiet",
   "--silent",
   "--fuzzy-time-limit",
+  "--gettext",
 ];
 
 function parseArgs(args: readonly string[]): Parsed | string {
@@ -83,6 +91,7 @@ function parseArgs(args: readonly string[]): Parsed | string {
     previous: false,
     quiet: false,
     timeLimitMs: 120_000,
+    gettext: undefined,
   };
   let options = true;
   for (let i = 0; i < args.length; i++) {
@@ -102,6 +111,10 @@ function parseArgs(args: readonly string[]): Parsed | string {
       const s = Number(a.slice(19));
       if (!Number.isFinite(s) || s < 0) return `--fuzzy-time-limit needs a number of seconds: ${a}`;
       p.timeLimitMs = s * 1000;
+    } else if (a.startsWith("--gettext=")) {
+      const g = parseGeneration(a.slice(10));
+      if (g === null) return `--gettext takes 0.21 or 0.23: ${a}`;
+      p.gettext = g;
     } else return unknownOption(a, MERGE_OPTIONS);
   }
   if (files.length !== 2) return `exactly 2 input files required, got ${files.length}`;
@@ -133,6 +146,14 @@ export async function runMerge(args: readonly string[], io: MergeCliIo): Promise
   if (typeof p === "string") {
     io.err(`merge: ${p} (main.ts merge --help)`);
     return 2;
+  }
+  if (p.gettext === undefined && io.gettextChoice) {
+    const chosen = await io.gettextChoice();
+    if (chosen !== null && "error" in chosen) {
+      io.err(`merge: ${chosen.error}`);
+      return 2;
+    }
+    if (chosen !== null) p.gettext = chosen.generation;
   }
   if (p.update && io.pathKind && (await io.pathKind(p.def)) === "directory") return await mergeTree(p, io);
   return await mergeOne(p, io);
@@ -205,16 +226,20 @@ async function mergeOne(p: Parsed, io: MergeCliIo, tree: string | null = null): 
       const { written } = await io.updateFile(p.def, (bytes) => {
         if (bytes === null) throw new DomainError(`${p.def}: No such file`);
         const def = readDef(bytes, p.def, io);
-        const out = encodePo(merge(def));
+        const generation = p.gettext ?? detectGeneration([bytes]).generation ?? "0.21";
+        const out = encodePo(merge(def), { generation });
         // (A `charset=CHARSET` catalogue is compared as msgmerge would write it.)
         const before = encodePo(
           canonicalCatalog(def.placeholderCharset ? { ...def, placeholderCharset: "merged" } : def),
+          { generation },
         );
         return withoutCreationDate(out) === withoutCreationDate(before) ? null : out;
       }, tree === null ? undefined : { within: tree, extensions: [".po"] });
       where = written ? p.def : `${p.def} (unchanged)`;
     } else {
-      const out = encodePo(merge(readDef(await io.readFile(p.def), p.def, io)));
+      const bytes = await io.readFile(p.def);
+      const generation = p.gettext ?? detectGeneration([bytes]).generation ?? "0.21";
+      const out = encodePo(merge(readDef(bytes, p.def, io)), { generation });
       if (p.output === null || p.output === "-") {
         io.stdout(out);
         where = "stdout";

@@ -8,6 +8,7 @@
 import { fileURLToPath } from "node:url";
 import type { Config } from "../lib/config.ts";
 import { readEnv } from "./process_env.ts";
+import { terminalText } from "../lib/terminal_text.ts";
 
 /** The configuration module (zod): loaded by the modes that read the environment, not by `wrap`. */
 export type ConfigModule = typeof import("../lib/config.ts");
@@ -81,4 +82,14 @@ export function inGitCheckout(dir: string): boolean {
 export function unrestrictedPermissions(): string[] {
   return (["read", "write", "net", "env", "run"] as const)
     .filter((name) => Deno.permissions.querySync({ name }).state === "granted");
+}
+
+/**
+ * Each root's gettext layout for the service's writes (`cli/gettext_choice.ts`), before the first
+ * request; a mixed root or a bad `.po-tools.toml` is said on stderr, one line each.
+ */
+export async function prepareLayouts(config: Config): Promise<void> {
+  const { chooseLayoutGenerations } = await import("./gettext_choice.ts");
+  const { notes } = await chooseLayoutGenerations(config.poRoots, config.poGettext);
+  for (const note of notes) console.error(`warning: ${terminalText(note)}`);
 }

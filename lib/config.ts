@@ -20,6 +20,7 @@ import {
 import { checkRoots } from "./store/path_policy.ts";
 import { DEFAULT_QUOTA_WINDOWS, parsePeakWindow, type QuotaWindows } from "./gpss/quota_window.ts";
 import { openStateDirectory, StateDirError, stateDirSetting } from "./gpss/state_dir.ts";
+import { type GettextGeneration, parseGeneration } from "./po/layout/generation.ts";
 
 /** The real GPSS endpoint (TIPO, Taiwan). */
 export const DEFAULT_GPSS_API_URL = "https://tiponet.tipo.gov.tw/gpss1/gpsskmc/gpss_api";
@@ -52,6 +53,7 @@ export const CONFIG_ENV_NAMES = [
   "GPSS_QUOTA_PEAK",
   "GPSS_QUOTA_PEAK_RECORDS",
   "GPSS_QUOTA_OFFPEAK_RECORDS",
+  "PO_GETTEXT",
 ] as const;
 
 /** The variables that decide permissions (all that `main.ts permissions` is allowed to read). */
@@ -106,6 +108,11 @@ export interface Config {
    * or null for lock files beside each catalogue (`PO_LOCK_DIR=beside`). See `lib/store/lock_dir.ts`.
    */
   poLockDir: string | null;
+  /**
+   * The gettext layout every write uses (`PO_GETTEXT`: 0.21 or 0.23), or null: each root's
+   * `.po-tools.toml`, else what its catalogues are laid out as (`cli/server_config.ts`).
+   */
+  poGettext: GettextGeneration | null;
   /**
    * The directory keeping the GPSS quota ledger across restarts (`GPSS_STATE_DIR`), or null (unset)
    * to keep it in memory only. See `lib/gpss/state_dir.ts`.
@@ -168,6 +175,7 @@ const EnvSchema = z.object({
   // pauses held up small requests under bench/abuse.ts's floods.
   MAX_INFLIGHT_BYTES: intVar(1024, 16 * 1024 * MIB).default(128 * MIB),
   PO_LOCK_DIR: z.string().optional(),
+  PO_GETTEXT: z.string().optional(),
   GPSS_STATE_DIR: z.string().optional(),
   GPSS_QUOTA_PEAK: z.string().optional(),
   GPSS_QUOTA_PEAK_RECORDS: intVar(0, 10_000_000).default(DEFAULT_QUOTA_WINDOWS.peakRecords),
@@ -279,6 +287,16 @@ export function parseConfig(
     if (!(error instanceof StoreSetupError)) throw error;
     throw new ConfigError("PO_LOCK_DIR", error.message.replace(/^PO_LOCK_DIR: /, ""));
   }
+  let poGettext: GettextGeneration | null = null;
+  if (e.PO_GETTEXT !== undefined && e.PO_GETTEXT !== "") {
+    poGettext = parseGeneration(e.PO_GETTEXT);
+    if (poGettext === null) {
+      throw new ConfigError(
+        "PO_GETTEXT",
+        `must be 0.21 or 0.23 (got ${JSON.stringify(e.PO_GETTEXT.slice(0, 40))})`,
+      );
+    }
+  }
   let gpssStateDir: string | null;
   let peak: Pick<QuotaWindows, "peakDays" | "peakStart" | "peakEnd" | "utcOffsetMinutes"> =
     DEFAULT_QUOTA_WINDOWS;
@@ -317,6 +335,7 @@ export function parseConfig(
     maxResponseBytes: e.MAX_RESPONSE_BYTES,
     maxInflightBytes: e.MAX_INFLIGHT_BYTES,
     poLockDir,
+    poGettext,
     gpssStateDir,
     gpssQuotaWindows: {
       ...peak,

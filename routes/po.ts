@@ -432,7 +432,7 @@ export const poTools = defineToolGroup<PoToolDeps>({
       path: "/po/write",
       summary: "Write entries of a PO file",
       description: "Changes, adds or deletes entries (by msgctxt and msgid; fields left out kept) in one " +
-        "atomic write, laid out as msgcat 0.21. Header: update_header; template: merge_po.",
+        "atomic write, laid out as the root's msgcat. Header: update_header; template: merge_po.",
       input: WritePoRequest,
       mcpInput: WritePoMcpRequest,
       // Replaces translations in place; the same write twice leaves the file as the first left it.

@@ -38,6 +38,20 @@ export const HAS_MSGFMT: boolean = runs("msgfmt");
 /** True when GNU `patch` runs (an independent check that a diff applies). */
 export const HAS_PATCH: boolean = runs("patch");
 
+/**
+ * `../shared/tools/gettext-0.23`, which runs GNU gettext 0.23.1 (Debian trixie's) in a tree it built
+ * once as root: true when the tree is built and we may enter it (root).
+ */
+export const HAS_GETTEXT_023: boolean = (() => {
+  try {
+    const root = Deno.env.get("GETTEXT23_ROOT") ?? "/opt/gettext-0.23";
+    return Deno.statSync(new URL("tools/gettext-0.23", SHARED_DIR)).isFile &&
+      Deno.statSync(`${root}/usr/bin/msgcat`).isFile && Deno.uid() === 0;
+  } catch {
+    return false;
+  }
+})();
+
 /** Chromium for the browser tests (`apt-get install chromium`), or null when there is none. */
 export const CHROMIUM: string | null = (() => {
   for (const path of ["/usr/bin/chromium", "/usr/bin/chromium-browser", "/usr/bin/google-chrome"]) {
@@ -65,13 +79,17 @@ export const CHROMIUM_FLAGS: readonly string[] = [
 ];
 
 /** A prerequisite a test may lack. */
-export type Prerequisite = "shared" | "msgcat" | "patch" | "chromium";
+export type Prerequisite = "shared" | "msgcat" | "patch" | "chromium" | "gettext-0.23";
 
 const DESCRIBED: Record<Prerequisite, [boolean, string]> = {
   shared: [HAS_SHARED, "../shared (the corpus; absent from a plain clone)"],
   msgcat: [HAS_MSGCAT, "msgcat (apt-get install gettext)"],
   patch: [HAS_PATCH, "GNU patch (apt-get install patch)"],
   chromium: [CHROMIUM !== null, "Chromium (apt-get install chromium)"],
+  "gettext-0.23": [
+    HAS_GETTEXT_023,
+    "gettext 0.23.1 (as root: bash ../shared/tools/gettext-0.23 --version builds /opt/gettext-0.23)",
+  ],
 };
 
 const told = new Set<string>();

@@ -30,13 +30,18 @@ import { DomainError, PoSyntaxError } from "../../lib/errors.ts";
 import { NotRegularFileError } from "../../lib/regular_read.ts";
 import {
   collectWrapTargets,
+  detectGeneration,
+  DETECTION_SAMPLE,
   encodePo,
   filesUnder,
   formatPo,
+  type GettextGeneration,
   knownLayout,
   LAID_OUT,
   laidOutVerdict,
+  mixedNote,
   NOT_LAID_OUT,
+  parseGeneration,
   parsePo,
   unifiedDiff,
   type WrapTreeIo,
@@ -54,7 +59,17 @@ export interface WrapIo extends Partial<WrapTreeIo> {
    * Rewrites `path`. `tree`: the directory PATH the file was found in by a walk; the real file
    * must then still be a `.po` inside it (a symlink swapped in leading elsewhere is refused).
    */
-  writeFile(path: string, bytes: Uint8Array, tree?: string): Promise<void>;
+  writeFile(path: string, bytes: Uint8Array, tree?: string, generation?: GettextGeneration): Promise<void>;
+  /**
+   * The generation the repository chose outside the command line (PO_GETTEXT, `.po-tools.toml`),
+   * with where it was found, an error line for a bad setting, or null when none did (optional).
+   */
+  gettextChoice?(): Promise<{ generation: GettextGeneration; source: string } | { error: string } | null>;
+  /**
+   * A bounded sample of the repository's catalogues, for detection (optional: without it, the files
+   * named are sampled). A hook names only the staged files; the tree is what tells.
+   */
+  repositorySample?(): Promise<Uint8Array[]>;
   stdout(text: string): void;
   stderr(text: string): void;
   /**
@@ -91,10 +106,10 @@ export const WRAP_VERSION: string = VERSION;
 
 /** The `--help` text. */
 export const WRAP_USAGE =
-  `Usage: wrap [--check | --diff | --stdout] [--modified] [--no-wrap] [--quiet] PATH...
+  `Usage: wrap [--check | --diff | --stdout] [--modified] [--no-wrap] [--gettext V] [--quiet] PATH...
 
-Lay out gettext PO files exactly as "msgcat FILE" (GNU gettext 0.21, width 79)
-does, like powrap, without running msgcat. A PATH that is a directory stands for
+Lay out gettext PO files exactly as "msgcat FILE" (GNU gettext 0.21 or 0.23.1,
+width 79) does, like powrap, without running msgcat. A PATH that is a directory stands for
 the *.po files under it (hidden entries and symbolic links are skipped).
 
   (default)        rewrite each file in place when its layout changes
@@ -104,6 +119,11 @@ the *.po files under it (hidden entries and symbolic links are skipped).
   --modified, -m   only the *.po files git reports as modified (under the PATHs
                    if any are given); needs --allow-run=git
   --no-wrap        do not wrap long strings (as msgcat --no-wrap / powrap --no-wrap)
+  --gettext=V      lay out as gettext V's msgcat: 0.21, or 0.23 (0.22 and later
+                   break lines differently). Default: PO_GETTEXT, else gettext =
+                   "V" in .po-tools.toml (here or up to the repository's top),
+                   else what most of the catalogues are laid out as (0.21 if none
+                   tells; a mixed tree gets a note on stderr)
   --jobs=N         lay out files on N worker threads (default 1: none; pays off
                    only with idle CPUs)
   --quiet, -q      no progress bar (shown on a terminal only)
@@ -120,6 +140,7 @@ interface Options {
   diff: boolean;
   stdout: boolean;
   noWrap: boolean;
+  gettext: GettextGeneration | undefined;
   quiet: boolean;
   modified: boolean;
   jobs: number | undefined;
@@ -133,6 +154,7 @@ const WRAP_OPTIONS = [
   "--diff",
   "--stdout",
   "--no-wrap",
+  "--gettext",
   "--modified",
   "--quiet",
   "--jobs",
@@ -144,13 +166,25 @@ function parseArgs(args: string[]): Options | string {
     diff: false,
     stdout: false,
     noWrap: false,
+    gettext: undefined,
     quiet: false,
     modified: false,
     jobs: undefined,
     files: [],
   };
   let onlyFiles = false;
+  let gettextNext = false;
   for (const a of args) {
+    if (gettextNext || a.startsWith("--gettext=")) {
+      const value = gettextNext ? a : a.slice("--gettext=".length);
+      gettextNext = false;
+      const generation = parseGeneration(value);
+      if (generation === null) {
+        return `--gettext takes 0.21 or 0.23, not ${JSON.stringify(value.slice(0, 40))}`;
+      }
+      o.gettext = generation;
+      continue;
+    }
     if (onlyFiles || !a.startsWith("-") || a === "-") {
       o.files.push(a);
       continue;
@@ -172,6 +206,9 @@ function parseArgs(args: string[]): Options | string {
       case "--no-wrap":
         o.noWrap = true;
         break;
+      case "--gettext":
+        gettextNext = true;
+        break;
       case "--modified":
       case "-m":
         o.modified = true;
@@ -187,6 +224,7 @@ function parseArgs(args: string[]): Options | string {
       }
     }
   }
+  if (gettextNext) return "--gettext takes 0.21 or 0.23";
   if (o.stdout && (o.check || o.diff)) return "--stdout cannot be combined with --check or --diff";
   return o;
 }
@@ -281,7 +319,7 @@ export async function runWrap(args: string[], io: WrapIo): Promise<number> {
     return 0;
   }
   if (args.includes("--version")) {
-    io.stdout(`wrap (po-tools) ${WRAP_VERSION}, msgcat 0.21 layout\n`);
+    io.stdout(`wrap (po-tools) ${WRAP_VERSION}, msgcat 0.21 and 0.23.1 layouts\n`);
     return 0;
   }
   const options = parseArgs(args);
@@ -302,6 +340,40 @@ export async function runWrap(args: string[], io: WrapIo): Promise<number> {
     return 0;
   }
 
+  let generation = options.gettext;
+  if (generation === undefined) {
+    const chosen = await io.gettextChoice?.();
+    if (chosen && "error" in chosen) {
+      io.stderr(`wrap: ${terminalText(chosen.error)}\n`);
+      return 2;
+    }
+    generation = chosen?.generation;
+  }
+  if (generation === undefined) {
+    // Detected: the repository's sample, else one spread over the files (bounded by DETECTION_SAMPLE).
+    const sample: Uint8Array[] = (await io.repositorySample?.()) ?? [];
+    const files = run.files;
+    const step = Math.max(1, files.length / DETECTION_SAMPLE);
+    if (sample.length === 0) {
+      for (
+        let k = 0;
+        k < files.length && sample.length < DETECTION_SAMPLE;
+        k = Math.floor(sample.length * step)
+      ) {
+        try {
+          sample.push(await io.readFile(files[k]!));
+        } catch {
+          sample.push(new Uint8Array(0)); // the run reports it
+        }
+        io.forget?.(files[k]!);
+      }
+    }
+    const votes = detectGeneration(sample);
+    generation = votes.generation ?? "0.21";
+    if (votes.mixed) io.stderr(`wrap: ${mixedNote(votes, generation)}\n`);
+  }
+  const layoutGeneration: GettextGeneration = generation;
+
   let changed = 0;
   const decoder = new TextDecoder();
   const noWrap = options.noWrap;
@@ -316,26 +388,28 @@ export async function runWrap(args: string[], io: WrapIo): Promise<number> {
     try {
       const before = await io.readFile(path);
       bytesRead += before.length;
-      if (pool) return { path, before, after: await pool.layOut(path, before, noWrap), text: null };
+      if (pool) {
+        return { path, before, after: await pool.layOut(path, before, noWrap, layoutGeneration), text: null };
+      }
       // Reading a file's own lines (laid_out.ts) tells whether it is laid out already, as most
       // files of a kept tree are, and for most others what msgcat prints, without parsing the file
       // into a catalogue and laying that out (`--check` alone needs only to know it would change);
       // the rest take the usual way, which decides, reports errors and rewrites. (`--stdout`
       // without a byte writer wants the text.)
       if (checkOnly) {
-        const verdict = laidOutVerdict(before, noWrap);
+        const verdict = laidOutVerdict(before, noWrap, layoutGeneration);
         if (verdict === LAID_OUT) return { path, before, after: before, text: null };
         if (verdict === NOT_LAID_OUT) return { path, before, after: null, text: null };
       } else if (!textOut) {
-        const known = knownLayout(before, noWrap);
+        const known = knownLayout(before, noWrap, layoutGeneration);
         if (known !== null) return { path, before, after: known, text: null };
       }
       // The full reader: past a few hundred KB read in all, node:buffer's native decoding pays for
       // the start of Deno's Node layer (native_bytes.ts); the reading above does not need it.
       if (bytesRead >= NATIVE_BYTES_WORTHWHILE) await loadNativeBytes();
-      const catalog = parsePo(before, { fileName: path });
-      const after = encodePo(catalog, { noWrap, once: true });
-      const text = textOut ? formatPo(catalog, { noWrap }) : null;
+      const catalog = parsePo(before, { fileName: path, placeholderCharset: layoutGeneration === "0.23" });
+      const after = encodePo(catalog, { noWrap, once: true, generation: layoutGeneration });
+      const text = textOut ? formatPo(catalog, { noWrap, generation: layoutGeneration }) : null;
       return { path, before, after, text };
     } catch (error) {
       return { path, error };
@@ -405,7 +479,7 @@ export async function runWrap(args: string[], io: WrapIo): Promise<number> {
         continue;
       }
       try {
-        await io.writeFile(path, after!, run.trees?.get(path));
+        await io.writeFile(path, after!, run.trees?.get(path), layoutGeneration);
       } catch (e) {
         report(errorText(path, e).replace(": cannot read: ", ": cannot write: "));
         io.forget?.(path);

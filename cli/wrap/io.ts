@@ -13,6 +13,7 @@ import { encodePo, parsePo } from "../../lib/po/mod.ts";
 import type { WrapIo } from "./command.ts";
 import { gitModifiedFiles, pathKind, readDirEntries } from "../tree_host.ts";
 import { readRegularFileBytes } from "../../lib/regular_read.ts";
+import { gettextChoice, repositorySample } from "../gettext_choice.ts";
 import { writeAll } from "../log.ts";
 import { terminalProgress } from "../progress.ts";
 
@@ -22,6 +23,8 @@ export interface WrapHost {
   args: readonly string[];
   /** The lock directory the servers use (PO_LOCK_DIR), read when the first write needs it. */
   lockDir: () => string | undefined;
+  /** PO_GETTEXT, when it is set and may be read. */
+  gettextEnv?: () => string | undefined;
   /** Ends the run with one line on stderr and status 2. */
   fail: (line: string) => never;
 }
@@ -63,20 +66,26 @@ export function wrapIo(host: WrapHost): WrapIo {
       read.set(path, bytes);
       return bytes;
     },
-    writeFile: async (path, bytes, tree) => {
+    writeFile: async (path, bytes, tree, generation = "0.21") => {
       const { atomicUpdateFile, confinedUpdateFile } = await prepareLocks();
       const compute = (current: Uint8Array | null) => {
         if (current === null) return null;
         const before = read.get(path);
         return before && sameBytes(before, current)
           ? bytes
-          : encodePo(parsePo(current, { fileName: path }), { noWrap, once: true });
+          : encodePo(parsePo(current, { fileName: path, placeholderCharset: generation === "0.23" }), {
+            noWrap,
+            once: true,
+            generation,
+          });
       };
       // A file found by a walk stays a .po inside the tree walked; a PATH named is followed.
       if (tree === undefined) await atomicUpdateFile(path, compute);
       else await confinedUpdateFile(path, compute, { within: tree, extensions: [".po"] });
       read.delete(path);
     },
+    gettextChoice: () => gettextChoice(host.gettextEnv?.(), Deno.cwd()),
+    repositorySample: () => repositorySample(Deno.cwd()),
     fileSize: (path) => {
       try {
         return Deno.statSync(path).size;

@@ -27,7 +27,12 @@ function fail(line: string): never {
  */
 export async function wrapMain(args: string[]): Promise<number> {
   enterCallersDirectory("wrap");
-  const io = wrapIo({ args, lockDir: () => readEnv(["PO_LOCK_DIR"]).PO_LOCK_DIR, fail });
+  const io = wrapIo({
+    args,
+    lockDir: () => readEnv(["PO_LOCK_DIR"]).PO_LOCK_DIR,
+    gettextEnv: () => readEnv(["PO_GETTEXT"]).PO_GETTEXT,
+    fail,
+  });
   try {
     return await runWrap(args, io);
   } catch (error) {

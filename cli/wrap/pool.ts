@@ -9,11 +9,17 @@
  */
 import { DomainError, PoSyntaxError } from "../../lib/errors.ts";
 import type { LayoutAnswer, LayoutJob } from "./worker.ts";
+import type { GettextGeneration } from "../../lib/po/mod.ts";
 
 /** Lays out catalogue bytes somewhere else than the calling thread. */
 export interface LayoutPool {
   /** msgcat's bytes for `bytes`; rejects with a `PoSyntaxError` or `DomainError` as `encodePo(parsePo())` would. */
-  layOut(path: string, bytes: Uint8Array, noWrap: boolean): Promise<Uint8Array>;
+  layOut(
+    path: string,
+    bytes: Uint8Array,
+    noWrap: boolean,
+    generation: GettextGeneration,
+  ): Promise<Uint8Array>;
   /** How many files may be in flight at once (memory holds about this many catalogues). */
   readonly window: number;
   /** Ends the workers. */
@@ -75,7 +81,7 @@ export function startLayoutPool(size: number): LayoutPool {
   }
   return {
     window: size * 2,
-    layOut(path, bytes, noWrap) {
+    layOut(path, bytes, noWrap, generation) {
       const id = nextId++;
       let target = 0;
       for (let i = 1; i < size; i++) if (load[i]! < load[target]!) target = i;
@@ -83,7 +89,7 @@ export function startLayoutPool(size: number): LayoutPool {
       owner.set(id, target);
       return new Promise((resolve, reject) => {
         pending.set(id, { bytes, resolve, reject });
-        const job: LayoutJob = { id, path, bytes: bytes.slice(), noWrap };
+        const job: LayoutJob = { id, path, bytes: bytes.slice(), noWrap, generation };
         workers[target]!.postMessage(job, [job.bytes.buffer as ArrayBuffer]);
       });
     },

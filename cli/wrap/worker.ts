@@ -8,7 +8,7 @@
  */
 /// <reference lib="deno.worker" />
 import { DomainError, PoSyntaxError } from "../../lib/errors.ts";
-import { encodePo, knownLayout, parsePo } from "../../lib/po/mod.ts";
+import { encodePo, type GettextGeneration, knownLayout, parsePo } from "../../lib/po/mod.ts";
 import { loadNativeBytes, NATIVE_BYTES_WORTHWHILE } from "../../lib/native_bytes.ts";
 
 /** A job for the worker. */
@@ -17,6 +17,8 @@ export interface LayoutJob {
   path: string;
   bytes: Uint8Array;
   noWrap: boolean;
+  /** The gettext generation to lay out as. */
+  generation: GettextGeneration;
 }
 
 /** Its answer: the laid-out bytes, `same` when they are the job's bytes, or the refusal. */
@@ -30,16 +32,22 @@ export type LayoutAnswer =
 let bytesSeen = 0;
 
 self.onmessage = async (event: MessageEvent<LayoutJob>) => {
-  const { id, path, bytes, noWrap } = event.data;
+  const { id, path, bytes, noWrap, generation } = event.data;
   bytesSeen += bytes.length;
   if (bytesSeen >= NATIVE_BYTES_WORTHWHILE) await loadNativeBytes();
   let answer: LayoutAnswer;
   try {
     // The file's own lines often tell msgcat's bytes (laid_out.ts): the file itself, or a layout.
-    const known = knownLayout(bytes, noWrap);
-    answer = known === bytes
-      ? { id, same: true }
-      : { id, after: known ?? encodePo(parsePo(bytes, { fileName: path }), { noWrap, once: true }) };
+    const known = knownLayout(bytes, noWrap, generation);
+    answer = known === bytes ? { id, same: true } : {
+      id,
+      after: known ??
+        encodePo(parsePo(bytes, { fileName: path, placeholderCharset: generation === "0.23" }), {
+          noWrap,
+          once: true,
+          generation,
+        }),
+    };
   } catch (e) {
     if (e instanceof PoSyntaxError) {
       answer = { id, error: { kind: "syntax", reason: e.reason, line: e.line, column: e.column } };

@@ -65,7 +65,7 @@ export { pathFunctions } from "./_paths.ts";
 export { knownLayout, LAID_OUT, laidOutVerdict, NOT_LAID_OUT } from "./write/laid_out.ts";
 export { runCheckRequest } from "./checks/request.ts";
 export { REST_CHECK_NAMES } from "./checks/not_run.ts";
-export { PO_CODEC } from "./operations/po_codec.ts";
+export { layoutGenerationOf, PO_CODEC, useLayoutGenerations } from "./operations/po_codec.ts";
 export {
   closestExisting,
   MAX_SIMILAR_CHECKED,
@@ -77,3 +77,12 @@ export { editHeader, type HeaderEdit, type HeaderEditResult } from "./operations
 export { expectedPluralForms, pluralFormsMismatch } from "./operations/plural_rules.ts";
 export { MAX_LISTED_PURGED, purgeCatalogue } from "./operations/purge_catalogue.ts";
 export type { PurgeSelection } from "./operations/delete_entries.ts";
+export { GETTEXT_GENERATIONS, type GettextGeneration, parseGeneration } from "./layout/generation.ts";
+export {
+  detectGeneration,
+  DETECTION_SAMPLE,
+  type GenerationVotes,
+  gettextSetting,
+  MAX_SETTINGS_BYTES,
+  mixedNote,
+} from "./operations/gettext_generation.ts";

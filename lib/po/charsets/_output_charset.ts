@@ -29,23 +29,30 @@ export interface OutputCharset {
  *
  * @throws {UnwritableCatalogError} the header names a charset msgcat does not accept, or two.
  */
-export function catalogCharset(catalog: PoCatalog): OutputCharset {
+export function catalogCharset(catalog: PoCatalog, acceptPlaceholder = false): OutputCharset {
   // Asked several times per write (the update, the layout, the encoding) of a 10k-message list.
+  const placeholder = acceptPlaceholder && catalog.placeholderCharset === "read"
+    ? "merged"
+    : catalog.placeholderCharset;
   const cached = outputCharsets.get(catalog.messages);
   if (
     cached !== undefined && cached.fileName === catalog.fileName &&
-    cached.placeholder === catalog.placeholderCharset
+    cached.placeholder === placeholder
   ) return cached.charset;
-  const charset = findCharset(catalog);
+  const charset = findCharset(catalog, placeholder);
   outputCharsets.set(catalog.messages, {
     fileName: catalog.fileName,
-    placeholder: catalog.placeholderCharset,
+    placeholder,
     charset,
   });
   return charset;
 }
 
-function findCharset(catalog: PoCatalog): OutputCharset {
+/**
+ * `placeholder` "merged": `charset=CHARSET` is written as ASCII, as msgmerge writes it, and as msgcat
+ * 0.23.1 does (with a warning) where 0.21 refuses it.
+ */
+function findCharset(catalog: PoCatalog, placeholder: PoCatalog["placeholderCharset"]): OutputCharset {
   let canonical: string | null = null;
   let spelled: string | null = null;
   const messages = catalog.messages;
@@ -60,7 +67,7 @@ function findCharset(catalog: PoCatalog): OutputCharset {
     let canon = canonicalCharset(value);
     if (
       canon === null && value === "CHARSET" &&
-      (catalog.fileName?.endsWith(".pot") || catalog.placeholderCharset === "merged")
+      (catalog.fileName?.endsWith(".pot") || placeholder === "merged")
     ) canon = "ASCII";
     if (canon === null) {
       throw new UnwritableCatalogError(

@@ -20,7 +20,17 @@ import {
 } from "./_linebreak.ts";
 import { ASCII_STEP as STORED_ASCII_STEP, DFA_BY_NUMBER as STORED_DFA_BY_NUMBER } from "./_scan_tables.ts";
 import { astralWidth, BMP_WIDTHS } from "./_width.ts";
+import {
+  astralWidth023,
+  BMP_PROPS_023,
+  BMP_WIDTHS_023,
+  possibleLineBreaks023,
+  propertyOf023,
+} from "./_linebreak_023.ts";
 import { cjkColumns, isAmbiguous } from "./_cjk_layout.ts";
+import type { GettextGeneration } from "./generation.ts";
+
+export type { GettextGeneration } from "./generation.ts";
 import { ByteWriter, ESCAPE_LETTER, SEEN_NON_ASCII } from "../write/_byte_writer.ts";
 
 /** Options of {@link wrapString}. */
@@ -38,6 +48,8 @@ export interface WrapOptions {
    * to U+FF60 count 2 columns and ambiguous characters break as ideographs (`_cjk_layout.ts`).
    */
   cjk?: boolean;
+  /** Which msgcat to lay out as: "0.21" (libunistring 1.0, the default) or "0.23" (libunistring 1.3). */
+  generation?: GettextGeneration;
 }
 
 const PAGE_WIDTH = 79;
@@ -105,7 +117,7 @@ function portionColumns(src: Uint8Array, from: number, to: number, limit: number
       columns += widths[((c & 0x0f) << 12) | ((src[i + 1]! & 63) << 6) | (src[i + 2]! & 63)]!;
       i += 3;
     } else {
-      columns += astralWidth(
+      columns += astralWidthOf(
         ((c & 7) << 18) | ((src[i + 1]! & 63) << 12) | ((src[i + 2]! & 63) << 6) | (src[i + 3]! & 63),
       );
       i += 4;
@@ -132,6 +144,8 @@ function pushLineStart(count: number, index: number): number {
 
 /** The BMP tables of a file in a CJK encoding (`cjk`), made on first use. */
 let cjkTables: { classes: Uint8Array; widths: Uint8Array } | null = null;
+/** The BMP widths of 0.23 for a file in a CJK encoding, made on first use. */
+let cjkWidths023: Uint8Array | null = null;
 
 function makeCjkTables(): { classes: Uint8Array; widths: Uint8Array } {
   const classes = BMP_CLASSES.slice();
@@ -143,6 +157,12 @@ function makeCjkTables(): { classes: Uint8Array; widths: Uint8Array } {
   return { classes, widths };
 }
 
+function makeCjkWidths023(): Uint8Array {
+  const widths = BMP_WIDTHS_023.slice();
+  for (let c = 0x80; c < 0x10000; c++) widths[c] = cjkColumns(c, BMP_WIDTHS_023[c]!);
+  return widths;
+}
+
 /**
  * The tables of the string being written: UTF-8 (and every other) files', or a CJK encoding's.
  * (Looked up for characters outside ASCII only: ASCII goes through {@link ASCII_STEP}.)
@@ -151,16 +171,24 @@ let bmpClasses: Uint8Array = BMP_CLASSES;
 let bmpWidths: Uint8Array = BMP_WIDTHS;
 /** Whether astral AI characters break as ideographs (a CJK encoding). */
 let astralAmbiguousAsId = false;
+/** The width of a code point above U+FFFF, as the selected generation counts it. */
+let astralWidthOf: (codePoint: number) => number = astralWidth;
 
-/** Selects the tables for a string of a file in a CJK encoding or not. */
-function useTables(cjk: boolean): void {
-  if (!cjk) {
+/** Selects the tables for a string of a file in a CJK encoding or not, laid out as `generation`. */
+function useTables(cjk: boolean, generation: GettextGeneration): void {
+  if (generation === "0.23") {
+    bmpClasses = BMP_PROPS_023;
+    bmpWidths = cjk ? (cjkWidths023 ??= makeCjkWidths023()) : BMP_WIDTHS_023;
+    astralWidthOf = astralWidth023;
+  } else if (!cjk) {
     bmpClasses = BMP_CLASSES;
     bmpWidths = BMP_WIDTHS;
+    astralWidthOf = astralWidth;
   } else {
     cjkTables ??= makeCjkTables();
     bmpClasses = cjkTables.classes;
     bmpWidths = cjkTables.widths;
+    astralWidthOf = astralWidth;
   }
   astralAmbiguousAsId = cjk;
 }
@@ -288,6 +316,102 @@ function scan(src: Uint8Array, from: number, to: number, interiors: Uint8Array |
   portionKinds = byteKinds;
 }
 
+// The escaped characters of the portion {@link scan023} reads: code point, property, byte offset in
+// the source (-1 for the letter of an escape) and columns.
+let escapedPoints = new Int32Array(256);
+let escapedProps = new Uint8Array(256);
+let escapedAt = new Int32Array(256);
+let escapedColumns = new Uint8Array(256);
+let escapedBreaks = new Uint8Array(256);
+
+/**
+ * {@link scan} as msgcat 0.23.1 breaks lines (libunistring 1.3, `_linebreak_023.ts`): its rules look
+ * ahead and at East-Asian widths, so the escaped text is first listed, then its opportunities computed,
+ * then recorded with write-po.c's overrides as {@link scan} does.
+ */
+function scan023(src: Uint8Array, from: number, to: number, interiors: Uint8Array | null): void {
+  // At most two escaped characters per byte.
+  if (escapedPoints.length < 2 * (to - from) + 2) {
+    const size = Math.max(2 * (to - from) + 2, escapedPoints.length * 2);
+    escapedPoints = new Int32Array(size);
+    escapedProps = new Uint8Array(size);
+    escapedAt = new Int32Array(size);
+    escapedColumns = new Uint8Array(size);
+    escapedBreaks = new Uint8Array(size);
+  }
+  if (opportunityAt.length <= to - from) {
+    const size = Math.max(to - from + 1, opportunityAt.length * 2);
+    opportunityAt = new Int32Array(size);
+    opportunityColumn = new Int32Array(size);
+    opportunityKind = new Uint8Array(size);
+  }
+  const props = bmpClasses;
+  const widths = bmpWidths;
+  let m = 0;
+  let byteKinds = 0;
+  for (let i = from; i < to;) {
+    const c = src[i]!;
+    let cp: number;
+    const at = i;
+    if (c < 0x80) {
+      byteKinds |= BYTE_KIND[c]!;
+      i++;
+      const letter = ESCAPE_LETTER[c]!;
+      if (letter !== 0) {
+        escapedPoints[m] = 0x5c;
+        escapedProps[m] = props[0x5c]!;
+        escapedAt[m] = at;
+        escapedColumns[m++] = 2;
+        escapedPoints[m] = letter;
+        escapedProps[m] = props[letter]!;
+        escapedAt[m] = -1;
+        escapedColumns[m++] = 0;
+        continue;
+      }
+      cp = c;
+    } else {
+      byteKinds |= 2;
+      if (c < 0xe0) {
+        cp = ((c & 0x1f) << 6) | (src[i + 1]! & 63);
+        i += 2;
+      } else if (c < 0xf0) {
+        cp = ((c & 0x0f) << 12) | ((src[i + 1]! & 63) << 6) | (src[i + 2]! & 63);
+        i += 3;
+      } else {
+        cp = ((c & 7) << 18) | ((src[i + 1]! & 63) << 12) | ((src[i + 2]! & 63) << 6) | (src[i + 3]! & 63);
+        i += 4;
+      }
+    }
+    escapedPoints[m] = cp;
+    escapedProps[m] = cp < 0x10000 ? props[cp]! : propertyOf023(cp);
+    escapedAt[m] = at;
+    escapedColumns[m++] = cp < 0x80 ? ASCII_COLUMNS[cp]! : cp < 0x10000 ? widths[cp]! : astralWidth023(cp);
+  }
+  possibleLineBreaks023(escapedPoints, escapedProps, m, astralAmbiguousAsId, escapedBreaks);
+  let n = 0;
+  let run = 0;
+  for (let j = 0; j < m; j++) {
+    const at = escapedAt[j]!;
+    if (at < 0) continue; // the letter of an escape: never a break before it
+    let brk = escapedBreaks[j]!;
+    // No break just before the "\n" that ends a portion.
+    if (escapedPoints[j] === 0x5c && escapedAt[j + 1] === -1 && escapedPoints[j + 1] === 0x6e) {
+      brk = BREAK_PROHIBITED;
+    }
+    if (interiors !== null && interiors[at] === 1) brk = BREAK_PROHIBITED;
+    const columns = escapedColumns[j]!;
+    opportunityAt[n] = at;
+    opportunityColumn[n] = run;
+    opportunityKind[n] = brk;
+    n += (brk + 1) >> 1;
+    if (brk === BREAK_MANDATORY) run -= columns;
+    run += columns;
+  }
+  opportunityCount = n;
+  scannedColumns = run;
+  portionKinds = byteKinds;
+}
+
 /**
  * `u8_width_linebreaks`' greedy filling of whole pieces (a piece runs from one opportunity to the
  * next) over the portion last {@link scan}ned, starting at column `startColumn` of lines `width`
@@ -353,6 +477,7 @@ export function wrapString(value: string, options: WrapOptions): string {
     options.noWrap ?? false,
     options.formatLanguage ?? null,
     options.cjk ?? false,
+    options.generation ?? "0.21",
   );
   return utf8Decoder.decode(scratch.bytes());
 }
@@ -370,10 +495,11 @@ export function writeString(
   noWrap: boolean,
   language: string | null,
   cjk = false,
+  generation: GettextGeneration = "0.21",
 ): void {
   if (source.length < value.length * 3 + 1) source = new Uint8Array(value.length * 3 + 1024);
   const n = utf8Encoder.encodeInto(value, source).written;
-  writeStringBytes(w, source, n, value, value.length, prefix, keyword, noWrap, language, cjk);
+  writeStringBytes(w, source, n, value, value.length, prefix, keyword, noWrap, language, cjk, generation);
 }
 
 /**
@@ -395,6 +521,7 @@ export function writeStringBytes(
   noWrap: boolean,
   language: string | null,
   cjk = false,
+  generation: GettextGeneration = "0.21",
 ): void {
   if (n === 0) {
     w.ascii(prefix);
@@ -402,7 +529,7 @@ export function writeStringBytes(
     w.ascii(' ""\n');
     return;
   }
-  useTables(cjk);
+  useTables(cjk, generation);
   // A sentinel newline after the text: searches for "\n" stop there, not at the buffer's end.
   src[n] = 10;
   // Columns between the quotes of a continuation line `P"…"` (79 in all), and where the text of the
@@ -451,7 +578,8 @@ export function writeStringBytes(
           )
           : null;
       }
-      scan(src, from, to, interiors);
+      if (generation === "0.23") scan023(src, from, to, interiors);
+      else scan(src, from, to, interiors);
       if (onKeywordLine && fill(firstColumn, width, false) === 0) {
         count = 0; // no break is needed (or possible) after `K "`: it stays there, however long
       } else {

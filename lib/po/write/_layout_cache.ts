@@ -8,6 +8,7 @@
 import type { BytePiece } from "../../byte_runs.ts";
 import { layoutAnchors } from "../_identity_caches.ts";
 import type { PoMessage } from "../types.ts";
+import type { GettextGeneration } from "../layout/string_layout.ts";
 
 /**
  * A message laid out: its UTF-8 lines, bytes `[start, end)` of a buffer many layouts share
@@ -28,6 +29,8 @@ export interface LaidOutList {
   noWrapAll: boolean;
   /** The multi-byte legacy charset laid out for (CJK widths, `#:` lines counted in its bytes); absent for none. */
   legacy?: string | null;
+  /** The gettext generation laid out as; absent for 0.21. */
+  generation?: GettextGeneration;
 }
 
 /**
@@ -59,6 +62,7 @@ export function previousLayouts(
   singleByte: boolean,
   noWrapAll: boolean,
   legacy: string | null = null,
+  generation: GettextGeneration = "0.21",
 ): readonly (Layout | undefined)[] | null {
   const tried: LaidOutList[] = [];
   let best: (Layout | undefined)[] | null = null;
@@ -68,7 +72,7 @@ export function previousLayouts(
     if (list === undefined || tried.includes(list)) continue;
     tried.push(list);
     if (list.singleByte !== singleByte || list.noWrapAll !== noWrapAll) continue;
-    if ((list.legacy ?? null) !== legacy) continue;
+    if ((list.legacy ?? null) !== legacy || (list.generation ?? "0.21") !== generation) continue;
     if (list.messages === messages) return list.layouts;
     const found: (Layout | undefined)[] = new Array(messages.length);
     const hits = matchLayouts(messages, list, found);

@@ -10,7 +10,7 @@ import { flagLine, formatLanguageOf, interpretFlags, NO_FLAGS } from "../read/_f
 import type { Layout } from "./_layout_cache.ts";
 import { writeReferences } from "../read/_references.ts";
 import type { PoMessage } from "../types.ts";
-import { writeString } from "../layout/string_layout.ts";
+import { type GettextGeneration, writeString } from "../layout/string_layout.ts";
 import { isCjkEncoding, type LegacyCodec } from "../charsets/_legacy_charset.ts";
 
 // Control characters are what these look for.
@@ -97,6 +97,7 @@ export function writeMessage(
   singleByte: boolean,
   noWrapAll: boolean,
   legacy: LegacyCodec | null = null,
+  generation: GettextGeneration = "0.21",
 ): Layout {
   const plural = m.msgidPlural !== null;
   const forms = m.msgstrPlural !== null && m.msgstrPlural.length > 0 ? m.msgstrPlural : null;
@@ -118,22 +119,24 @@ export function writeMessage(
     if (flags !== NO_FLAGS) w.ascii(flagLine(flags, msgstr0, m.obsolete));
     let prefix = m.obsolete ? "#~| " : "#| ";
     if (m.previousMsgctxt !== null) {
-      writeString(w, m.previousMsgctxt, prefix, "msgctxt", noWrap, language, cjk);
+      writeString(w, m.previousMsgctxt, prefix, "msgctxt", noWrap, language, cjk, generation);
     }
-    if (m.previousMsgid !== null) writeString(w, m.previousMsgid, prefix, "msgid", noWrap, language, cjk);
+    if (m.previousMsgid !== null) {
+      writeString(w, m.previousMsgid, prefix, "msgid", noWrap, language, cjk, generation);
+    }
     if (m.previousMsgidPlural !== null) {
-      writeString(w, m.previousMsgidPlural, prefix, "msgid_plural", noWrap, language, cjk);
+      writeString(w, m.previousMsgidPlural, prefix, "msgid_plural", noWrap, language, cjk, generation);
     }
     prefix = m.obsolete ? "#~ " : "";
-    if (m.msgctxt !== null) writeString(w, m.msgctxt, prefix, "msgctxt", noWrap, language, cjk);
-    writeString(w, m.msgid, prefix, "msgid", noWrap, language, cjk);
-    if (!plural) writeString(w, m.msgstr, prefix, "msgstr", noWrap, language, cjk);
+    if (m.msgctxt !== null) writeString(w, m.msgctxt, prefix, "msgctxt", noWrap, language, cjk, generation);
+    writeString(w, m.msgid, prefix, "msgid", noWrap, language, cjk, generation);
+    if (!plural) writeString(w, m.msgstr, prefix, "msgstr", noWrap, language, cjk, generation);
     else {
-      writeString(w, m.msgidPlural!, prefix, "msgid_plural", noWrap, language, cjk);
-      if (forms === null) writeString(w, m.msgstr, prefix, "msgstr[0]", noWrap, language, cjk);
+      writeString(w, m.msgidPlural!, prefix, "msgid_plural", noWrap, language, cjk, generation);
+      if (forms === null) writeString(w, m.msgstr, prefix, "msgstr[0]", noWrap, language, cjk, generation);
       else {
         for (let i = 0; i < forms.length; i++) {
-          writeString(w, forms[i]!, prefix, pluralKeyword(i), noWrap, language, cjk);
+          writeString(w, forms[i]!, prefix, pluralKeyword(i), noWrap, language, cjk, generation);
         }
         // Not printed, but read and checked by msgcat all the same.
         w.seen |= scanText(m.msgstr);

@@ -45,7 +45,7 @@ import { flagLine, formatLanguageOf, interpretFlags, NO_FLAGS } from "../read/_f
 import { Pending } from "../read/_grammar.ts";
 import { pluralKeyword, writeComment } from "./_message_layout.ts";
 import { parseReferences, ReferenceLinesAsRead, writeReferences } from "../read/_references.ts";
-import { writeStringBytes } from "../layout/string_layout.ts";
+import { type GettextGeneration, writeStringBytes } from "../layout/string_layout.ts";
 import { equalBytes } from "../../native_bytes.ts";
 
 // String fields in msgcat's order; plural forms come after F_STR, one slot each.
@@ -368,8 +368,12 @@ export type LaidOutVerdict = typeof LAID_OUT | typeof NOT_LAID_OUT | typeof UNKN
  * `wrap --check` reports as "Would rewrap"), {@link UNKNOWN} when this reading cannot tell (lay the
  * file out: that decides, and reports what msgcat refuses).
  */
-export function laidOutVerdict(bytes: Uint8Array, noWrap = false): LaidOutVerdict {
-  const verdict = readVerdict(bytes, noWrap);
+export function laidOutVerdict(
+  bytes: Uint8Array,
+  noWrap = false,
+  generation: GettextGeneration = "0.21",
+): LaidOutVerdict {
+  const verdict = readVerdict(bytes, noWrap, generation);
   releaseLarge();
   return verdict === REORDERED ? NOT_LAID_OUT : verdict;
 }
@@ -390,7 +394,11 @@ function releaseLarge(): void {
  * The reading itself ({@link laidOutVerdict}); after NOT_LAID_OUT, `expected` holds msgcat's bytes
  * (not after REORDERED).
  */
-function readVerdict(bytes: Uint8Array, noWrap: boolean): LaidOutVerdict | typeof REORDERED {
+function readVerdict(
+  bytes: Uint8Array,
+  noWrap: boolean,
+  generation: GettextGeneration,
+): LaidOutVerdict | typeof REORDERED {
   const n = bytes.length;
   if (n === 0 || bytes[n - 1] !== 10 || bytes[0] === 10) return UNKNOWN;
   if (bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf) return UNKNOWN;
@@ -531,7 +539,7 @@ function readVerdict(bytes: Uint8Array, noWrap: boolean): LaidOutVerdict | typeo
     if (written > 0) expected.byte(10);
     const at = expected.pos;
     if (at !== start) differs = true;
-    const layout = layoutMatches(bytes, at, i - start, shape, comments, noWrap, messages === 0);
+    const layout = layoutMatches(bytes, at, i - start, shape, comments, noWrap, messages === 0, generation);
     if (layout === UNKNOWN) return UNKNOWN;
     if (layout === DROPPED) {
       // An obsolete message without translation: msgcat prints neither it nor its blank line.
@@ -574,8 +582,12 @@ function readVerdict(bytes: Uint8Array, noWrap: boolean): LaidOutVerdict | typeo
  * new TextDecoder().decode(knownLayout(bytes)!); // header + '\n#\nmsgid "a"\nmsgstr "b"\n'
  * ```
  */
-export function knownLayout(bytes: Uint8Array, noWrap = false): Uint8Array | null {
-  const verdict = readVerdict(bytes, noWrap);
+export function knownLayout(
+  bytes: Uint8Array,
+  noWrap = false,
+  generation: GettextGeneration = "0.21",
+): Uint8Array | null {
+  const verdict = readVerdict(bytes, noWrap, generation);
   const out = verdict === LAID_OUT
     ? bytes
     : verdict === NOT_LAID_OUT
@@ -599,6 +611,7 @@ function layoutMatches(
   comments: Pending,
   noWrapAll: boolean,
   first: boolean,
+  generation: GettextGeneration,
 ): LaidOutVerdict | typeof DROPPED {
   const plural = shape.has(F_PLURAL);
   if (plural !== shape.forms > 0 || plural === shape.has(F_STR)) return UNKNOWN;
@@ -648,6 +661,8 @@ function layoutMatches(
       keyword,
       noWrap,
       language,
+      false,
+      generation,
     );
   }
   // A NUL or U+0004 is refused (UNKNOWN: the writer says why). The bytes themselves are compared

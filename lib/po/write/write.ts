@@ -21,6 +21,7 @@ import { catalogCharset, encodeLegacy, isSingleByte } from "../charsets/_output_
 import { messageLine, readList } from "../read/parse.ts";
 import { legacyCodec } from "../charsets/_legacy_charset.ts";
 import type { PoCatalog, PoMessage } from "../types.ts";
+import type { GettextGeneration } from "../layout/string_layout.ts";
 
 const utf8Decoder = new TextDecoder();
 
@@ -66,6 +67,8 @@ export interface FormatOptions {
    * The output is the same.
    */
   once?: boolean;
+  /** Lay out as msgcat 0.21 (the default) or 0.23.1 (`string_layout.ts`). */
+  generation?: GettextGeneration;
 }
 
 /**
@@ -88,6 +91,7 @@ export function formatPo(catalog: PoCatalog, options: FormatOptions = {}): strin
     options.noWrap ?? false,
     options.forcePo ?? false,
     options.once ?? false,
+    options.generation ?? "0.21",
   );
   return utf8Decoder.decode(runs.length === 1 ? runs[0] : concatRuns(runs));
 }
@@ -107,15 +111,16 @@ function layoutCatalog(
   noWrapAll: boolean,
   forcePo: boolean,
   once: boolean,
+  generation: GettextGeneration,
 ): Uint8Array[] {
   checkAccepted(catalog);
-  const charset = catalogCharset(catalog);
+  const charset = catalogCharset(catalog, generation === "0.23");
   const singleByte = isSingleByte(charset.canonical);
   const legacy = legacyCodec(charset.canonical);
   const messages = catalog.messages;
   const { domains, groups } = domainGroups(messages, forcePo);
   if (groups === null) return [];
-  const previous = previousLayouts(messages, singleByte, noWrapAll, legacy?.charset ?? null);
+  const previous = previousLayouts(messages, singleByte, noWrapAll, legacy?.charset ?? null, generation);
   // Laid out from scratch: everything goes into one buffer, in order, separators included, and
   // that buffer is the output; no pieces to join.
   const cold = previous === null;
@@ -164,7 +169,7 @@ function layoutCatalog(
           // The separator goes into the same buffer just before the message, where joinRuns finds it.
           const separatorAt = w.pos;
           if (blank) w.byte(10);
-          layout = writeMessage(w, m, singleByte, noWrapAll, legacy);
+          layout = writeMessage(w, m, singleByte, noWrapAll, legacy, generation);
           if (!cold) freshLayouts.push(layout);
           if (layout.end === layout.start) {
             w.pos = separatorAt;
@@ -199,7 +204,14 @@ function layoutCatalog(
     for (let i = 0; i < fresh.length; i++) if (fresh[i] !== undefined) fresh[i]!.buffer = buffer;
   }
   if (!once && (w !== null || !isRemembered(messages))) {
-    rememberLayouts({ messages, layouts: all, singleByte, noWrapAll, legacy: legacy?.charset ?? null });
+    rememberLayouts({
+      messages,
+      layouts: all,
+      singleByte,
+      noWrapAll,
+      legacy: legacy?.charset ?? null,
+      generation,
+    });
   }
   if (cold) return buffer.length === 0 ? [] : [buffer];
   return joinRuns(items);
@@ -274,8 +286,9 @@ export function encodePoRuns(catalog: PoCatalog, options: FormatOptions = {}): U
     options.noWrap ?? false,
     options.forcePo ?? false,
     options.once ?? false,
+    options.generation ?? "0.21",
   );
-  const { canonical, spelled } = catalogCharset(catalog);
+  const { canonical, spelled } = catalogCharset(catalog, options.generation === "0.23");
   if (canonical === "UTF-8" || canonical === "ASCII") return runs;
   return [encodeLegacy(runs.length === 1 ? runs[0]! : concatRuns(runs), canonical, spelled, catalog)];
 }

@@ -1,0 +1,173 @@
+/**
+ * Which gettext layout a repository chose outside a command line: PO_GETTEXT, else a
+ * `.po-tools.toml` from a directory up to the repository's top; and, for the servers, each root's
+ * generation (chosen, or detected from a bounded sample of its catalogues), handed to the writer.
+ *
+ * @module
+ */
+import {
+  detectGeneration,
+  DETECTION_SAMPLE,
+  type GenerationVotes,
+  type GettextGeneration,
+  gettextSetting,
+  MAX_SETTINGS_BYTES,
+  mixedNote,
+  parseGeneration,
+  useLayoutGenerations,
+} from "../lib/po/mod.ts";
+import { readRegularFileBytes } from "../lib/regular_read.ts";
+
+/** How many directories up from the working directory `.po-tools.toml` is looked for. */
+const SETTINGS_DEPTH = 16;
+
+/**
+ * The generation chosen by PO_GETTEXT (`env`), else by the `gettext` key of the first
+ * `.po-tools.toml` found from the directory `start` up to the repository's top (the directory
+ * holding `.git`), at most {@link SETTINGS_DEPTH} levels; null when neither says.
+ */
+export async function gettextChoice(
+  env: string | undefined,
+  start: string,
+): Promise<{ generation: GettextGeneration; source: string } | { error: string } | null> {
+  if (env !== undefined && env !== "") {
+    const generation = parseGeneration(env);
+    if (generation === null) {
+      return { error: `PO_GETTEXT must be 0.21 or 0.23, not ${JSON.stringify(env.slice(0, 40))}` };
+    }
+    return { generation, source: "PO_GETTEXT" };
+  }
+  let dir = start;
+  for (let depth = 0; depth < SETTINGS_DEPTH; depth++) {
+    const path = `${dir === "/" ? "" : dir}/.po-tools.toml`;
+    let text: string | null = null;
+    try {
+      text = new TextDecoder().decode(await readRegularFileBytes(path, MAX_SETTINGS_BYTES));
+    } catch {
+      text = null; // none here (or not a regular file)
+    }
+    if (text !== null) {
+      const setting = gettextSetting(text);
+      if (setting !== null) {
+        return typeof setting === "string" ? { generation: setting, source: path } : setting;
+      }
+    }
+    let top = false;
+    try {
+      top = Deno.statSync(`${dir === "/" ? "" : dir}/.git`) !== null;
+    } catch {
+      top = false;
+    }
+    const parent = dir.slice(0, Math.max(1, dir.lastIndexOf("/")));
+    if (top || parent === dir) break;
+    dir = parent;
+  }
+  return null;
+}
+
+/** Most directory entries one root's detection looks at. */
+const DETECTION_ENTRIES = 4000;
+
+/** Up to {@link DETECTION_SAMPLE} `.po` files under `root` (hidden entries and symlinks skipped), breadth first. */
+export async function sampleCatalogues(root: string): Promise<Uint8Array[]> {
+  const found: Uint8Array[] = [];
+  const dirs = [root];
+  let seen = 0;
+  for (let d = 0; d < dirs.length && found.length < DETECTION_SAMPLE && seen < DETECTION_ENTRIES; d++) {
+    let entries: Deno.DirEntry[] = [];
+    try {
+      for await (const e of Deno.readDir(dirs[d]!)) {
+        entries.push(e);
+        if (++seen >= DETECTION_ENTRIES) break;
+      }
+    } catch {
+      entries = []; // unreadable: nothing from it
+    }
+    entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    for (const e of entries) {
+      if (e.name.startsWith(".") || e.isSymlink) continue;
+      const path = `${dirs[d]}/${e.name}`;
+      if (e.isDirectory) dirs.push(path);
+      else if (e.isFile && e.name.endsWith(".po") && found.length < DETECTION_SAMPLE) {
+        try {
+          found.push(await readRegularFileBytes(path));
+        } catch {
+          // unreadable: the service says so when it is asked for
+        }
+      }
+    }
+  }
+  return found;
+}
+
+/** One root's generation and why. */
+export interface RootGeneration {
+  root: string;
+  generation: GettextGeneration;
+  /** "PO_GETTEXT", the `.po-tools.toml` path, or "detected". */
+  source: string;
+  /** What detection counted (absent when the generation was chosen). */
+  votes?: GenerationVotes;
+}
+
+/**
+ * Each root's generation (PO_GETTEXT, then its `.po-tools.toml`, then detection), made the one
+ * every write of the service uses for a catalogue under that root; returns them, with a note for
+ * each mixed root and each bad setting (which falls back to detection).
+ */
+export async function chooseLayoutGenerations(
+  roots: readonly string[],
+  env: GettextGeneration | null,
+): Promise<{ roots: RootGeneration[]; notes: string[] }> {
+  const chosen: RootGeneration[] = [];
+  const notes: string[] = [];
+  for (const root of roots) {
+    if (env !== null) {
+      chosen.push({ root, generation: env, source: "PO_GETTEXT" });
+      continue;
+    }
+    const setting = await gettextChoice(undefined, root);
+    if (setting !== null && "generation" in setting) {
+      chosen.push({ root, generation: setting.generation, source: setting.source });
+      continue;
+    }
+    if (setting !== null) notes.push(`${root}: ${setting.error}`);
+    const votes = detectGeneration(await sampleCatalogues(root));
+    const generation = votes.generation ?? "0.21";
+    if (votes.mixed) notes.push(`${root}: ${mixedNote(votes, generation)}`);
+    chosen.push({ root, generation, source: "detected", votes });
+  }
+  // The longest root holding a path decides (roots may nest).
+  const byLength = [...chosen].sort((a, b) => b.root.length - a.root.length);
+  useLayoutGenerations((fileName) => {
+    if (fileName === undefined) return env ?? "0.21";
+    for (const r of byLength) {
+      if (fileName === r.root || fileName.startsWith(r.root.endsWith("/") ? r.root : `${r.root}/`)) {
+        return r.generation;
+      }
+    }
+    return env ?? "0.21";
+  });
+  return { roots: chosen, notes };
+}
+
+/**
+ * The catalogues detection looks at for a command run in `cwd`: a sample of the repository's (from
+ * its top, the directory holding `.git`, found within {@link SETTINGS_DEPTH} levels up; else `cwd`),
+ * so that a hook given only the staged files still judges by the whole tree.
+ */
+export async function repositorySample(cwd: string): Promise<Uint8Array[]> {
+  let dir = cwd;
+  for (let depth = 0; depth < SETTINGS_DEPTH; depth++) {
+    try {
+      Deno.statSync(`${dir === "/" ? "" : dir}/.git`);
+      return await sampleCatalogues(dir);
+    } catch {
+      // not the top
+    }
+    const parent = dir.slice(0, Math.max(1, dir.lastIndexOf("/")));
+    if (parent === dir) break;
+    dir = parent;
+  }
+  return await sampleCatalogues(cwd);
+}

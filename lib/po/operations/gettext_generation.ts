@@ -1,0 +1,118 @@
+/**
+ * Which gettext's layout a repository uses: the setting in its `.po-tools.toml` (`gettext = "0.23"`),
+ * and, when nothing chose one, detection: which generation its catalogues are fixed points of
+ * (`msgcat FILE` of that gettext prints them unchanged). Pure functions over text and file bytes; the
+ * reading is the caller's (`cli/`).
+ *
+ * @module
+ */
+import { encodePo } from "../write/write.ts";
+import { LAID_OUT, laidOutVerdict, NOT_LAID_OUT } from "../write/laid_out.ts";
+import { parsePo } from "../read/parse.ts";
+import { GETTEXT_GENERATIONS, type GettextGeneration, parseGeneration } from "../layout/generation.ts";
+import { sameBytes } from "../../byte_runs.ts";
+
+/** The most catalogues {@link detectGeneration} callers should sample (each is laid out twice at most). */
+export const DETECTION_SAMPLE = 24;
+
+/** The longest `.po-tools.toml` read: the setting is one line. */
+export const MAX_SETTINGS_BYTES = 64 * 1024;
+
+/**
+ * The `gettext` key of a `.po-tools.toml` (top level, before any `[table]`): `gettext = "0.23"`.
+ * Reads line by line (no regular expression over the whole text), the first `MAX_SETTINGS_BYTES`
+ * only. Returns the generation, null when the key is absent, or an error line for a value that is
+ * not a known generation.
+ *
+ * @example
+ * ```ts
+ * gettextSetting('# team layout\ngettext = "0.23"\n'); // "0.23"
+ * ```
+ */
+export function gettextSetting(text: string): GettextGeneration | null | { error: string } {
+  const lines = text.slice(0, MAX_SETTINGS_BYTES).split("\n");
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i]!.trim();
+    if (line.startsWith("[")) return null; // a table: the key is top-level only
+    if (!line.startsWith("gettext")) continue;
+    const rest = line.slice("gettext".length).trimStart();
+    if (!rest.startsWith("=")) continue;
+    const value = rest.slice(1).trim();
+    // A quoted string, then nothing or a comment.
+    const quote = value[0];
+    const close = quote === '"' || quote === "'" ? value.indexOf(quote, 1) : -1;
+    const after = close < 0 ? "" : value.slice(close + 1).trim();
+    const generation = close < 0 || (after !== "" && !after.startsWith("#"))
+      ? null
+      : parseGeneration(value.slice(1, close));
+    if (generation === null) {
+      return {
+        error: `.po-tools.toml line ${i + 1}: gettext must be "0.21" or "0.23", not ${
+          JSON.stringify(value.slice(0, 40))
+        }`,
+      };
+    }
+    return generation;
+  }
+  return null;
+}
+
+/** What {@link detectGeneration} found. */
+export interface GenerationVotes {
+  /** The generation the catalogues are laid out as, or null when none tells (none sampled, or ties). */
+  generation: GettextGeneration | null;
+  /** Catalogues that are fixed points of 0.21's msgcat only. */
+  only021: number;
+  /** Catalogues that are fixed points of 0.23.1's msgcat only. */
+  only023: number;
+  /** Fixed points of both (nothing that the two break differently). */
+  both: number;
+  /** Fixed points of neither (not laid out by msgcat, or unreadable). */
+  neither: number;
+  /** Both generations have catalogues only they lay out so: a team with both gettexts. */
+  mixed: boolean;
+}
+
+/** Whether `bytes` is what `msgcat` of `generation` prints for it. */
+function fixedPoint(bytes: Uint8Array, generation: GettextGeneration): boolean {
+  const verdict = laidOutVerdict(bytes, false, generation);
+  if (verdict === LAID_OUT) return true;
+  if (verdict === NOT_LAID_OUT) return false;
+  try {
+    return sameBytes(
+      encodePo(parsePo(bytes, { placeholderCharset: generation === "0.23" }), { generation, once: true }),
+      bytes,
+    );
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Counts which generation each catalogue is a fixed point of; the majority of those only one of them
+ * lays out so wins. Pass a bounded sample ({@link DETECTION_SAMPLE}).
+ *
+ * @example
+ * ```ts
+ * detectGeneration([bytesOfFrPo]).generation; // "0.21", "0.23" or null
+ * ```
+ */
+export function detectGeneration(catalogues: readonly Uint8Array[]): GenerationVotes {
+  const votes = { only021: 0, only023: 0, both: 0, neither: 0 };
+  for (const bytes of catalogues) {
+    const [old, now] = GETTEXT_GENERATIONS.map((g) => fixedPoint(bytes, g));
+    if (old && now) votes.both++;
+    else if (old) votes.only021++;
+    else if (now) votes.only023++;
+    else votes.neither++;
+  }
+  const generation = votes.only023 > votes.only021 ? "0.23" : votes.only021 > votes.only023 ? "0.21" : null;
+  return { generation, ...votes, mixed: votes.only021 > 0 && votes.only023 > 0 };
+}
+
+/** One line describing a mixed tree, for a person (wrap's stderr, the server's health). */
+export function mixedNote(votes: GenerationVotes, chosen: GettextGeneration): string {
+  return `gettext layout: the catalogues are mixed (${votes.only021} laid out by gettext 0.21 only, ` +
+    `${votes.only023} by 0.22+ only, ${votes.both} by both); using ${chosen}. ` +
+    `Pin it with --gettext or gettext = "${chosen}" in .po-tools.toml`;
+}
