@@ -20,7 +20,7 @@
 import { type Bytes, flatBytes } from "../../byte_runs.ts";
 import { ByteWriter } from "./_byte_writer.ts";
 import { writeMessage } from "./_message_layout.ts";
-import { canonicalCatalog } from "./canonical.ts";
+import { canonicalCatalog, canonicalMessage } from "./canonical.ts";
 import { catalogCharset, encodeLegacy, isSingleByte } from "../charsets/_output_charset.ts";
 import { legacyCodec } from "../charsets/_legacy_charset.ts";
 import { messageLines, parsePo } from "../read/parse.ts";
@@ -252,6 +252,26 @@ function keepLayout(old: Uint8Array, before: PoCatalog, after: PoCatalog): Uint8
   const newline = crlf ? new Uint8Array([CR, NL]) : new Uint8Array([NL]);
   const indexOf = new Map<PoMessage, number>();
   before.messages.forEach((m, i) => indexOf.set(m, i));
+  // A message the edit did not change may still be a new object (a write hands out the messages as
+  // they read back): it keeps its span when it reads back as the file's entry of its key does.
+  const singleByte = isSingleByte(catalogCharset(after).canonical);
+  const unmatched = new Map<string, number>();
+  const matched = new Set<PoMessage>(after.messages);
+  before.messages.forEach((m, i) => {
+    if (!matched.has(m) && !unmatched.has(keyOf(m))) unmatched.set(keyOf(m), i);
+  });
+  const keptIndex = (m: PoMessage): number | undefined => {
+    const i = indexOf.get(m);
+    if (i !== undefined) return i;
+    const j = unmatched.get(keyOf(m));
+    if (j === undefined) return undefined;
+    unmatched.delete(keyOf(m));
+    const same = sameMessage(
+      canonicalMessage(m, singleByte),
+      canonicalMessage(before.messages[j]!, singleByte),
+    );
+    return same ? j : undefined;
+  };
   const separatorOf = (i: number) => old.subarray(i === 0 ? 0 : spans.ends[i - 1]!, spans.starts[i]!);
   const separatorOfKey = new Map<string, Uint8Array>();
   before.messages.forEach((m, i) => {
@@ -261,7 +281,7 @@ function keepLayout(old: Uint8Array, before: PoCatalog, after: PoCatalog): Uint8
   let emitted = 0;
   let endsLine = true;
   for (const m of after.messages) {
-    const i = indexOf.get(m);
+    const i = keptIndex(m);
     let piece: Uint8Array;
     let separator: Uint8Array;
     if (i !== undefined) {
