@@ -19,7 +19,13 @@ export { messageLines, parsePo } from "./read/parse.ts";
 export { placeholderCharsetWarning } from "./read/placeholder_charset.ts";
 export { encodePo, formatPo } from "./write/write.ts";
 export { canonicalCatalog } from "./write/canonical.ts";
-export { keptBytes, layEntryOut, type LayoutMode, type LayoutReport } from "./write/keep_layout.ts";
+export {
+  fileInLayout,
+  keptBytes,
+  layEntryOut,
+  type LayoutMode,
+  type LayoutReport,
+} from "./write/keep_layout.ts";
 export {
   type ApiEntry,
   entryMessages,

@@ -25,6 +25,7 @@ import { catalogCharset, encodeLegacy, isSingleByte } from "../charsets/_output_
 import { legacyCodec } from "../charsets/_legacy_charset.ts";
 import { messageLines, parsePo } from "../read/parse.ts";
 import { unifiedDiff } from "./unified_diff.ts";
+import { LAID_OUT, laidOutVerdict } from "./laid_out.ts";
 import { dropped } from "./written_lines.ts";
 import { encodePoRuns } from "./write.ts";
 import type { PoCatalog, PoMessage } from "../types.ts";
@@ -224,6 +225,20 @@ export function keptBytes(
     catalog: read,
     layout: { mode: "keep", file_in_layout: false, full_relayout_changed_lines: changedLines(diff) },
   };
+}
+
+/**
+ * Whether the file `bytes` (read as `catalog`) is in msgcat's layout: a full write of it as it is
+ * would change nothing. What the dashboard tells before a first save (a keep save then changes
+ * only the entries saved; `wrap` would re-lay out the rest).
+ */
+export function fileInLayout(bytes: Uint8Array, catalog: PoCatalog): boolean {
+  if (laidOutVerdict(bytes) === LAID_OUT) return true;
+  try {
+    return equalBytes(flatBytes(encodePoRuns(catalog, { forcePo: true })), bytes);
+  } catch {
+    return false; // msgcat refuses it: it is not in its layout
+  }
 }
 
 function equalBytes(a: Uint8Array, b: Uint8Array): boolean {
