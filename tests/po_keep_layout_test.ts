@@ -94,7 +94,7 @@ function checkOneEntryEdit(
     " — une phrase ajoutée, assez longue pour que la ligne soit coupée ailleurs.";
   const write = applyWrite(before, [{ msgid: target.msgid, msgctxt: target.msgctxt, msgstr }]);
   const full = encodePo(write.catalog, { forcePo: true });
-  const kept = keptBytes(bytes, before, write.catalog, "keep");
+  const kept = keptBytes(bytes, before, write.catalog, "keep", undefined, { verify: true });
   const out = flatBytes(kept.bytes);
   const inLayout = decoder.decode(encodePo(before, { forcePo: true })) === decoder.decode(bytes);
   if (inLayout) {
@@ -206,4 +206,27 @@ Deno.test({
     }
     assert.ok(notLaidOut > 0 && laidOut > 0, `not laid out ${notLaidOut}, laid out ${laidOut}`);
   },
+});
+
+Deno.test("keep: a msgstr edit keeps the entry's msgid, comment and reference lines as the file has them", () => {
+  const bytes = Deno.readFileSync(new URL("transifex.po", FIXTURES));
+  const before = read(bytes);
+  const msgid =
+    "This module provides a few functions that are used throughout the examples of this documentation, and a class or two.";
+  const write = applyWrite(before, [{ msgid, msgstr: "Ce module fournit des fonctions." }]);
+  const out = decoder.decode(flatBytes(keptBytes(bytes, before, write.catalog, "keep").bytes));
+  const was = decoder.decode(bytes);
+  assert.equal(
+    out,
+    was.replace(
+      '"Ce module fournit quelques fonctions utilisées dans les exemples de cette documentation, "\n' +
+        '"ainsi qu\'une classe ou deux."',
+      '"Ce module fournit des fonctions."',
+    ).replace('msgstr ""\n"Ce module fournit des fonctions."', 'msgstr "Ce module fournit des fonctions."'),
+  );
+  // A flag added (fuzzy): the flag line is new, the references line stays unwrapped.
+  const fuzzy = applyWrite(before, [{ msgid: "Return the example.", fuzzy: true }]);
+  const marked = decoder.decode(flatBytes(keptBytes(bytes, before, fuzzy.catalog, "keep").bytes));
+  assert.deepEqual(changedRange(bytes, new TextEncoder().encode(marked)), { from: 29, toA: 29, toB: 30 });
+  assert.ok(marked.includes('rst:31 ../Doc/library/example.rst:47\n#, fuzzy\nmsgid "Return the example."'));
 });

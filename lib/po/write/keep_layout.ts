@@ -174,6 +174,9 @@ const defaultReadBack: ReadBack = (bytes) =>
  * what the answer says of the layout. In "full" mode, or when "keep" cannot keep the file's bytes
  * (the reason is in the report), msgcat's layout of `after` (`encodePoRuns` with `forcePo`).
  *
+ * `options.verify`: build the kept bytes of a file in msgcat's layout too, rather than take the
+ * full layout for them (tests).
+ *
  * @throws what `encodePoRuns` throws (the same refusals in both modes).
  */
 export function keptBytes(
@@ -182,6 +185,7 @@ export function keptBytes(
   after: PoCatalog,
   mode: LayoutMode,
   readBack: ReadBack = defaultReadBack,
+  options: { verify?: boolean } = {},
 ): KeptWrite {
   const fullRuns = encodePoRuns(after, { forcePo: true });
   const full = flatBytes(fullRuns);
@@ -197,25 +201,33 @@ export function keptBytes(
   });
   if (mode === "full" || beforeBytes === null || before === null) return fullWrite();
   const old = flatBytes(beforeBytes);
-  const kept = keepLayout(old, before, after);
-  if (typeof kept === "string") return fullWrite(kept);
-  if (equalBytes(kept, full)) {
+  // A file in msgcat's layout: its entries are their msgcat layouts, so keeping them is the full
+  // layout (tests/po_keep_layout_test.ts checks it on the corpus without this shortcut).
+  if (!options.verify && laidOutVerdict(old) === LAID_OUT) {
     return {
       bytes: fullRuns,
       catalog: null,
       layout: { mode: "keep", file_in_layout: true, full_relayout_changed_lines: 0 },
     };
   }
-  // Never write bytes gettext would read back differently from what the full layout gives.
-  let read: PoCatalog;
-  try {
-    read = readBack(kept);
-  } catch {
-    return fullWrite("the kept bytes did not read back (the full layout was written)");
+  // First with the unchanged lines of changed entries kept too, then with changed entries laid out
+  // whole: the first that reads back as the full layout does is written.
+  let kept: Uint8Array | string = "";
+  let read: PoCatalog | null = null;
+  for (const fieldLevel of [true, false]) {
+    kept = keepLayout(old, before, after, fieldLevel);
+    if (typeof kept === "string") return fullWrite(kept);
+    if (equalBytes(kept, full)) {
+      return {
+        bytes: fullRuns,
+        catalog: null,
+        layout: { mode: "keep", file_in_layout: true, full_relayout_changed_lines: 0 },
+      };
+    }
+    read = readsBackAs(kept, after, readBack);
+    if (read !== null) break;
   }
-  const want = canonicalCatalog(after, { forcePo: true }).messages;
-  const got = canonicalCatalog(read, { forcePo: true }).messages;
-  if (want.length !== got.length || !want.every((m, i) => sameMessage(m, got[i]!))) {
+  if (read === null || typeof kept === "string") {
     return fullWrite("the kept bytes read back differently (the full layout was written)");
   }
   const decoder = new TextDecoder();
@@ -241,6 +253,22 @@ export function fileInLayout(bytes: Uint8Array, catalog: PoCatalog): boolean {
   }
 }
 
+/**
+ * What `bytes` read back as, when that is what the full layout of `after` reads back as (message by
+ * message, as gettext reads them), else null.
+ */
+function readsBackAs(bytes: Uint8Array, after: PoCatalog, readBack: ReadBack): PoCatalog | null {
+  let read: PoCatalog;
+  try {
+    read = readBack(bytes);
+  } catch {
+    return null;
+  }
+  const want = canonicalCatalog(after, { forcePo: true }).messages;
+  const got = canonicalCatalog(read, { forcePo: true }).messages;
+  return want.length === got.length && want.every((m, i) => sameMessage(m, got[i]!)) ? read : null;
+}
+
 function equalBytes(a: Uint8Array, b: Uint8Array): boolean {
   if (a.length !== b.length) return false;
   for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
@@ -253,7 +281,12 @@ function equalBytes(a: Uint8Array, b: Uint8Array): boolean {
  * {@link layEntryOut}, with the file's line end, after the blank bytes that preceded the entry of
  * their key in `before` (one blank line for a new entry).
  */
-function keepLayout(old: Uint8Array, before: PoCatalog, after: PoCatalog): Uint8Array | string {
+function keepLayout(
+  old: Uint8Array,
+  before: PoCatalog,
+  after: PoCatalog,
+  fieldLevel: boolean,
+): Uint8Array | string {
   if (before.bom) return "the file starts with a byte order mark";
   if (
     before.messages.some((m) => m.domain !== undefined) || after.messages.some((m) => m.domain !== undefined)
@@ -275,17 +308,18 @@ function keepLayout(old: Uint8Array, before: PoCatalog, after: PoCatalog): Uint8
   before.messages.forEach((m, i) => {
     if (!matched.has(m) && !unmatched.has(keyOf(m))) unmatched.set(keyOf(m), i);
   });
-  const keptIndex = (m: PoMessage): number | undefined => {
+  /** The entry of `before` that `m` is (`same`) or is an edit of; null for a new entry. */
+  const entryOf = (m: PoMessage): { j: number; same: boolean } | null => {
     const i = indexOf.get(m);
-    if (i !== undefined) return i;
+    if (i !== undefined) return { j: i, same: true };
     const j = unmatched.get(keyOf(m));
-    if (j === undefined) return undefined;
+    if (j === undefined) return null;
     unmatched.delete(keyOf(m));
     const same = sameMessage(
       canonicalMessage(m, singleByte),
       canonicalMessage(before.messages[j]!, singleByte),
     );
-    return same ? j : undefined;
+    return { j, same };
   };
   const separatorOf = (i: number) => old.subarray(i === 0 ? 0 : spans.ends[i - 1]!, spans.starts[i]!);
   const separatorOfKey = new Map<string, Uint8Array>();
@@ -296,16 +330,24 @@ function keepLayout(old: Uint8Array, before: PoCatalog, after: PoCatalog): Uint8
   let emitted = 0;
   let endsLine = true;
   for (const m of after.messages) {
-    const i = keptIndex(m);
+    const entry = entryOf(m);
     let piece: Uint8Array;
     let separator: Uint8Array;
-    if (i !== undefined) {
+    if (entry !== null && entry.same) {
+      const i = entry.j;
       piece = old.subarray(spans.starts[i]!, spans.ends[i]!);
       separator = i === 0 ? newline : separatorOf(i);
     } else {
       if (dropped(m)) continue;
       piece = layEntryOut(m, after);
       if (crlf) piece = withCrlf(piece);
+      if (entry !== null && fieldLevel) {
+        const was = before.messages[entry.j]!;
+        const oldPiece = old.subarray(spans.starts[entry.j]!, spans.ends[entry.j]!);
+        piece =
+          mergedEntry(oldPiece, canonicalMessage(was, singleByte), canonicalMessage(m, singleByte), piece) ??
+            piece;
+      }
       separator = separatorOfKey.get(keyOf(m)) ?? newline;
     }
     if (piece.length === 0) continue;
@@ -350,4 +392,130 @@ function withCrlf(bytes: Uint8Array): Uint8Array {
     out.push(c);
   }
   return new Uint8Array(out);
+}
+
+/** A part of an entry, as {@link mergedEntry} keeps or replaces it. */
+type Part =
+  | "#"
+  | "#."
+  | "#:"
+  | "#,"
+  | "#|"
+  | "msgctxt"
+  | "msgid"
+  | "msgid_plural"
+  | "msgstr"
+  | `msgstr[${number}]`;
+
+const COMMENT_PARTS: readonly Part[] = ["#", "#.", "#:", "#,"];
+
+/**
+ * The lines of an entry's bytes (each with its line end) and the part each belongs to, or null
+ * when a line is of no part (a blank line inside the entry, a string line before any keyword).
+ */
+function partsOf(b: Uint8Array): { lines: Uint8Array[]; parts: Part[] } | null {
+  const lines: Uint8Array[] = [];
+  const parts: Part[] = [];
+  let current: Part | null = null;
+  const keyword = (q: number): Part | null | "string" => {
+    while (b[q] === SPACE || b[q] === TAB) q++;
+    if (b[q] === QUOTE) return "string";
+    const word = (w: string) => w.split("").every((ch, k) => b[q + k] === ch.charCodeAt(0));
+    if (word("msgctxt")) return "msgctxt";
+    if (word("msgid_plural")) return "msgid_plural";
+    if (word("msgid")) return "msgid";
+    if (word("msgstr[")) {
+      let n = 0, k = q + 7;
+      while (b[k]! >= 0x30 && b[k]! <= 0x39 && k < q + 12) n = n * 10 + b[k++]! - 0x30;
+      return b[k] === 0x5d ? `msgstr[${n}]` : null;
+    }
+    if (word("msgstr")) return "msgstr";
+    return null;
+  };
+  for (let p = 0; p < b.length;) {
+    const nl = b.indexOf(NL, p);
+    const end = nl < 0 ? b.length : nl + 1;
+    let part: Part | null | "string";
+    if (b[p] === HASH && b[p + 1] === TILDE) part = b[p + 2] === BAR ? "#|" : keyword(p + 2);
+    else if (b[p] === HASH) {
+      const c = b[p + 1];
+      part = c === BAR ? "#|" : c === 0x2e ? "#." : c === 0x3a ? "#:" : c === 0x2c ? "#," : "#";
+    } else part = keyword(p);
+    if (part === "string") part = current;
+    if (part === null) return null;
+    current = part;
+    lines.push(b.subarray(p, end));
+    parts.push(part);
+    p = end;
+  }
+  return { lines, parts };
+}
+
+function sameStrings(a: readonly string[], b: readonly string[]): boolean {
+  return a.length === b.length && a.every((v, i) => v === b[i]);
+}
+
+/** Whether the part reads the same in `a` and `b`. */
+function samePart(part: Part, a: PoMessage, b: PoMessage): boolean {
+  switch (part) {
+    case "#":
+      return sameStrings(a.translatorComments, b.translatorComments);
+    case "#.":
+      return sameStrings(a.extractedComments, b.extractedComments);
+    case "#:":
+      return a.references.length === b.references.length &&
+        a.references.every((r, i) => r.file === b.references[i]!.file && r.line === b.references[i]!.line);
+    case "#,":
+      return sameStrings(a.flags, b.flags);
+    case "#|":
+      return a.previousMsgctxt === b.previousMsgctxt && a.previousMsgid === b.previousMsgid &&
+        a.previousMsgidPlural === b.previousMsgidPlural;
+    case "msgctxt":
+      return a.msgctxt === b.msgctxt;
+    case "msgid":
+      return a.msgid === b.msgid;
+    case "msgid_plural":
+      return a.msgidPlural === b.msgidPlural;
+    case "msgstr":
+      return a.msgstr === b.msgstr && (a.msgstrPlural === null) === (b.msgstrPlural === null);
+    default: {
+      const n = Number(part.slice(7, -1));
+      return a.msgstrPlural !== null && b.msgstrPlural !== null && a.msgstrPlural[n] === b.msgstrPlural[n];
+    }
+  }
+}
+
+/**
+ * The changed entry `fresh` (msgcat's layout of `now`) with the parts that did not change taken
+ * from `old` (the file's bytes of the entry, read as `was`): an edit of a msgstr leaves the msgid's
+ * lines, the comments and the references as the file had them. Null when the entry's lines cannot
+ * be told apart. The caller reads the result back.
+ */
+function mergedEntry(old: Uint8Array, was: PoMessage, now: PoMessage, fresh: Uint8Array): Uint8Array | null {
+  const a = partsOf(old);
+  const b = partsOf(fresh);
+  if (a === null || b === null) return null;
+  const linesOf = (x: { lines: Uint8Array[]; parts: Part[] }, part: Part) =>
+    x.lines.filter((_, k) => x.parts[k] === part);
+  const out: Uint8Array[] = [];
+  const commentsSame = COMMENT_PARTS.every((part) => samePart(part, was, now));
+  if (commentsSame) {
+    a.lines.forEach((line, k) => COMMENT_PARTS.includes(a.parts[k]!) && out.push(line));
+  }
+  const order: Part[] = [];
+  for (const part of b.parts) if (!order.includes(part)) order.push(part);
+  for (const part of order) {
+    if (commentsSame && COMMENT_PARTS.includes(part)) continue;
+    const kept = samePart(part, was, now) ? linesOf(a, part) : [];
+    out.push(...(kept.length > 0 ? kept : linesOf(b, part)));
+  }
+  let size = 0;
+  for (const line of out) size += line.length;
+  const bytes = new Uint8Array(size);
+  let at = 0;
+  for (const line of out) {
+    bytes.set(line, at);
+    at += line.length;
+  }
+  return bytes;
 }
