@@ -19,8 +19,11 @@ import {
   type CheckTreeIo,
   collectWrapTargets,
   DEFAULT_CHECKS,
+  filesUnder,
+  introducedByEntry,
   parsePo,
 } from "../lib/po/mod.ts";
+import { gitStagedFiles, gitVersions } from "./tree_host.ts";
 import { pathKind as wrapPathKind, readDirEntries } from "./tree_host.ts";
 import { readRegularFileBytes } from "../lib/regular_read.ts";
 import { unknownOption } from "../lib/closest_name.ts";
@@ -42,6 +45,10 @@ Options:
   --include-fuzzy    check fuzzy entries too (msgfmt leaves them out, and so do the checks)
   --quiet, -q        no summary on stderr
   --format=github    print each problem as a GitHub Actions annotation (::error file=…,line=…::…)
+  --changed          report only the problems the staged change introduces: each catalogue as
+                     staged (git's index) against its committed version (HEAD), problems matched
+                     by entry (msgctxt, msgid) and check; without PATH, the staged *.po files;
+                     a directory PATH: the staged *.po files under it (needs --allow-run=git)
   --list             list the checks and exit
 
 Checks: ${CHECK_NAMES.join(", ")}
@@ -59,10 +66,30 @@ export interface CheckCliIo extends CheckTreeIo {
   err(line: string): void;
   /** A progress bar over the catalogues under `paths` (drawn on a terminal only), when given. */
   progress?(paths: readonly string[]): Promise<Progress>;
+  /** The versions `--changed` compares (git), when available. */
+  changes?(): Promise<ChangedIo>;
+}
+
+/** What `--changed` asks of git (`tree_host.ts`); tests may fake it. */
+export interface ChangedIo {
+  /** The staged `*.po` files, relative to the working directory. */
+  stagedFiles(): Promise<string[]>;
+  /** The committed version of a file (HEAD), or null when it has none (a new file, a first commit). */
+  committed(path: string): Promise<Uint8Array | null>;
+  /** The staged version of a file (the index), or null when it is not in the index. */
+  staged(path: string): Promise<Uint8Array | null>;
 }
 
 /** The options `check` takes (for "did you mean" on a misspelt one). */
-const CHECK_OPTIONS = ["--help", "--list", "--checks", "--severity", "--include-fuzzy", "--quiet"];
+const CHECK_OPTIONS = [
+  "--help",
+  "--list",
+  "--checks",
+  "--severity",
+  "--include-fuzzy",
+  "--quiet",
+  "--changed",
+];
 
 /**
  * Runs the command; returns the exit status.
@@ -79,6 +106,7 @@ export async function runCheck(args: readonly string[], io: CheckCliIo): Promise
   let includeFuzzy = false;
   let quiet = false;
   let github = false;
+  let changed = false;
   let options = true;
   for (const arg of args) {
     if (options && arg === "--") options = false;
@@ -107,10 +135,36 @@ export async function runCheck(args: readonly string[], io: CheckCliIo): Promise
     else if (options && (arg === "--quiet" || arg === "-q")) quiet = true;
     else if (options && arg === "--format=github") github = true;
     else if (options && arg === "--format=text") github = false;
+    else if (options && arg === "--changed") changed = true;
     else if (options && arg.startsWith("-") && arg !== "-") {
       io.err(`check: ${terminalText(unknownOption(arg, CHECK_OPTIONS))} (main.ts check --help)`);
       return 2;
     } else paths.push(arg);
+  }
+  let changes: ChangedIo | null = null;
+  if (changed) {
+    if (!io.changes) {
+      io.err("check: --changed is not available here");
+      return 2;
+    }
+    try {
+      changes = await io.changes();
+      const staged = await changes.stagedFiles();
+      const files: string[] = [];
+      for (const path of paths) {
+        if ((await io.pathKind(path)) === "directory") files.push(...await filesUnder(staged, [path]));
+        else files.push(path);
+      }
+      if (paths.length === 0) files.push(...staged);
+      paths.splice(0, paths.length, ...files);
+    } catch (e) {
+      io.err(terminalText(`check: --changed: ${e instanceof Error ? e.message : String(e)}`));
+      return 2;
+    }
+    if (paths.length === 0) {
+      if (!quiet) io.err("check: no staged catalogue");
+      return 0;
+    }
   }
   if (paths.length === 0) {
     io.err("check: no PATH given (main.ts check --help)");
@@ -121,7 +175,7 @@ export async function runCheck(args: readonly string[], io: CheckCliIo): Promise
   // names and text from the files: escaped, so none can end the line or reach the terminal raw.
   const out = (line: string) => (progress.clear(), io.out(line));
   const err = (line: string) => (progress.clear(), io.err(terminalText(line)));
-  const settings = { checks, includeFuzzy, errorsOnly, quiet, github };
+  const settings = { checks, includeFuzzy, errorsOnly, quiet, github, changes };
   try {
     return await checkPaths(paths, io, settings, progress, out, err);
   } finally {
@@ -132,12 +186,13 @@ export async function runCheck(args: readonly string[], io: CheckCliIo): Promise
 async function checkPaths(
   paths: readonly string[],
   io: CheckCliIo,
-  { checks, includeFuzzy, errorsOnly, quiet, github }: {
+  { checks, includeFuzzy, errorsOnly, quiet, github, changes }: {
     checks: string[] | undefined;
     includeFuzzy: boolean;
     errorsOnly: boolean;
     quiet: boolean;
     github: boolean;
+    changes: ChangedIo | null;
   },
   progress: Progress,
   out: (line: string) => void,
@@ -146,11 +201,16 @@ async function checkPaths(
   let status = 0;
   let reported = 0;
   let files = 0;
+  let before = 0;
   const byCheck: Record<string, number> = {};
   for (const path of paths) {
     let found: CheckProblem[];
     try {
-      const r = await checkTree([path], io, { checks, includeFuzzy }, {
+      // --changed: the staged version of the file is checked (the file itself when it is not in
+      // the index), and what its committed version had is taken away.
+      const staged = changes === null ? null : await changes.staged(path);
+      const read = staged === null ? io : { ...io, read: () => Promise.resolve(readVersion(staged, path)) };
+      const r = await checkTree([path], read, { checks, includeFuzzy }, {
         maxFiles: MAX_FILES - files,
         maxProblems: Number.MAX_SAFE_INTEGER,
         onFile: () => progress.tick(),
@@ -160,6 +220,22 @@ async function checkPaths(
       if (!r.complete) {
         err(`check: ${path}: stopped: ${r.stoppedBecause}`);
         status = 2;
+      }
+      if (changes !== null) {
+        const committed = await changes.committed(path);
+        const was = committed === null ? null : (await checkTree(
+          [path],
+          {
+            ...io,
+            pathKind: () => Promise.resolve("file"),
+            read: () => Promise.resolve(readVersion(committed, path)),
+          },
+          { checks, includeFuzzy },
+          { maxFiles: 1, maxProblems: Number.MAX_SAFE_INTEGER },
+        )).problems;
+        const introduced = introducedByEntry(was, found);
+        before += found.length - introduced.length;
+        found = introduced;
       }
     } catch (error) {
       err(`check: ${path}: ${(error as Error).message}`);
@@ -183,15 +259,25 @@ async function checkPaths(
   }
   if (!quiet) {
     const counts = Object.entries(byCheck).map(([c, n]) => `${c} ${n}`).join(", ");
+    const old = changes === null
+      ? ""
+      : `; ${before} problem${before === 1 ? "" : "s"} the committed version${
+        files === 1 ? "" : "s"
+      } had already, not counted`;
     err(
       reported === 0
-        ? `check: ${files} file${files === 1 ? "" : "s"}, no problems`
-        : `check: ${reported} problem${reported === 1 ? "" : "s"} in ${files} file${
-          files === 1 ? "" : "s"
-        } (${counts})`,
+        ? `check: ${files} file${files === 1 ? "" : "s"}, no ${changes === null ? "" : "new "}problems${old}`
+        : `check: ${reported} ${changes === null ? "" : "new "}problem${
+          reported === 1 ? "" : "s"
+        } in ${files} file${files === 1 ? "" : "s"} (${counts})${old}`,
     );
   }
   return status !== 0 ? status : reported > 0 ? 1 : 0;
+}
+
+/** A version of a catalogue read as the command reads a file. */
+function readVersion(bytes: Uint8Array, path: string) {
+  return parsePo(bytes, { fileName: path, strict: false, allowBom: true, placeholderCharset: true });
 }
 
 /** The command's {@link CheckCliIo} on the real file system, stdout and stderr. */
@@ -214,6 +300,10 @@ export function checkCliIo(): CheckCliIo {
       }
     },
     readDir: readDirEntries,
+    async changes() {
+      const versions = await gitVersions();
+      return { stagedFiles: gitStagedFiles, committed: versions.committed, staged: versions.staged };
+    },
     async read(path) {
       // Not Deno.open: it waits forever for a writer on a FIFO. This read refuses what is not a
       // regular file before it reads, and what is larger than the limit.

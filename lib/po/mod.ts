@@ -50,6 +50,7 @@ export {
 } from "./operations/tree_walk.ts";
 export { CHECK_NAMES, type CheckProblem, CHECKS, ChecksFailedError, DEFAULT_CHECKS } from "./checks/mod.ts";
 export { checkTree, type CheckTreeIo } from "./checks/tree.ts";
+export { introducedByEntry } from "./checks/changed.ts";
 export { compileMo, type CompileOptions, type CompileResult, readForCompile } from "./operations/compile.ts";
 export { pathFunctions } from "./_paths.ts";
 export { knownLayout, LAID_OUT, laidOutVerdict, NOT_LAID_OUT } from "./write/laid_out.ts";
