@@ -8,15 +8,7 @@ import { type ChangedIo, checkCliIo, runCheck } from "../cli/check.ts";
 import { introducedByEntry } from "../lib/po/mod.ts";
 import type { CheckProblem } from "../lib/po/mod.ts";
 
-const HEADER = 'msgid ""\nmsgstr ""\n"Content-Type: text/plain; charset=UTF-8\\n"\n"Language: fr\\n"\n\n';
-/** Three old warnings (whitespace, urls, rest-role-targets) and a word to fix. */
-export const OLD = HEADER +
-  '#: ../../library/os.rst:10\nmsgid "Use :func:`open` to open the file."\nmsgstr "Utilisez :func:`ouvrir` pour ouvrir le fichier."\n\n' +
-  '#: ../../library/os.rst:12\nmsgid "See https://docs.python.org/3/ for more."\nmsgstr "Voir https://example.org/ pour plus."\n\n' +
-  '#: ../../library/os.rst:14\nmsgid "The end of it."\nmsgstr "La fin de cela. "\n\n' +
-  '#: ../../library/os.rst:16\nmsgid "Return the value."\nmsgstr "Renvoie la valuer."\n';
-export const ONE_WORD_FIXED = OLD.replace("la valuer.", "la valeur.");
-export const BROKEN_ROLE = ONE_WORD_FIXED.replace("la valeur.", "la valeur de :func:`foo.");
+import { BROKEN_ROLE, OLD, ONE_WORD_FIXED } from "./_changed_fixtures.ts";
 
 const encoder = new TextEncoder();
 
