@@ -38,10 +38,14 @@ Deno.test("HTTP: write_po keeps a Transifex file's other bytes by default, full 
   assert.equal(first.body.in_layout, false, "the dashboard is told before the first save");
   assert.equal((await s.post("/po/entries", { path: s.path("fr/ok.po") })).body.in_layout, true);
 
-  const w = await s.post("/po/write", {
-    file_path: file,
-    entries: [{ msgid: "Return the example.", msgstr: "Renvoie l'exemple donné." }],
-  });
+  const entries = [{ msgid: "Return the example.", msgstr: "Renvoie l'exemple donné." }];
+  const dryRun = await s.post("/po/write", { file_path: file, entries, dry_run: true });
+  const w = await s.post("/po/write", { file_path: file, entries });
+  assert.equal(
+    dryRun.body.entries[0].line,
+    w.body.entries[0].line,
+    "a dry run names the line the write gives",
+  );
   assert.equal(w.status, 200, JSON.stringify(w.body));
   assert.equal(w.body.layout.mode, "keep");
   assert.equal(w.body.layout.file_in_layout, false);

@@ -495,19 +495,26 @@ function mergedEntry(old: Uint8Array, was: PoMessage, now: PoMessage, fresh: Uin
   const a = partsOf(old);
   const b = partsOf(fresh);
   if (a === null || b === null) return null;
-  const linesOf = (x: { lines: Uint8Array[]; parts: Part[] }, part: Part) =>
-    x.lines.filter((_, k) => x.parts[k] === part);
+  // Lines by part, in one pass each (an entry may have many msgstr[N] parts).
+  const byPart = (x: { lines: Uint8Array[]; parts: Part[] }) => {
+    const map = new Map<Part, Uint8Array[]>();
+    x.lines.forEach((line, k) => {
+      const list = map.get(x.parts[k]!);
+      if (list === undefined) map.set(x.parts[k]!, [line]);
+      else list.push(line);
+    });
+    return map;
+  };
+  const olds = byPart(a), news = byPart(b);
   const out: Uint8Array[] = [];
   const commentsSame = COMMENT_PARTS.every((part) => samePart(part, was, now));
   if (commentsSame) {
     a.lines.forEach((line, k) => COMMENT_PARTS.includes(a.parts[k]!) && out.push(line));
   }
-  const order: Part[] = [];
-  for (const part of b.parts) if (!order.includes(part)) order.push(part);
-  for (const part of order) {
+  for (const part of news.keys()) {
     if (commentsSame && COMMENT_PARTS.includes(part)) continue;
-    const kept = samePart(part, was, now) ? linesOf(a, part) : [];
-    out.push(...(kept.length > 0 ? kept : linesOf(b, part)));
+    const kept = samePart(part, was, now) ? olds.get(part) ?? [] : [];
+    for (const line of kept.length > 0 ? kept : news.get(part)!) out.push(line);
   }
   let size = 0;
   for (const line of out) size += line.length;
