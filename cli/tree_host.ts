@@ -32,18 +32,20 @@ export class GitStatusError extends Error {
 /** Most bytes of `git status` output read (a status of a million files is ~100 MB: far beyond a PO repo). */
 const MAX_STATUS_BYTES = 64 * 1024 * 1024;
 
-async function git(args: string[]): Promise<string> {
-  return new TextDecoder().decode(await gitBytes(args));
+async function git(args: string[], option = "--modified"): Promise<string> {
+  return new TextDecoder().decode(await gitBytes(args, option));
 }
 
-async function gitBytes(args: string[], allowFailure = false): Promise<Uint8Array> {
+/** git's output; `option` names the option that runs it, for the message when git is not allowed. */
+async function gitBytes(args: string[], option: string, allowFailure = false): Promise<Uint8Array> {
   let out;
   try {
     out = await new Deno.Command("git", { args, stdin: "null", stdout: "piped", stderr: "piped" }).output();
   } catch (error) {
     if (error instanceof Deno.errors.NotCapable || error instanceof Deno.errors.PermissionDenied) {
       throw new GitStatusError(
-        "--modified and --changed run git: allow it with --allow-run=git (bin/wrap and bin/check do)",
+        `${option} runs git: allow it with --allow-run=git (` +
+          (option === "--modified" ? "`deno task wrap:modified` does)" : "bin/wrap and bin/check do)"),
       );
     }
     throw new GitStatusError(`cannot run git: ${(error as Error).message}`);
@@ -90,7 +92,7 @@ export async function gitModifiedFiles(): Promise<string[]> {
  * @throws {GitStatusError} when git cannot be run or this is not a repository.
  */
 export async function gitStagedFiles(): Promise<string[]> {
-  await git(["rev-parse", "--show-toplevel"]);
+  await git(["rev-parse", "--show-toplevel"], "--changed");
   const out = await git([
     "diff",
     "--cached",
@@ -105,7 +107,7 @@ export async function gitStagedFiles(): Promise<string[]> {
 
 /** Whether the repository has a commit (a first commit compares with nothing). */
 async function hasHead(): Promise<boolean> {
-  return (await gitBytes(["rev-parse", "-q", "--verify", "HEAD^{commit}"], true)).length > 0;
+  return (await gitBytes(["rev-parse", "-q", "--verify", "HEAD^{commit}"], "--changed", true)).length > 0;
 }
 
 /**
@@ -124,21 +126,21 @@ export interface GitVersions {
  * @throws {GitStatusError} when git cannot be run or this is not a repository.
  */
 export async function gitVersions(): Promise<GitVersions> {
-  await git(["rev-parse", "--show-toplevel"]);
+  await git(["rev-parse", "--show-toplevel"], "--changed");
   const head = await hasHead();
   const blob = async (listing: string): Promise<Uint8Array | null> => {
     // "MODE TYPE SHA\tPATH" (ls-tree) or "MODE SHA STAGE\tPATH" (ls-files -s): the SHA is hex.
     const sha = /\b([0-9a-f]{40,64})\b/.exec(listing.split("\0")[0] ?? "")?.[1];
-    return sha === undefined ? null : await gitBytes(["cat-file", "blob", sha]);
+    return sha === undefined ? null : await gitBytes(["cat-file", "blob", sha], "--changed");
   };
   return {
     // --literal-pathspecs: a name with `*`, `?` or `[` is that file, not a pattern.
     committed: async (path) => {
       if (!head) return null;
-      const listing = await git(["--literal-pathspecs", "ls-tree", "-z", "HEAD", "--", path]);
+      const listing = await git(["--literal-pathspecs", "ls-tree", "-z", "HEAD", "--", path], "--changed");
       return listing.includes(" blob ") ? await blob(listing) : null;
     },
     staged: async (path) =>
-      await blob(await git(["--literal-pathspecs", "ls-files", "-s", "-z", "--", path])),
+      await blob(await git(["--literal-pathspecs", "ls-files", "-s", "-z", "--", path], "--changed")),
   };
 }

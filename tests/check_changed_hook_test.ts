@@ -144,6 +144,8 @@ Deno.test("a plain git hook running bin/wrap --check --changed judges only the s
   }
   const parent = await Deno.realPath(await Deno.makeTempDir({ prefix: "wrap_changed_" }));
   try {
+    // A copy of the checkout: bin/wrap builds its bundle into the checkout's .cache/ on first use.
+    const tools = await toolsRepo(parent);
     const repo = `${parent}/translations`;
     await Deno.mkdir(`${repo}/fr`, { recursive: true });
     // A file another tool wrote (not in msgcat's layout), and one that is.
@@ -158,7 +160,7 @@ Deno.test("a plain git hook running bin/wrap --check --changed judges only the s
     // The hook of docs/wrap.md, verbatim but for the checkout's path.
     await Deno.writeTextFile(
       `${repo}/.git/hooks/pre-commit`,
-      `#!/bin/sh\nexec ${ROOT}/bin/wrap --check --changed --quiet\n`,
+      `#!/bin/sh\nexec ${tools.dir}/bin/wrap --check --changed --quiet\n`,
       {
         mode: 0o755,
       },
@@ -168,7 +170,7 @@ Deno.test("a plain git hook running bin/wrap --check --changed judges only the s
     const passed = await run("git", ["commit", "-q", "-m", "fix a typo"], repo);
     assert.equal(passed.code, 0, passed.out);
     // Without --changed the untouched, unwrapped file would have stopped it.
-    const all = await run(`${ROOT}/bin/wrap`, ["--check", "--quiet", "fr"], repo);
+    const all = await run(`${tools.dir}/bin/wrap`, ["--check", "--quiet", "fr"], repo);
     assert.equal(all.code, 1, all.out);
     assert.match(all.out, /Would rewrap: fr\/transifex\.po/);
 

@@ -89,3 +89,24 @@ Deno.test("introducedByEntry matches by entry and check, not by line or message,
   assert.deepEqual(introducedByEntry(before, now), [p("a", "urls", 14), p("b", "double-space", 24)]);
   assert.deepEqual(introducedByEntry(null, now), now);
 });
+
+Deno.test("check --changed without --allow-run=git says which permission is missing", async () => {
+  const out = await new Deno.Command(Deno.execPath(), {
+    args: [
+      "run",
+      "--no-prompt",
+      "--allow-read",
+      new URL("../main.ts", import.meta.url).pathname,
+      "check",
+      "--changed",
+    ],
+    stdout: "piped",
+    stderr: "piped",
+    env: { NO_COLOR: "1" },
+  }).output();
+  assert.equal(out.code, 2);
+  assert.match(
+    new TextDecoder().decode(out.stderr),
+    /^check: --changed: --changed runs git: allow it with --allow-run=git/,
+  );
+});

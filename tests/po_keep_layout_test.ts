@@ -15,6 +15,7 @@ import { canonicalCatalog } from "../lib/po/write/canonical.ts";
 import { flatBytes } from "../lib/byte_runs.ts";
 import { messageLines } from "../lib/po/read/parse.ts";
 import { isHeader } from "../lib/po/types.ts";
+import { legacyCodec } from "../lib/po/charsets/_legacy_charset.ts";
 
 const FIXTURES = new URL("./fixtures/keep/", import.meta.url);
 const CORPUS = new URL("../../shared/corpus/po/", import.meta.url);
@@ -229,4 +230,41 @@ Deno.test("keep: a msgstr edit keeps the entry's msgid, comment and reference li
   const marked = decoder.decode(flatBytes(keptBytes(bytes, before, fuzzy.catalog, "keep").bytes));
   assert.deepEqual(changedRange(bytes, new TextEncoder().encode(marked)), { from: 29, toA: 29, toB: 30 });
   assert.ok(marked.includes('rst:31 ../Doc/library/example.rst:47\n#, fuzzy\nmsgid "Return the example."'));
+});
+
+Deno.test({
+  name:
+    "keep: a legacy-charset file (EUC-KR, SHIFT_JIS) gets the changed entry in its charset; gettext reads it back",
+  ignore: lacks(import.meta.url, "msgcat"),
+  async fn() {
+    const cases: [string, string][] = [["EUC-KR", "파일을 저장할 수 없습니다"], [
+      "SHIFT_JIS",
+      "ファイルを保存できません",
+    ]];
+    for (const [charset, msgstr] of cases) {
+      // Not in msgcat's layout (the header on two lines, an empty line too many).
+      const text = `msgid ""\nmsgstr ""\n"Content-Type: text/plain; charset=${charset}\\n"\n\n\n` +
+        `msgid "a"\nmsgstr "${msgstr}"\n\nmsgid "Cannot save the file"\nmsgstr ""\n`;
+      const bytes = legacyCodec(charset)!.encode(text) as Uint8Array;
+      const before = read(bytes);
+      const write = applyWrite(before, [{ msgid: "Cannot save the file", msgstr }]);
+      const kept = keptBytes(bytes, before, write.catalog, "keep");
+      assert.equal(kept.layout.mode, "keep", kept.layout.reason);
+      const out = flatBytes(kept.bytes);
+      // The file's bytes up to the changed entry are kept as they were.
+      const unchangedPrefix = bytes.subarray(0, bytes.length - 'msgstr ""\n'.length);
+      assert.deepEqual(out.subarray(0, unchangedPrefix.length), unchangedPrefix);
+      const conv = new Deno.Command("msgconv", {
+        args: ["-t", "UTF-8", "-"],
+        stdin: "piped",
+        stdout: "piped",
+      }).spawn();
+      const writer = conv.stdin.getWriter();
+      await writer.write(out);
+      await writer.close();
+      const utf8 = await conv.output();
+      assert.ok(utf8.success);
+      assert.deepEqual(parsePo(utf8.stdout).messages.map((m) => m.msgstr).slice(1), [msgstr, msgstr]);
+    }
+  },
 });
