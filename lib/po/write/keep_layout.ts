@@ -29,6 +29,7 @@ import { LAID_OUT, laidOutVerdict } from "./laid_out.ts";
 import { dropped } from "./written_lines.ts";
 import { encodePoRuns } from "./write.ts";
 import type { PoCatalog, PoMessage } from "../types.ts";
+import { laidOutCatalogs } from "../_identity_caches.ts";
 
 /** How a write lays out a catalogue: only what it changes, or the whole file as msgcat does. */
 export type LayoutMode = "keep" | "full";
@@ -188,7 +189,6 @@ export function keptBytes(
   options: { verify?: boolean } = {},
 ): KeptWrite {
   const fullRuns = encodePoRuns(after, { forcePo: true });
-  const full = flatBytes(fullRuns);
   const fullWrite = (reason?: string): KeptWrite => ({
     bytes: fullRuns,
     catalog: null,
@@ -203,13 +203,15 @@ export function keptBytes(
   const old = flatBytes(beforeBytes);
   // A file in msgcat's layout: its entries are their msgcat layouts, so keeping them is the full
   // layout (tests/po_keep_layout_test.ts checks it on the corpus without this shortcut).
-  if (!options.verify && laidOutVerdict(old) === LAID_OUT) {
+  if (!options.verify && (laidOutCatalogs.has(before) || laidOutVerdict(old) === LAID_OUT)) {
+    laidOutCatalogs.add(before);
     return {
       bytes: fullRuns,
       catalog: null,
       layout: { mode: "keep", file_in_layout: true, full_relayout_changed_lines: 0 },
     };
   }
+  const full = flatBytes(fullRuns);
   // First with the unchanged lines of changed entries kept too, then with changed entries laid out
   // whole: the first that reads back as the full layout does is written.
   let kept: Uint8Array | string = "";
