@@ -19,8 +19,11 @@ import {
   type CheckTreeIo,
   collectWrapTargets,
   DEFAULT_CHECKS,
+  filesUnder,
+  introducedByEntry,
   parsePo,
 } from "../lib/po/mod.ts";
+import { gitStagedFiles, gitVersions } from "./tree_host.ts";
 import { pathKind as wrapPathKind, readDirEntries } from "./tree_host.ts";
 import { readRegularFileBytes } from "../lib/regular_read.ts";
 import { unknownOption } from "../lib/closest_name.ts";
@@ -53,6 +56,10 @@ Options:
   --terms=DIR        take the terminology (glossary.po, .po-terms.csv) from DIR (default: the nearest
                      directory up from each PATH that has one, not past the repository's top)
   --no-terms         no terminology: the glossary and forbidden checks find nothing
+  --changed          report only the problems the staged change introduces: each catalogue as
+                     staged (git's index) against its committed version (HEAD), problems matched
+                     by entry (msgctxt, msgid) and check; without PATH, the staged *.po files;
+                     a directory PATH: the staged *.po files under it (needs --allow-run=git)
   --list             list the checks and exit
 
 Checks: ${CHECK_NAMES.join(", ")}
@@ -75,6 +82,18 @@ export interface CheckCliIo extends CheckTreeIo {
    * from PATH holding glossary.po or .po-terms.csv, not past one holding `.git`; null: none.
    */
   terminology?(path: string, dir: string | null): Promise<LoadedTerminology | null>;
+  /** The versions `--changed` compares (git), when available. */
+  changes?(): Promise<ChangedIo>;
+}
+
+/** What `--changed` asks of git (`tree_host.ts`); tests may fake it. */
+export interface ChangedIo {
+  /** The staged `*.po` files, relative to the working directory. */
+  stagedFiles(): Promise<string[]>;
+  /** The committed version of a file (HEAD), or null when it has none (a new file, a first commit). */
+  committed(path: string): Promise<Uint8Array | null>;
+  /** The staged version of a file (the index), or null when it is not in the index. */
+  staged(path: string): Promise<Uint8Array | null>;
 }
 
 /** The options `check` takes (for "did you mean" on a misspelt one). */
@@ -87,6 +106,7 @@ const CHECK_OPTIONS = [
   "--quiet",
   "--terms",
   "--no-terms",
+  "--changed",
 ];
 
 /**
@@ -106,6 +126,7 @@ export async function runCheck(args: readonly string[], io: CheckCliIo): Promise
   let github = false;
   let termsDir: string | null = null;
   let noTerms = false;
+  let changed = false;
   let options = true;
   for (const arg of args) {
     if (options && arg === "--") options = false;
@@ -136,10 +157,36 @@ export async function runCheck(args: readonly string[], io: CheckCliIo): Promise
     else if (options && arg === "--format=text") github = false;
     else if (options && arg.startsWith("--terms=") && arg.length > 8) termsDir = arg.slice(8);
     else if (options && arg === "--no-terms") noTerms = true;
+    else if (options && arg === "--changed") changed = true;
     else if (options && arg.startsWith("-") && arg !== "-") {
       io.err(`check: ${terminalText(unknownOption(arg, CHECK_OPTIONS))} (main.ts check --help)`);
       return 2;
     } else paths.push(arg);
+  }
+  let changes: ChangedIo | null = null;
+  if (changed) {
+    if (!io.changes) {
+      io.err("check: --changed is not available here");
+      return 2;
+    }
+    try {
+      changes = await io.changes();
+      const staged = await changes.stagedFiles();
+      const files: string[] = [];
+      for (const path of paths) {
+        if ((await io.pathKind(path)) === "directory") files.push(...await filesUnder(staged, [path]));
+        else files.push(path);
+      }
+      if (paths.length === 0) files.push(...staged);
+      paths.splice(0, paths.length, ...files);
+    } catch (e) {
+      io.err(terminalText(`check: --changed: ${e instanceof Error ? e.message : String(e)}`));
+      return 2;
+    }
+    if (paths.length === 0) {
+      if (!quiet) io.err("check: no staged catalogue");
+      return 0;
+    }
   }
   if (paths.length === 0) {
     io.err("check: no PATH given (main.ts check --help)");
@@ -150,7 +197,7 @@ export async function runCheck(args: readonly string[], io: CheckCliIo): Promise
   // names and text from the files: escaped, so none can end the line or reach the terminal raw.
   const out = (line: string) => (progress.clear(), io.out(line));
   const err = (line: string) => (progress.clear(), io.err(terminalText(line)));
-  const settings = { checks, includeFuzzy, errorsOnly, quiet, github, termsDir, noTerms };
+  const settings = { checks, includeFuzzy, errorsOnly, quiet, github, termsDir, noTerms, changes };
   try {
     return await checkPaths(paths, io, settings, progress, out, err);
   } finally {
@@ -161,7 +208,7 @@ export async function runCheck(args: readonly string[], io: CheckCliIo): Promise
 async function checkPaths(
   paths: readonly string[],
   io: CheckCliIo,
-  { checks, includeFuzzy, errorsOnly, quiet, github, termsDir, noTerms }: {
+  { checks, includeFuzzy, errorsOnly, quiet, github, termsDir, noTerms, changes }: {
     checks: string[] | undefined;
     includeFuzzy: boolean;
     errorsOnly: boolean;
@@ -169,6 +216,7 @@ async function checkPaths(
     github: boolean;
     termsDir: string | null;
     noTerms: boolean;
+    changes: ChangedIo | null;
   },
   progress: Progress,
   out: (line: string) => void,
@@ -177,6 +225,7 @@ async function checkPaths(
   let status = 0;
   let reported = 0;
   let files = 0;
+  let before = 0;
   const byCheck: Record<string, number> = {};
   const warned = new Set<string>();
   for (const path of paths) {
@@ -188,7 +237,11 @@ async function checkPaths(
         warned.add(w);
       }
       const terminology = terms?.rules ?? null;
-      const r = await checkTree([path], io, { checks, includeFuzzy, terminology }, {
+      // --changed: the staged version of the file is checked (the file itself when it is not in
+      // the index), and what its committed version had is taken away.
+      const staged = changes === null ? null : await changes.staged(path);
+      const read = staged === null ? io : { ...io, read: () => Promise.resolve(readVersion(staged, path)) };
+      const r = await checkTree([path], read, { checks, includeFuzzy, terminology }, {
         maxFiles: MAX_FILES - files,
         maxProblems: Number.MAX_SAFE_INTEGER,
         onFile: () => progress.tick(),
@@ -198,6 +251,22 @@ async function checkPaths(
       if (!r.complete) {
         err(`check: ${path}: stopped: ${r.stoppedBecause}`);
         status = 2;
+      }
+      if (changes !== null) {
+        const committed = await changes.committed(path);
+        const was = committed === null ? null : (await checkTree(
+          [path],
+          {
+            ...io,
+            pathKind: () => Promise.resolve("file"),
+            read: () => Promise.resolve(readVersion(committed, path)),
+          },
+          { checks, includeFuzzy },
+          { maxFiles: 1, maxProblems: Number.MAX_SAFE_INTEGER },
+        )).problems;
+        const introduced = introducedByEntry(was, found);
+        before += found.length - introduced.length;
+        found = introduced;
       }
     } catch (error) {
       err(`check: ${path}: ${(error as Error).message}`);
@@ -221,15 +290,25 @@ async function checkPaths(
   }
   if (!quiet) {
     const counts = Object.entries(byCheck).map(([c, n]) => `${c} ${n}`).join(", ");
+    const old = changes === null
+      ? ""
+      : `; ${before} problem${before === 1 ? "" : "s"} the committed version${
+        files === 1 ? "" : "s"
+      } had already, not counted`;
     err(
       reported === 0
-        ? `check: ${files} file${files === 1 ? "" : "s"}, no problems`
-        : `check: ${reported} problem${reported === 1 ? "" : "s"} in ${files} file${
-          files === 1 ? "" : "s"
-        } (${counts})`,
+        ? `check: ${files} file${files === 1 ? "" : "s"}, no ${changes === null ? "" : "new "}problems${old}`
+        : `check: ${reported} ${changes === null ? "" : "new "}problem${
+          reported === 1 ? "" : "s"
+        } in ${files} file${files === 1 ? "" : "s"} (${counts})${old}`,
     );
   }
   return status !== 0 ? status : reported > 0 ? 1 : 0;
+}
+
+/** A version of a catalogue read as the command reads a file. */
+function readVersion(bytes: Uint8Array, path: string) {
+  return parsePo(bytes, { fileName: path, strict: false, allowBom: true, placeholderCharset: true });
 }
 
 /** The command's {@link CheckCliIo} on the real file system, stdout and stderr. */
@@ -293,6 +372,10 @@ export function checkCliIo(): CheckCliIo {
       }
     },
     readDir: readDirEntries,
+    async changes() {
+      const versions = await gitVersions();
+      return { stagedFiles: gitStagedFiles, committed: versions.committed, staged: versions.staged };
+    },
     async read(path) {
       // Not Deno.open: it waits forever for a writer on a FIFO. This read refuses what is not a
       // regular file before it reads, and what is larger than the limit.

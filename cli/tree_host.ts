@@ -32,24 +32,31 @@ export class GitStatusError extends Error {
 /** Most bytes of `git status` output read (a status of a million files is ~100 MB: far beyond a PO repo). */
 const MAX_STATUS_BYTES = 64 * 1024 * 1024;
 
-async function git(args: string[]): Promise<string> {
+async function git(args: string[], option = "--modified"): Promise<string> {
+  return new TextDecoder().decode(await gitBytes(args, option));
+}
+
+/** git's output; `option` names the option that runs it, for the message when git is not allowed. */
+async function gitBytes(args: string[], option: string, allowFailure = false): Promise<Uint8Array> {
   let out;
   try {
     out = await new Deno.Command("git", { args, stdin: "null", stdout: "piped", stderr: "piped" }).output();
   } catch (error) {
     if (error instanceof Deno.errors.NotCapable || error instanceof Deno.errors.PermissionDenied) {
       throw new GitStatusError(
-        "--modified runs git: allow it with --allow-run=git (`deno task wrap:modified` does)",
+        `${option} runs git: allow it with --allow-run=git (` +
+          (option === "--modified" ? "`deno task wrap:modified` does)" : "bin/wrap and bin/check do)"),
       );
     }
     throw new GitStatusError(`cannot run git: ${(error as Error).message}`);
   }
+  if (!out.success && allowFailure) return new Uint8Array(0);
   if (!out.success) {
     const reason = new TextDecoder().decode(out.stderr).trim().split("\n")[0] || `exit status ${out.code}`;
     throw new GitStatusError(`git ${args[0]} failed: ${reason}`);
   }
   if (out.stdout.length > MAX_STATUS_BYTES) throw new GitStatusError(`git ${args[0]} printed too much`);
-  return new TextDecoder().decode(out.stdout);
+  return out.stdout;
 }
 
 /**
@@ -75,4 +82,65 @@ export async function gitModifiedFiles(): Promise<string[]> {
     files.push(relative(Deno.cwd(), join(top, record.slice(3))) || ".");
   }
   return files;
+}
+
+/**
+ * The `*.po` files the index changes against HEAD (the staged change: added, copied, modified,
+ * renamed; deleted ones left out), relative to the current directory and under it, as
+ * `git diff --cached --name-only --relative` lists them (every staged file of a first commit).
+ *
+ * @throws {GitStatusError} when git cannot be run or this is not a repository.
+ */
+export async function gitStagedFiles(): Promise<string[]> {
+  await git(["rev-parse", "--show-toplevel"], "--changed");
+  const out = await git([
+    "diff",
+    "--cached",
+    "--name-only",
+    "-z",
+    "--relative",
+    "--diff-filter=ACMR",
+    "--no-renames",
+  ]);
+  return out.split("\0").filter((f) => f.endsWith(".po"));
+}
+
+/** Whether the repository has a commit (a first commit compares with nothing). */
+async function hasHead(): Promise<boolean> {
+  return (await gitBytes(["rev-parse", "-q", "--verify", "HEAD^{commit}"], "--changed", true)).length > 0;
+}
+
+/**
+ * The versions of a catalogue `check --changed` compares: the committed one (`HEAD`) and the
+ * staged one (the index), each null when there is none (a new file; a file not added). Paths are
+ * taken relative to the current directory, as git takes them after `--`.
+ */
+export interface GitVersions {
+  committed(path: string): Promise<Uint8Array | null>;
+  staged(path: string): Promise<Uint8Array | null>;
+}
+
+/**
+ * {@link GitVersions} from git: `ls-tree`/`ls-files` find the blob, `cat-file` reads it.
+ *
+ * @throws {GitStatusError} when git cannot be run or this is not a repository.
+ */
+export async function gitVersions(): Promise<GitVersions> {
+  await git(["rev-parse", "--show-toplevel"], "--changed");
+  const head = await hasHead();
+  const blob = async (listing: string): Promise<Uint8Array | null> => {
+    // "MODE TYPE SHA\tPATH" (ls-tree) or "MODE SHA STAGE\tPATH" (ls-files -s): the SHA is hex.
+    const sha = /\b([0-9a-f]{40,64})\b/.exec(listing.split("\0")[0] ?? "")?.[1];
+    return sha === undefined ? null : await gitBytes(["cat-file", "blob", sha], "--changed");
+  };
+  return {
+    // --literal-pathspecs: a name with `*`, `?` or `[` is that file, not a pattern.
+    committed: async (path) => {
+      if (!head) return null;
+      const listing = await git(["--literal-pathspecs", "ls-tree", "-z", "HEAD", "--", path], "--changed");
+      return listing.includes(" blob ") ? await blob(listing) : null;
+    },
+    staged: async (path) =>
+      await blob(await git(["--literal-pathspecs", "ls-files", "-s", "-z", "--", path], "--changed")),
+  };
 }

@@ -10,6 +10,7 @@ import {
   editCatalogue,
   entryMessages,
   fuzzyMessages,
+  type LayoutReport,
   type PoCatalog,
   type PoMessage,
   readContext,
@@ -134,6 +135,18 @@ export const ReadPoRequest = z.strictObject({ file_path: FilePath, ...PagingFiel
 export const FindFuzzyRequest = z.strictObject({ file_path: FilePath, ...PagingFields }).meta({
   id: "FindFuzzyRequest",
 });
+/** `layout` of a write (write_po, update_header): issue 35.2. */
+export const LayoutRequestField = z.enum(["keep", "full"]).default("keep").meta({
+  description: "keep: lay out only what changed; full: all.",
+});
+/** What a write's answer says of the layout. */
+export const LayoutAnswer = z.object({
+  mode: z.enum(["keep", "full"]),
+  file_in_layout: z.boolean(),
+  full_relayout_changed_lines: z.int(),
+  reason: z.string().optional(),
+});
+
 const WRITE_MODE_DESCRIPTION = "update: existing entries (missing: 409, closest named); create: new ones; " +
   "upsert: either, one a typo away from a msgid in similar_existing";
 export const WritePoRequest = z.strictObject({
@@ -159,6 +172,7 @@ export const WritePoRequest = z.strictObject({
   stamp_revision_date: z.boolean().default(false).meta({
     description: "When an entry changes, set the header's PO-Revision-Date to now (UTC).",
   }),
+  layout: LayoutRequestField,
 }).meta({ id: "WritePORequest" });
 
 /**
@@ -231,6 +245,7 @@ const WritePoResponse = z.object({
   diff: z.string().optional().meta({
     description: 'Dry run only: the unified diff from the file to what the write would make ("" if none).',
   }),
+  layout: LayoutAnswer,
   entries: z.array(z.object({
     msgid: z.string(),
     msgctxt: z.string().nullable(),
@@ -402,6 +417,15 @@ const READS: ToolAnnotations = {
   openWorldHint: false,
 };
 
+/** How a write laid the file out, for its message. */
+export function laidOutHow(layout: LayoutReport): string {
+  if (layout.mode === "keep" && !layout.file_in_layout) {
+    return "the changed entries laid out as GNU msgcat 0.21 lays them out and every other byte kept " +
+      `(the file is not in msgcat's layout: a full re-layout would change ${layout.full_relayout_changed_lines} lines)`;
+  }
+  return "laid out as GNU msgcat 0.21 lays it out";
+}
+
 /** `/po/*`: they need the catalogue store (`deps.catalogues`). */
 export const poTools = defineToolGroup<PoToolDeps>({
   name: "the PO tools",
@@ -451,7 +475,7 @@ export const poTools = defineToolGroup<PoToolDeps>({
       }],
       output: WritePoResponse,
       handle: async (input, { catalogues }, call) => {
-        const { entries, mode, if_revision, dry_run, checks, stamp_revision_date } = input;
+        const { entries, mode, if_revision, dry_run, checks, stamp_revision_date, layout } = input;
         const file_path = cataloguePath(catalogues, input.file_path);
         // Over MCP an upsert never creates an entry a few edits from an existing msgid (an agent's typo).
         const refuseSimilar = call.via === "mcp" ||
@@ -466,6 +490,7 @@ export const poTools = defineToolGroup<PoToolDeps>({
           dryRun: dry_run,
           checks,
           refuseSimilar,
+          layout,
           ...(stamp_revision_date ? { stampRevisionDate: new Date() } : {}),
         }, { signal: call.signal });
         const merged = r.duplicatesDropped > 0
@@ -479,7 +504,7 @@ export const poTools = defineToolGroup<PoToolDeps>({
           ? `Dry run: nothing was written to ${file_path}${merged}${similar}`
           // "Successfully wrote to FILE" begins the message as the replaced service's did: clients match it.
           : r.written
-          ? `Successfully wrote to ${file_path}, laid out as GNU msgcat 0.21 lays it out${merged}${similar}`
+          ? `Successfully wrote to ${file_path}, ${laidOutHow(r.layout)}${merged}${similar}`
           : `Nothing to write: ${file_path} already holds what the write would make${merged}${similar}`;
         return {
           success: true,
@@ -493,6 +518,7 @@ export const poTools = defineToolGroup<PoToolDeps>({
           revision: r.revision,
           written: r.written,
           ...(r.diff !== undefined ? { diff: r.diff } : {}),
+          layout: r.layout,
           entries: entryPlaces(r.catalog, entries),
           problems: r.problems,
           similar_existing: r.similarExisting,

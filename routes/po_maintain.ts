@@ -23,6 +23,7 @@ import {
   readHeader,
 } from "../lib/po/mod.ts";
 import { cataloguePath } from "./_catalogue_path.ts";
+import { laidOutHow, LayoutAnswer, LayoutRequestField } from "./po.ts";
 import { pyInt } from "./validation.ts";
 import type { AppDeps } from "./deps.ts";
 import { defineTool, defineToolGroup, requireDep, type ToolAnnotations } from "./tool.ts";
@@ -82,6 +83,7 @@ export const UpdateHeaderRequest = z.strictObject({
   plural_forms: z.literal("from_language").optional().meta({
     description: '"from_language": the rule msginit gives the Language (in set, else the header\'s).',
   }),
+  layout: LayoutRequestField,
 }).refine((r) => Object.keys(r.set).length <= MAX_HEADER_UPDATES, {
   message: `At most ${MAX_HEADER_UPDATES} fields per update`,
   path: ["set"],
@@ -97,6 +99,7 @@ const UpdateHeaderResponse = z.object({
   }),
   written: z.boolean().meta({ description: "False for a dry run, or when the bytes would not change." }),
   diff: z.string().optional().meta({ description: "Dry run only: the unified diff the update would make." }),
+  layout: LayoutAnswer,
 }).meta({ id: "UpdateHeaderResponse" });
 
 /** Most entries one merge answer lists per outcome. */
@@ -341,7 +344,7 @@ export const poMaintainTools = defineToolGroup<HeaderToolDeps>({
       errors: [403, 404, 409],
       output: UpdateHeaderResponse,
       handle: async (input, { catalogues }, call) => {
-        const { set, stamp_revision_date, dry_run, if_revision, plural_forms } = input;
+        const { set, stamp_revision_date, dry_run, if_revision, plural_forms, layout } = input;
         const file_path = cataloguePath(catalogues, input.file_path);
         const r = await editHeader(catalogues, file_path, {
           set,
@@ -352,6 +355,7 @@ export const poMaintainTools = defineToolGroup<HeaderToolDeps>({
           ...(stamp_revision_date ? { stampRevisionDate: new Date() } : {}),
           ...(if_revision !== undefined ? { ifRevision: if_revision } : {}),
           dryRun: dry_run,
+          layout,
         }, { signal: call.signal });
         const fields = r.changed.join(", ");
         return {
@@ -362,12 +366,13 @@ export const poMaintainTools = defineToolGroup<HeaderToolDeps>({
             : r.changed.length === 0
             ? `No header field of ${file_path} changed`
             : `Updated ${fields} in ${file_path}` +
-              (r.written ? ", laid out as GNU msgcat 0.21 lays it out" : " (its bytes were already these)"),
+              (r.written ? `, ${laidOutHow(r.layout)}` : " (its bytes were already these)"),
           changed: r.changed,
           fields: readHeader(r.catalog).fields,
           revision: r.revision,
           written: r.written,
           ...(r.diff !== undefined ? { diff: r.diff } : {}),
+          layout: r.layout,
         };
       },
     }),

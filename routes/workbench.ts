@@ -6,8 +6,8 @@
  * @module
  */
 import { z } from "zod";
-import type { PoCatalog } from "../lib/po/mod.ts";
-import type { CatalogueStore } from "../lib/store/mod.ts";
+import { fileInLayout, layoutGenerationOf, type PoCatalog } from "../lib/po/mod.ts";
+import type { CatalogueRead, CatalogueStore } from "../lib/store/mod.ts";
 import {
   CATALOGUE_SORTS,
   type CatalogueSummary as CatalogueSummaryValue,
@@ -207,6 +207,9 @@ const ListEntriesResponse = z.object({
   entries: z.array(ListedEntry),
   total: z.int().meta({ description: "Entries in these states in the whole catalogue." }),
   next_cursor: z.string().nullable(),
+  in_layout: z.boolean().optional().meta({
+    description: "First page: the file is in msgcat's layout (else a save keeps its other bytes).",
+  }),
 }).meta({ id: "ListEntriesResponse" });
 const SearchEntriesResponse = z.object({
   hits: z.array(ListedEntry.extend({ root: z.string(), path: z.string(), revision: z.string() })),
@@ -256,6 +259,22 @@ export function workbenchDeps(app: AppDeps): WorkbenchDeps {
     WORKBENCHES.set(catalogues, workbench);
   }
   return { catalogues, workbench };
+}
+
+/**
+ * `in_layout` of list_entries' first page: whether the file, as read, is in msgcat's layout (the
+ * dashboard says so before a first save). Left out when the file changed between the two reads.
+ */
+async function inLayoutField(
+  catalogues: CatalogueStore<PoCatalog>,
+  filePath: string,
+  read: CatalogueRead<PoCatalog>,
+  signal: AbortSignal | undefined,
+): Promise<{ in_layout?: boolean }> {
+  const raw = await catalogues.readBytes(filePath, signal ? { signal } : {});
+  return raw.revision === read.revision
+    ? { in_layout: fileInLayout(raw.bytes, read.doc, layoutGenerationOf(filePath)) }
+    : {};
 }
 
 /** `/po/catalogues`, `/po/entries`, `/po/search`: they need the catalogue store (`deps.catalogues`). */
@@ -344,6 +363,7 @@ export const workbenchTools = defineToolGroup<WorkbenchDeps>({
           entries: page.entries,
           total: page.total,
           next_cursor: page.next_cursor,
+          ...(input.cursor ? {} : await inLayoutField(catalogues, filePath, read, call.signal)),
         };
       },
     }),

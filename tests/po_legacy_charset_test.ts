@@ -265,6 +265,7 @@ Deno.test("POST /po/write into a legacy catalogue keeps its charset and writes t
       const w = await f.post("/po/write", {
         file_path: f.path("c.po"),
         entries: [{ msgid, msgstr: sent }, { msgid: "new", msgstr: sent + " (2)" }],
+        layout: "full", // the whole file in msgcat's layout (keep: tests/po_keep_layout_test.ts)
       });
       assert.equal(w.status, 200, JSON.stringify(w.body));
       const bytes = await Deno.readFile(f.path("c.po"));

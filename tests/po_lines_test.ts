@@ -112,6 +112,7 @@ Deno.test("a dry run's entries name the lines the write would give", async () =>
     file_path: file,
     dry_run: true,
     entries: [{ msgid: "A new one", msgstr: "Une nouvelle" }],
+    layout: "full",
   });
   assert.equal(w.status, 200);
   assert.equal(w.body.written, false);

@@ -250,7 +250,8 @@ function longText(tag: string, words = 40): string {
   return `${tag}: ${body} "quoted"\tand a tab\nsecond line: 這是一段足夠長的中文翻譯，用來確認換行寬度。`;
 }
 
-const HEADER = 'msgid ""\nmsgstr ""\n"Content-Type: text/plain; charset=UTF-8\\n"\n\n';
+// In msgcat's layout, so that a write (layout "keep" by default) leaves the file exactly as msgcat prints it.
+const HEADER = 'msgid ""\nmsgstr "Content-Type: text/plain; charset=UTF-8\\n"\n\n';
 
 Deno.test("50 concurrent writes of distinct entries through two server processes all land", async () => {
   const root = await Deno.realPath(await Deno.makeTempDir());

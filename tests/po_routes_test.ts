@@ -86,9 +86,11 @@ Deno.test("POST /po/write updates in place and keeps what the request omits", as
       { msgid: "Fuzzy two", msgstr: "Deux", flags: [] },
       { msgid: "New one", msgstr: "Nouveau", occurrences: ["src/new.py:1", "README"] },
     ],
+    layout: "full",
   });
   assert.equal(w.status, 200);
-  const { revision, ...rest } = w.body;
+  const { revision, layout, ...rest } = w.body;
+  assert.deepEqual(layout, { mode: "full", file_in_layout: true, full_relayout_changed_lines: 0 });
   assert.deepEqual(rest, {
     success: true,
     message: `Successfully wrote to ${file}, laid out as GNU msgcat 0.21 lays it out`,
@@ -195,11 +197,26 @@ Deno.test("POST /po/write creates a missing file with a UTF-8 header, laid out a
   assert.equal(missingDir.status, 404);
 });
 
-Deno.test("POST /po/write lays the whole file out exactly as msgcat (golden bytes)", async () => {
+Deno.test("POST /po/write layout full lays the whole file out exactly as msgcat (golden bytes); keep only the new entry", async () => {
   const input = HEADER +
     '#: b.py:2\n#: a.py:1\n#, python-format, fuzzy\nmsgid "A long message that certainly needs to be wrapped because it is longer than the page"\nmsgstr "x"\n';
-  await using f = await poFixture({ "g.po": input });
-  await f.post("/po/write", { file_path: f.path("g.po"), entries: [{ msgid: "z", msgstr: "y" }] });
+  await using f = await poFixture({ "g.po": input, "k.po": input });
+  const kept = await f.post("/po/write", {
+    file_path: f.path("k.po"),
+    entries: [{ msgid: "z", msgstr: "y" }],
+  });
+  assert.equal(await Deno.readTextFile(f.path("k.po")), input + '\nmsgid "z"\nmsgstr "y"\n');
+  assert.deepEqual(kept.body.layout, {
+    mode: "keep",
+    file_in_layout: false,
+    full_relayout_changed_lines: 12,
+  });
+  const full = await f.post("/po/write", {
+    file_path: f.path("g.po"),
+    entries: [{ msgid: "z", msgstr: "y" }],
+    layout: "full",
+  });
+  assert.deepEqual(full.body.layout, { mode: "full", file_in_layout: true, full_relayout_changed_lines: 0 });
   // msgcat 0.21's output for the same content (checked with /usr/bin/msgcat).
   assert.equal(
     await Deno.readTextFile(f.path("g.po")),

@@ -90,6 +90,11 @@ export interface WrapIo extends Partial<WrapTreeIo> {
    */
   modifiedFiles?(): Promise<string[]>;
   /**
+   * The `*.po` files the staged change touches (git's index against HEAD), relative to the working
+   * directory (for `--changed`; without it that option is refused).
+   */
+  changedFiles?(): Promise<string[]>;
+  /**
    * Workers to lay out `files` files in parallel, or null to lay them out on this thread (optional;
    * `jobs` is the `--jobs=N` option, undefined when not given). The pool is closed when the run ends.
    */
@@ -106,7 +111,7 @@ export const WRAP_VERSION: string = VERSION;
 
 /** The `--help` text. */
 export const WRAP_USAGE =
-  `Usage: wrap [--check | --diff | --stdout] [--modified] [--no-wrap] [--gettext V] [--quiet] PATH...
+  `Usage: wrap [--check | --diff | --stdout] [--modified | --changed] [--no-wrap] [--gettext V] [--quiet] PATH...
 
 Lay out gettext PO files exactly as "msgcat FILE" (GNU gettext 0.21 or 0.23.1,
 width 79) does, like powrap, without running msgcat. A PATH that is a directory stands for
@@ -118,6 +123,8 @@ the *.po files under it (hidden entries and symbolic links are skipped).
   --stdout         write nothing; print the laid-out files on standard output
   --modified, -m   only the *.po files git reports as modified (under the PATHs
                    if any are given); needs --allow-run=git
+  --changed        only the *.po files the staged change touches (git diff
+                   --cached; under the PATHs if any are given); needs --allow-run=git
   --no-wrap        do not wrap long strings (as msgcat --no-wrap / powrap --no-wrap)
   --gettext=V      lay out as gettext V's msgcat: 0.21, or 0.23 (0.22 and later
                    break lines differently). Default: PO_GETTEXT, else gettext =
@@ -143,6 +150,7 @@ interface Options {
   gettext: GettextGeneration | undefined;
   quiet: boolean;
   modified: boolean;
+  changed: boolean;
   jobs: number | undefined;
   files: string[];
 }
@@ -156,6 +164,7 @@ const WRAP_OPTIONS = [
   "--no-wrap",
   "--gettext",
   "--modified",
+  "--changed",
   "--quiet",
   "--jobs",
 ];
@@ -169,6 +178,7 @@ function parseArgs(args: string[]): Options | string {
     gettext: undefined,
     quiet: false,
     modified: false,
+    changed: false,
     jobs: undefined,
     files: [],
   };
@@ -212,6 +222,9 @@ function parseArgs(args: string[]): Options | string {
       case "--modified":
       case "-m":
         o.modified = true;
+        break;
+      case "--changed":
+        o.changed = true;
         break;
       case "--quiet":
       case "-q":
@@ -282,6 +295,20 @@ async function targets(
     }
     paths = await filesUnder(modified, options.files);
   }
+  if (options.changed) {
+    if (!io.changedFiles) {
+      io.stderr("wrap: --changed is not available here\n");
+      return 2;
+    }
+    let changed: string[];
+    try {
+      changed = await io.changedFiles();
+    } catch (e) {
+      io.stderr(`${terminalText(`wrap: --changed: ${e instanceof Error ? e.message : String(e)}`)}\n`);
+      return 2;
+    }
+    paths = await filesUnder(changed, options.modified ? paths : options.files);
+  }
   if (!io.pathKind || !io.readDir) return { files: [...paths], failed: false };
   let walked;
   try {
@@ -327,7 +354,7 @@ export async function runWrap(args: string[], io: WrapIo): Promise<number> {
     io.stderr(`wrap: ${terminalText(options)}\n\n${WRAP_USAGE}`);
     return 2;
   }
-  if (options.files.length === 0 && !options.modified) {
+  if (options.files.length === 0 && !options.modified && !options.changed) {
     // powrap prints its help and exits 1 when given nothing to do.
     io.stderr(`wrap: no PATH given\n\n${WRAP_USAGE}`);
     return 1;

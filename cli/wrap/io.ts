@@ -11,7 +11,7 @@
 import { sameBytes } from "../../lib/byte_runs.ts";
 import { encodePo, parsePo } from "../../lib/po/mod.ts";
 import type { WrapIo } from "./command.ts";
-import { gitModifiedFiles, pathKind, readDirEntries } from "../tree_host.ts";
+import { gitModifiedFiles, gitStagedFiles, pathKind, readDirEntries } from "../tree_host.ts";
 import { readRegularFileBytes } from "../../lib/regular_read.ts";
 import { gettextChoice, repositorySample } from "../gettext_choice.ts";
 import { writeAll } from "../log.ts";
@@ -97,6 +97,7 @@ export function wrapIo(host: WrapHost): WrapIo {
     pathKind,
     readDir: readDirEntries,
     modifiedFiles: gitModifiedFiles,
+    changedFiles: gitStagedFiles,
     // Workers only when asked (--jobs=N): on this project's 2 shared CPUs they did not pay off
     // (bench/README.md#wrap), and each pays the engine's module load again.
     layoutPool: async (_files, jobs) => {

@@ -95,6 +95,13 @@ export const canonicalLists: WeakMap<readonly PoMessage[], boolean> = new WeakMa
 /** `catalog.ts`: the entries of a catalogue (header excluded) and where each key first appears. */
 export const entryIndexes: WeakMap<PoCatalog, EntryIndex> = new WeakMap();
 
+/**
+ * `keep_layout.ts`: catalogues known to have been read from (or written as) bytes in msgcat's
+ * layout: the store's document after a full write, or one a keep write found laid out. A later
+ * keep write to the same document takes the full layout without scanning the file again.
+ */
+export const laidOutCatalogs: WeakSet<PoCatalog> = new WeakSet();
+
 /** `_write_conflicts.ts`: the active entries of a catalogue sorted for the closest-key search. */
 export const closestIndexes: WeakMap<PoCatalog, ClosestIndex> = new WeakMap();
 

@@ -20,6 +20,13 @@ export { placeholderCharsetWarning } from "./read/placeholder_charset.ts";
 export { encodePo, formatPo } from "./write/write.ts";
 export { canonicalCatalog } from "./write/canonical.ts";
 export {
+  fileInLayout,
+  keptBytes,
+  layEntryOut,
+  type LayoutMode,
+  type LayoutReport,
+} from "./write/keep_layout.ts";
+export {
   type ApiEntry,
   entryMessages,
   fuzzyMessages,
@@ -60,6 +67,7 @@ export {
   type TermRules,
 } from "./checks/mod.ts";
 export { checkTree, type CheckTreeIo } from "./checks/tree.ts";
+export { introducedByEntry } from "./checks/changed.ts";
 export { compileMo, type CompileOptions, type CompileResult, readForCompile } from "./operations/compile.ts";
 export { pathFunctions } from "./_paths.ts";
 export { knownLayout, LAID_OUT, laidOutVerdict, NOT_LAID_OUT } from "./write/laid_out.ts";

@@ -55,6 +55,7 @@ import type {
   DocumentCodec,
   LoadAllowance,
   UpdateOutcome,
+  UpdateStep,
   WrittenCatalogue,
 } from "./catalogue_types.ts";
 
@@ -307,7 +308,7 @@ export class CatalogueStore<D> {
    */
   async updateWithRevision<R>(
     userPath: string,
-    fn: (doc: D | null, current: CurrentRevision) => { doc: D; result: R } | Promise<{ doc: D; result: R }>,
+    fn: (doc: D | null, current: CurrentRevision) => UpdateStep<D, R> | Promise<UpdateStep<D, R>>,
     options: CatalogueCallOptions = {},
   ): Promise<UpdateOutcome<R, D>> {
     const { signal } = options;
@@ -346,8 +347,12 @@ export class CatalogueStore<D> {
               revision: current === null ? null : revisionOf(current.bytes),
               bytes: current?.bytes ?? null,
             });
-            const bytes = this.#codec.encode(out.doc);
-            next = { result: out.result, doc: this.#codec.written?.(out.doc, bytes) ?? out.doc, bytes };
+            // The caller's own bytes (a write that keeps the file's layout), with the document they read as.
+            const bytes = out.bytes ?? this.#codec.encode(out.doc);
+            const newDoc = out.bytes !== undefined
+              ? out.doc
+              : this.#codec.written?.(out.doc, bytes) ?? out.doc;
+            next = { result: out.result, doc: newDoc, bytes };
             // A read that sees the new file before this update has cached it reuses this document.
             this.#writing.set(path.realPath, next);
             return next.bytes;

@@ -92,6 +92,17 @@ export interface CurrentRevision {
   bytes: Bytes | null;
 }
 
+/**
+ * What the callback of {@link CatalogueStore.updateWithRevision} returns: the new document, its
+ * result, and optionally the bytes to write instead of the codec's encoding of `doc` (then `doc`
+ * must be what those bytes read back as: it is cached as the file's document).
+ */
+export interface UpdateStep<D, R> {
+  doc: D;
+  result: R;
+  bytes?: Bytes;
+}
+
 /** The result of {@link CatalogueStore.updateWithRevision}. */
 export interface UpdateOutcome<R, D = unknown> {
   /** What the callback returned as `result`. */

@@ -25,6 +25,8 @@ import type { PoCatalog } from "../types.ts";
 import { unifiedDiff } from "../write/unified_diff.ts";
 import { type SimilarExisting, similarExisting } from "./similar_existing.ts";
 import { withLines } from "../write/written_lines.ts";
+import { layoutGenerationOf } from "./po_codec.ts";
+import { keptBytes, type LayoutMode, type LayoutReport } from "../write/keep_layout.ts";
 
 /** A write request. */
 export interface CatalogueEdit {
@@ -61,6 +63,12 @@ export interface CatalogueEdit {
   draftAuthor?: string | null;
   /** The time draft marks record (default now). */
   now?: Date;
+  /**
+   * "keep" (default): re-lay out only the entries the write changes and keep every other byte of
+   * the file; "full": lay the whole file out as msgcat (see `write/keep_layout.ts`). A file already
+   * in msgcat's layout gets the same bytes either way.
+   */
+  layout?: LayoutMode;
 }
 
 /** What a write request did (or, for a dry run, would do). */
@@ -89,10 +97,17 @@ export interface EditResult {
    * it), its lines those of the bytes written: for the answer's entries, their lines and states.
    */
   catalog: PoCatalog;
+  /** How the file was laid out, whether it is in msgcat's layout, and what a full re-layout would change. */
+  layout: LayoutReport;
 }
 
 /** Steps a dry run's diff may take (see `unified_diff.ts`): about 50 ms; past it, changed runs are shown whole. */
 export const DRY_RUN_DIFF_WORK = 10_000_000;
+
+/** How the store reads a file of `path` back (a kept write is read back before it is written). */
+export function readBack(path: string): (bytes: Uint8Array) => PoCatalog {
+  return (bytes) => PO_CODEC.parse(bytes, path);
+}
 
 /** Carries a dry run's result out of the store's update, which then writes nothing. */
 class DryRunResult {
@@ -187,6 +202,9 @@ export async function editCatalogue(
         }
         problems.push(...found);
       }
+      const kept = keptBytes(current.bytes, doc, write.catalog, edit.layout ?? "keep", readBack(path), {
+        generation: layoutGenerationOf(path),
+      });
       const result: EditResult = {
         created: write.created,
         updated: write.updated,
@@ -200,12 +218,13 @@ export async function editCatalogue(
         problems,
         similarExisting: similar,
         catalog: write.catalog,
+        layout: kept.layout,
       };
       if (edit.dryRun) {
         const decoder = new TextDecoder();
         const before = current.bytes === null ? "" : decoder.decode(flatBytes(current.bytes));
-        const bytes = PO_CODEC.encode(write.catalog);
-        const catalog = PO_CODEC.written!(write.catalog, bytes);
+        const bytes = kept.bytes;
+        const catalog = kept.catalog ?? PO_CODEC.written!(write.catalog, bytes);
         throw new DryRunResult({
           ...result,
           problems: withLines(problems, catalog),
@@ -213,7 +232,9 @@ export async function editCatalogue(
           diff: unifiedDiff(before, decoder.decode(flatBytes(bytes)), path, { maxWork: DRY_RUN_DIFF_WORK }),
         });
       }
-      return { doc: write.catalog, result };
+      return kept.catalog === null
+        ? { doc: write.catalog, result }
+        : { doc: kept.catalog, result, bytes: kept.bytes };
     }, options);
     return {
       ...outcome.result,

@@ -9,10 +9,11 @@ import { flatBytes } from "../../byte_runs.ts";
 import { ConflictError, NotFoundError } from "../../errors.ts";
 import type { CatalogueCallOptions, CatalogueStore } from "../../store/mod.ts";
 import { type HeaderUpdate, updateHeader } from "./header.ts";
-import { PO_CODEC } from "./po_codec.ts";
 import type { PoCatalog } from "../types.ts";
 import { unifiedDiff } from "../write/unified_diff.ts";
-import { DRY_RUN_DIFF_WORK } from "./edit_catalogue.ts";
+import { DRY_RUN_DIFF_WORK, readBack } from "./edit_catalogue.ts";
+import { layoutGenerationOf } from "./po_codec.ts";
+import { keptBytes, type LayoutMode, type LayoutReport } from "../write/keep_layout.ts";
 
 /** A header update request. */
 export interface HeaderEdit extends HeaderUpdate {
@@ -22,6 +23,8 @@ export interface HeaderEdit extends HeaderUpdate {
   dryRun?: boolean;
   /** The fields to set, from the catalogue as it is under the lock (replaces `set` when given). */
   setFor?: (catalog: PoCatalog) => Readonly<Record<string, string | null>>;
+  /** "keep" (default): re-lay out the header only; "full": the whole file (see `write/keep_layout.ts`). */
+  layout?: LayoutMode;
 }
 
 /** What a header update did (or, for a dry run, would do). */
@@ -35,6 +38,8 @@ export interface HeaderEditResult {
   written: boolean;
   /** For a dry run: the unified diff from the file to what the update would make ("" if none). */
   diff?: string;
+  /** How the file was laid out, whether it is in msgcat's layout, and what a full re-layout would change. */
+  layout: LayoutReport;
 }
 
 class DryRunResult {
@@ -66,22 +71,28 @@ export async function editHeader(
         );
       }
       const updated = updateHeader(doc, edit.setFor ? { ...edit, set: edit.setFor(doc) } : edit);
+      const kept = keptBytes(current.bytes, doc, updated.catalog, edit.layout ?? "keep", readBack(path), {
+        generation: layoutGenerationOf(path),
+      });
       const result: HeaderEditResult = {
-        catalog: updated.catalog,
+        catalog: kept.catalog ?? updated.catalog,
         changed: updated.changed,
         revision: current.revision,
         written: false,
+        layout: kept.layout,
       };
       if (edit.dryRun) {
         const decoder = new TextDecoder();
         const before = current.bytes === null ? "" : decoder.decode(flatBytes(current.bytes));
-        const after = decoder.decode(flatBytes(PO_CODEC.encode(updated.catalog)));
+        const after = decoder.decode(flatBytes(kept.bytes));
         throw new DryRunResult({
           ...result,
           diff: unifiedDiff(before, after, path, { maxWork: DRY_RUN_DIFF_WORK }),
         });
       }
-      return { doc: updated.catalog, result };
+      return kept.catalog === null
+        ? { doc: updated.catalog, result }
+        : { doc: kept.catalog, result, bytes: kept.bytes };
     }, options);
     return { ...outcome.result, revision: outcome.revision, written: outcome.written };
   } catch (error) {

@@ -28,7 +28,7 @@ function unusualReference(r: PoReference): boolean {
 }
 
 /** One message as reading its printed form back gives it; the same object when nothing differs. */
-function canonicalMessage(m: PoMessage, singleByte: boolean): PoMessage {
+export function canonicalMessage(m: PoMessage, singleByte: boolean): PoMessage {
   const cached = canonicalMessages.get(m);
   if (cached && cached.singleByte === singleByte) return cached.message;
   const message = computeCanonicalMessage(m, singleByte);

@@ -14,7 +14,7 @@
  */
 import { type Bytes, flatBytes } from "../../byte_runs.ts";
 import { domainGroups, groupAt, groupSize } from "./_domains.ts";
-import { linesOfCatalog } from "../_identity_caches.ts";
+import { laidOutCatalogs, linesOfCatalog } from "../_identity_caches.ts";
 import { messageLines } from "../read/parse.ts";
 import type { Draft, PoCatalog, PoMessage } from "../types.ts";
 
@@ -113,6 +113,8 @@ export function writtenCatalog(catalog: PoCatalog, bytes: Bytes): PoCatalog {
     : { ...catalog, messages: order.map((i) => messages[i]!) };
   // What a read of the file gives: a merged `charset=CHARSET` catalogue is again one msgcat refuses.
   if (written.placeholderCharset === "merged") written.placeholderCharset = "read";
+  // The writer's bytes are msgcat's layout: a keep write to this document needs no scan of them.
+  laidOutCatalogs.add(written);
   const count = written.messages.length;
   let lines: readonly number[] | null = null;
   linesOfCatalog.set(written, () => {
