@@ -11,6 +11,8 @@ import {
   type GenerationVotes,
   type GettextGeneration,
   gettextSetting,
+  type LayoutVote,
+  layoutVote,
   MAX_SETTINGS_BYTES,
   mixedNote,
   parseGeneration,
@@ -71,6 +73,19 @@ const DETECTION_ENTRIES = 4000;
 /** Up to {@link DETECTION_SAMPLE} `.po` files under `root` (hidden entries and symlinks skipped), breadth first. */
 export async function sampleCatalogues(root: string): Promise<Uint8Array[]> {
   const found: Uint8Array[] = [];
+  for (const path of await samplePaths(root)) {
+    try {
+      found.push(await readRegularFileBytes(path));
+    } catch {
+      // unreadable: the service says so when it is asked for
+    }
+  }
+  return found;
+}
+
+/** The paths {@link sampleCatalogues} reads. */
+async function samplePaths(root: string): Promise<string[]> {
+  const found: string[] = [];
   const dirs = [root];
   let seen = 0;
   for (let d = 0; d < dirs.length && found.length < DETECTION_SAMPLE && seen < DETECTION_ENTRIES; d++) {
@@ -88,13 +103,7 @@ export async function sampleCatalogues(root: string): Promise<Uint8Array[]> {
       if (e.name.startsWith(".") || e.isSymlink) continue;
       const path = `${dirs[d]}/${e.name}`;
       if (e.isDirectory) dirs.push(path);
-      else if (e.isFile && e.name.endsWith(".po") && found.length < DETECTION_SAMPLE) {
-        try {
-          found.push(await readRegularFileBytes(path));
-        } catch {
-          // unreadable: the service says so when it is asked for
-        }
-      }
+      else if (e.isFile && e.name.endsWith(".po") && found.length < DETECTION_SAMPLE) found.push(path);
     }
   }
   return found;
@@ -151,17 +160,13 @@ export async function chooseLayoutGenerations(
   return { roots: chosen, notes };
 }
 
-/**
- * The catalogues detection looks at for a command run in `cwd`: a sample of the repository's (from
- * its top, the directory holding `.git`, found within {@link SETTINGS_DEPTH} levels up; else `cwd`),
- * so that a hook given only the staged files still judges by the whole tree.
- */
-export async function repositorySample(cwd: string): Promise<Uint8Array[]> {
+/** The repository's top (the directory holding `.git`) at or above `cwd`, within {@link SETTINGS_DEPTH} levels; null outside one. */
+function repositoryTop(cwd: string): string | null {
   let dir = cwd;
   for (let depth = 0; depth < SETTINGS_DEPTH; depth++) {
     try {
       Deno.statSync(`${dir === "/" ? "" : dir}/.git`);
-      return await sampleCatalogues(dir);
+      return dir;
     } catch {
       // not the top
     }
@@ -169,5 +174,88 @@ export async function repositorySample(cwd: string): Promise<Uint8Array[]> {
     if (parent === dir) break;
     dir = parent;
   }
-  return await sampleCatalogues(cwd);
+  return null;
+}
+
+/** Most bytes of the votes cache read back (a bound on what a damaged cache can cost). */
+const MAX_VOTE_CACHE_BYTES = 256 * 1024;
+
+/** Most files the votes cache keeps (every repository's together): well within its byte bound. */
+const MAX_CACHED_VOTES = 1024;
+
+type CachedVote = { size: number; mtime: number; vote: LayoutVote };
+const VOTES = new Set<LayoutVote>(["0.21", "0.23", "both", "neither"]);
+
+function readVoteCache(path: string): Map<string, CachedVote> {
+  const cache = new Map<string, CachedVote>();
+  try {
+    const text = new TextDecoder().decode(Deno.readFileSync(path).subarray(0, MAX_VOTE_CACHE_BYTES));
+    const json = JSON.parse(text) as unknown;
+    if (json === null || typeof json !== "object" || Array.isArray(json)) return cache;
+    for (const [file, v] of Object.entries(json as Record<string, unknown>)) {
+      const e = v as Partial<CachedVote> | null;
+      if (
+        e !== null && typeof e === "object" && typeof e.size === "number" && typeof e.mtime === "number" &&
+        typeof e.vote === "string" && VOTES.has(e.vote)
+      ) cache.set(file, { size: e.size, mtime: e.mtime, vote: e.vote });
+    }
+  } catch {
+    // none yet, unreadable or damaged: every vote is taken again
+  }
+  return cache;
+}
+
+/**
+ * The layout votes of the repository's catalogues for a command run in `cwd` (detection judges the
+ * tree, so that a hook given only the staged files cannot pass a file by its own layout): a sample
+ * of up to {@link DETECTION_SAMPLE} `.po` files from its top, breadth first. Each file's vote is
+ * kept in `cacheFile` (when given and writable) by path, size and modification time, so a commit
+ * pays only for the sampled files it changed. Null outside a repository: the caller samples the
+ * files it was given.
+ */
+export async function repositoryVotes(cwd: string, cacheFile: string | null): Promise<LayoutVote[] | null> {
+  const top = repositoryTop(cwd);
+  if (top === null) return null;
+  const paths = await samplePaths(top);
+  const cache = cacheFile === null ? new Map<string, CachedVote>() : readVoteCache(cacheFile);
+  const votes: LayoutVote[] = [];
+  const kept: Record<string, CachedVote> = {};
+  let changed = false;
+  for (const path of paths) {
+    let stat: Deno.FileInfo;
+    try {
+      stat = Deno.statSync(path);
+    } catch {
+      continue; // gone since the walk
+    }
+    const mtime = stat.mtime?.getTime() ?? 0;
+    const known = cache.get(path);
+    let vote: LayoutVote;
+    if (known !== undefined && known.size === stat.size && known.mtime === mtime && mtime !== 0) {
+      vote = known.vote;
+    } else {
+      try {
+        vote = layoutVote(await readRegularFileBytes(path));
+      } catch {
+        continue; // unreadable: the service says so when it is asked for
+      }
+      changed = true;
+    }
+    votes.push(vote);
+    kept[path] = { size: stat.size, mtime, vote };
+  }
+  if (cacheFile !== null && (changed || cache.size !== Object.keys(kept).length)) {
+    // Best effort (a read-only checkout keeps none): written whole, then renamed over the old one.
+    try {
+      const tmp = `${cacheFile}.${Deno.pid}`;
+      // Other repositories' votes stay too, up to MAX_CACHED_VOTES files in all.
+      const others = [...cache].filter(([path]) => !path.startsWith(`${top}/`));
+      const all = { ...Object.fromEntries(others.slice(-(MAX_CACHED_VOTES - paths.length))), ...kept };
+      Deno.writeTextFileSync(tmp, JSON.stringify(all));
+      Deno.renameSync(tmp, cacheFile);
+    } catch {
+      // not kept: the next run votes again
+    }
+  }
+  return votes;
 }

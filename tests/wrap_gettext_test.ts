@@ -4,7 +4,7 @@
  */
 import assert from "node:assert/strict";
 import { runWrap, type WrapIo } from "../cli/wrap/command.ts";
-import { gettextChoice, repositorySample } from "../cli/gettext_choice.ts";
+import { gettextChoice, repositoryVotes } from "../cli/gettext_choice.ts";
 import { detectGeneration, encodePo, gettextSetting, parseGeneration, parsePo } from "../lib/po/mod.ts";
 import { lacks } from "./_prerequisites.ts";
 import { runMain } from "./_run_main.ts";
@@ -207,13 +207,39 @@ Deno.test("a hook given one staged file still judges by the repository's catalog
     await Deno.mkdir(`${root}/.hidden`);
     await Deno.writeTextFile(`${root}/.hidden/x.po`, AS_021); // hidden: not sampled
     Deno.chdir(`${root}/library`);
-    const sample = await repositorySample(Deno.cwd());
-    assert.equal(sample.length, 4);
+    const cacheFile = `${root}/.votes.json`;
+    const votes = await repositoryVotes(Deno.cwd(), cacheFile);
+    assert.deepEqual(votes?.toSorted(), ["0.21", "0.23", "0.23", "0.23"]);
     const f = fakeIo({ "staged.po": AS_021 });
-    f.io.repositorySample = () => Promise.resolve(sample);
+    f.io.repositoryVotes = () => Promise.resolve(votes);
     // By the staged file alone it would pass as 0.21; the tree is 0.23, with a note that it is mixed.
     assert.equal(await runWrap(["--check", "staged.po"], f.io), 1);
     assert.match(f.err[0]!, /mixed \(1 laid out by gettext 0\.21 only, 3 by 0\.22\+ only/);
+    // The votes are kept by path, size and time: an unchanged file is not judged again (its cached
+    // vote, planted here, is what counts), a changed one is.
+    const cached = JSON.parse(await Deno.readTextFile(cacheFile));
+    assert.equal(Object.keys(cached).length, 4);
+    cached[`${root}/library/a.po`].vote = "0.21";
+    await Deno.writeTextFile(cacheFile, JSON.stringify(cached));
+    assert.deepEqual((await repositoryVotes(Deno.cwd(), cacheFile))?.toSorted(), [
+      "0.21",
+      "0.21",
+      "0.23",
+      "0.23",
+    ]);
+    await Deno.writeTextFile(`${root}/library/a.po`, AS_021 + "\n");
+    assert.deepEqual((await repositoryVotes(Deno.cwd(), cacheFile))?.toSorted(), [
+      "0.21",
+      "0.23",
+      "0.23",
+      "neither",
+    ]);
+    // A damaged cache is voted anew, never trusted.
+    await Deno.writeTextFile(cacheFile, '{"x": ');
+    assert.equal((await repositoryVotes(Deno.cwd(), cacheFile))?.length, 4);
+    // Outside a repository there is no repository to judge by: the files given are.
+    await Deno.remove(`${root}/.git`);
+    assert.equal(await repositoryVotes(Deno.cwd(), null), null);
   } finally {
     Deno.chdir(cwd);
     await Deno.remove(root, { recursive: true });

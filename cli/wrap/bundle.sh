@@ -84,7 +84,7 @@ wrap_bundle_entry() {
   rm -f "$_mark" "$_cache/key.$$"
   # Left-over builds of older sources: kept the last few, so switching branches does not rebuild.
   # shellcheck disable=SC2012
-  ls -t "$_cache" 2>/dev/null | grep -v -e '^current$' -e '^mark\.' -e '^build\.' -e '^key\.' | tail -n +6 |
+  ls -t "$_cache" 2>/dev/null | grep -v -e '^current$' -e '^mark\.' -e '^build\.' -e '^key\.' -e '^layout-votes\.json' | tail -n +6 |
     while IFS= read -r old; do rm -rf "${_cache:?}/$old"; done
   wrap_entry=$_cache/$_key/main.js
 }

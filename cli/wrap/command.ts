@@ -30,7 +30,6 @@ import { DomainError, PoSyntaxError } from "../../lib/errors.ts";
 import { NotRegularFileError } from "../../lib/regular_read.ts";
 import {
   collectWrapTargets,
-  detectGeneration,
   DETECTION_SAMPLE,
   encodePo,
   filesUnder,
@@ -39,10 +38,13 @@ import {
   knownLayout,
   LAID_OUT,
   laidOutVerdict,
+  type LayoutVote,
+  layoutVote,
   mixedNote,
   NOT_LAID_OUT,
   parseGeneration,
   parsePo,
+  tallyVotes,
   unifiedDiff,
   type WrapTreeIo,
 } from "../../lib/po/mod.ts";
@@ -66,10 +68,11 @@ export interface WrapIo extends Partial<WrapTreeIo> {
    */
   gettextChoice?(): Promise<{ generation: GettextGeneration; source: string } | { error: string } | null>;
   /**
-   * A bounded sample of the repository's catalogues, for detection (optional: without it, the files
-   * named are sampled). A hook names only the staged files; the tree is what tells.
+   * The layout votes of a bounded sample of the repository's catalogues, for detection; null (or
+   * absent) outside a repository: the files named are sampled. A hook names only the staged files;
+   * the tree is what tells.
    */
-  repositorySample?(): Promise<Uint8Array[]>;
+  repositoryVotes?(): Promise<LayoutVote[] | null>;
   stdout(text: string): void;
   stderr(text: string): void;
   /**
@@ -377,25 +380,26 @@ export async function runWrap(args: string[], io: WrapIo): Promise<number> {
     generation = chosen?.generation;
   }
   if (generation === undefined) {
-    // Detected: the repository's sample, else one spread over the files (bounded by DETECTION_SAMPLE).
-    const sample: Uint8Array[] = (await io.repositorySample?.()) ?? [];
-    const files = run.files;
-    const step = Math.max(1, files.length / DETECTION_SAMPLE);
-    if (sample.length === 0) {
+    // Detected: the repository's catalogues (outside one, a sample spread over the files given).
+    let each = (await io.repositoryVotes?.()) ?? null;
+    if (each === null) {
+      each = [];
+      const files = run.files;
+      const step = Math.max(1, files.length / DETECTION_SAMPLE);
       for (
         let k = 0;
-        k < files.length && sample.length < DETECTION_SAMPLE;
-        k = Math.floor(sample.length * step)
+        k < files.length && each.length < DETECTION_SAMPLE;
+        k = Math.floor(each.length * step)
       ) {
         try {
-          sample.push(await io.readFile(files[k]!));
+          each.push(layoutVote(await io.readFile(files[k]!)));
         } catch {
-          sample.push(new Uint8Array(0)); // the run reports it
+          each.push("neither"); // the run reports it
         }
         io.forget?.(files[k]!);
       }
     }
-    const votes = detectGeneration(sample);
+    const votes = tallyVotes(each);
     generation = votes.generation ?? "0.21";
     if (votes.mixed) io.stderr(`wrap: ${mixedNote(votes, generation)}\n`);
   }

@@ -13,7 +13,7 @@ import { encodePo, parsePo } from "../../lib/po/mod.ts";
 import type { WrapIo } from "./command.ts";
 import { gitModifiedFiles, gitStagedFiles, pathKind, readDirEntries } from "../tree_host.ts";
 import { readRegularFileBytes } from "../../lib/regular_read.ts";
-import { gettextChoice, repositorySample } from "../gettext_choice.ts";
+import { gettextChoice, repositoryVotes } from "../gettext_choice.ts";
 import { writeAll } from "../log.ts";
 import { terminalProgress } from "../progress.ts";
 
@@ -85,7 +85,7 @@ export function wrapIo(host: WrapHost): WrapIo {
       read.delete(path);
     },
     gettextChoice: () => gettextChoice(host.gettextEnv?.(), Deno.cwd()),
-    repositorySample: () => repositorySample(Deno.cwd()),
+    repositoryVotes: () => repositoryVotes(Deno.cwd(), votesCacheFile()),
     fileSize: (path) => {
       try {
         return Deno.statSync(path).size;
@@ -112,4 +112,23 @@ export function wrapIo(host: WrapHost): WrapIo {
     stdoutBytes: (bytes) => writeAll(Deno.stdout, bytes),
     stderr: (text) => writeAll(Deno.stderr, encoder.encode(text)),
   };
+}
+
+/**
+ * Where detection keeps each sampled catalogue's layout vote: beside the wrap bundle, in this
+ * checkout's `.cache/wrap/` (the bundle runs from `.cache/wrap/KEY/`; the sources from `cli/wrap/`);
+ * null when that is not a local directory.
+ */
+function votesCacheFile(): string | null {
+  const here = new URL(".", import.meta.url);
+  if (here.protocol !== "file:") return null;
+  const dir = here.pathname.includes("/.cache/wrap/")
+    ? new URL("..", here)
+    : new URL("../../.cache/wrap/", here);
+  try {
+    Deno.mkdirSync(dir, { recursive: true });
+  } catch {
+    return null;
+  }
+  return decodeURIComponent(new URL("layout-votes.json", dir).pathname);
 }

@@ -91,6 +91,9 @@ export {
   DETECTION_SAMPLE,
   type GenerationVotes,
   gettextSetting,
+  type LayoutVote,
+  layoutVote,
   MAX_SETTINGS_BYTES,
   mixedNote,
+  tallyVotes,
 } from "./operations/gettext_generation.ts";

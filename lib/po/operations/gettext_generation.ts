@@ -98,12 +98,25 @@ function fixedPoint(bytes: Uint8Array, generation: GettextGeneration): boolean {
  * ```
  */
 export function detectGeneration(catalogues: readonly Uint8Array[]): GenerationVotes {
+  return tallyVotes(catalogues.map(layoutVote));
+}
+
+/** Which generations' msgcat print a catalogue as it is: one, both, or neither. */
+export type LayoutVote = "0.21" | "0.23" | "both" | "neither";
+
+/** The vote of one catalogue's bytes (see {@link detectGeneration}). */
+export function layoutVote(bytes: Uint8Array): LayoutVote {
+  const [old, now] = GETTEXT_GENERATIONS.map((g) => fixedPoint(bytes, g));
+  return old && now ? "both" : old ? "0.21" : now ? "0.23" : "neither";
+}
+
+/** The count of votes (each from {@link layoutVote}) and the generation they elect. */
+export function tallyVotes(each: readonly LayoutVote[]): GenerationVotes {
   const votes = { only021: 0, only023: 0, both: 0, neither: 0 };
-  for (const bytes of catalogues) {
-    const [old, now] = GETTEXT_GENERATIONS.map((g) => fixedPoint(bytes, g));
-    if (old && now) votes.both++;
-    else if (old) votes.only021++;
-    else if (now) votes.only023++;
+  for (const vote of each) {
+    if (vote === "both") votes.both++;
+    else if (vote === "0.21") votes.only021++;
+    else if (vote === "0.23") votes.only023++;
     else votes.neither++;
   }
   const generation = votes.only023 > votes.only021 ? "0.23" : votes.only021 > votes.only023 ? "0.21" : null;
