@@ -5,7 +5,17 @@
  *
  * @module
  */
+import { z } from "zod";
 import { absoluteCataloguePath } from "../lib/store/mod.ts";
+
+/**
+ * What every tool's `file_path` means. Said once in the MCP server's instructions, so MCP's tool list
+ * leaves it out of each schema (routes/mcp.ts); OpenAPI keeps it on every field.
+ */
+export const CATALOGUE_PATH_DESCRIPTION = "A catalogue (.po/.pot): absolute, or relative to a root.";
+
+/** A request's `file_path`: a catalogue. */
+export const FilePath = z.string().max(4096).meta({ description: CATALOGUE_PATH_DESCRIPTION });
 
 /** `path` (absolute, or relative to a root of `store`) as an absolute path. */
 export function cataloguePath(

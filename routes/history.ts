@@ -24,7 +24,7 @@ import type { CatalogueStore } from "../lib/store/mod.ts";
 import type { AppDeps } from "./deps.ts";
 import { defineTool, defineToolGroup, type ToolAnnotations } from "./tool.ts";
 import { pyInt } from "./validation.ts";
-import { cataloguePath } from "./_catalogue_path.ts";
+import { cataloguePath, FilePath } from "./_catalogue_path.ts";
 import { gitRunner } from "./git_runner.ts";
 import { type WorkbenchDeps, workbenchDeps } from "./workbench.ts";
 
@@ -37,10 +37,6 @@ const READS: ToolAnnotations = {
 
 /** Largest version of a catalogue read out of git (the store's default file limit). */
 const MAX_BLOB_BYTES = 64 * 1024 * 1024;
-
-const FilePath = z.string().max(4096).meta({
-  description: "Catalogue path (absolute, or relative to a root).",
-});
 
 export const EntryHistoryRequest = z.strictObject({
   file_path: FilePath,

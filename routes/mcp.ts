@@ -9,6 +9,7 @@
  *
  * @module
  */
+import { CATALOGUE_PATH_DESCRIPTION } from "./_catalogue_path.ts";
 import { createMcpHandler, McpServer } from "@modelcontextprotocol/server";
 import type { z } from "zod";
 import { type AppDeps, inflightBudget } from "./deps.ts";
@@ -93,6 +94,9 @@ function advertisedSchema(schema: z.ZodType, example?: Record<string, unknown>) 
  * enumeration of strings, and `anyOf: [X, {type: "null"}]` written as X with `"null"` among its types. tools/list is read by the model before its
  * first useful call: every byte of it costs every session.
  */
+/** Most names an advertised enumeration lists (longer ones are named by a tool instead). */
+const MAX_ADVERTISED_ENUM = 10;
+
 function compactSchema(schema: unknown): unknown {
   if (Array.isArray(schema)) return schema.map(compactSchema);
   if (schema === null || typeof schema !== "object") return schema;
@@ -105,11 +109,21 @@ function compactSchema(schema: unknown): unknown {
     // A bound no honest request meets (a cursor of 8 KiB, a path of 4 KiB): it still holds.
     if (key === "maxLength" && typeof value === "number" && value >= 4096) continue;
     if (key === "propertyNames" && JSON.stringify(value) === '{"type":"string"}') continue;
+    // What file_path means is in the instructions, once.
+    if (key === "description" && value === CATALOGUE_PATH_DESCRIPTION) continue;
+    // A boolean left out is false; a list's item bound is a machine limit no honest request meets.
+    if ((key === "default" && value === false) || key === "maxItems") continue;
     out[key] = compactSchema(value);
   }
   // An enumeration of strings says the type already.
   if (out.type === "string" && Array.isArray(out.enum) && out.enum.every((v) => typeof v === "string")) {
     delete out.type;
+  }
+  // A long list of names (check_po's checks) is a tool's answer (list_checks), not schema text: a
+  // name outside it is still refused, with the names meant.
+  if (Array.isArray(out.enum) && out.enum.length > MAX_ADVERTISED_ENUM) {
+    delete out.enum;
+    out.type = "string";
   }
   const anyOf = out.anyOf;
   if (Array.isArray(anyOf) && anyOf.length === 2) {
@@ -317,10 +331,10 @@ export function buildMcpServer(
     // No outputSchema: the output schemas were 26 of tools/list's 67 KB, read by the model before
     // its first call; they are in /openapi.json, and structured content is sent all the same.
     // The example is the input schema's (`examples`), not repeated in the description.
+    // No title: clients show the name, and tools/list is read by the model before its first call
+    // (the summaries are in /openapi.json).
     const config = {
-      title: tool.summary,
       description: tool.description,
-      // (Not the title again in annotations: the tool's title is the one clients show.)
       ...(tool.annotations ? { annotations: compactAnnotations(tool.annotations) } : {}),
     };
     const input = tool.mcpInput ?? tool.input;

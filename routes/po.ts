@@ -41,11 +41,7 @@ import {
 } from "./tool.ts";
 import { pyInt, RequestValidationError } from "./validation.ts";
 import { terminologyFor } from "./_terminology.ts";
-import { cataloguePath } from "./_catalogue_path.ts";
-
-const FilePath = z.string().meta({
-  description: "A catalogue (.po/.pot): absolute, or relative to a root.",
-});
+import { cataloguePath, FilePath } from "./_catalogue_path.ts";
 
 /** An entry as read and written (the old API's seven fields, then the extras old clients can ignore). */
 export const PoEntry = z.object({

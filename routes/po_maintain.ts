@@ -22,15 +22,11 @@ import {
   readForCompile,
   readHeader,
 } from "../lib/po/mod.ts";
-import { cataloguePath } from "./_catalogue_path.ts";
+import { cataloguePath, FilePath } from "./_catalogue_path.ts";
 import { laidOutHow, LayoutAnswer, LayoutRequestField } from "./po.ts";
 import { pyInt } from "./validation.ts";
 import type { AppDeps } from "./deps.ts";
 import { defineTool, defineToolGroup, requireDep, type ToolAnnotations } from "./tool.ts";
-
-const FilePath = z.string().meta({
-  description: "A catalogue (.po/.pot): absolute, or relative to a root.",
-});
 
 export const ReadHeaderRequest = z.strictObject({ file_path: FilePath }).meta({ id: "ReadHeaderRequest" });
 

@@ -10,10 +10,10 @@ import { InvalidInputError } from "../lib/errors.ts";
 import { MAX_LISTED_PURGED, purgeCatalogue, type PurgeSelection } from "../lib/po/mod.ts";
 import type { AppDeps } from "./deps.ts";
 import { defineTool, defineToolGroup, requireDep } from "./tool.ts";
-import { cataloguePath, optionalCataloguePath } from "./_catalogue_path.ts";
+import { cataloguePath, FilePath, optionalCataloguePath } from "./_catalogue_path.ts";
 
 export const PurgeObsoleteRequest = z.strictObject({
-  file_path: z.string().meta({ description: "A catalogue (.po/.pot): absolute, or relative to a root." }),
+  file_path: FilePath,
   which: z.enum(["all", "before", "fuzzy"]).default("all").meta({
     description: "all: every #~ entry; before: those already obsolete in before_path (the catalogue " +
       "before the last merge); fuzzy: the fuzzy ones (never reviewed).",

@@ -14,7 +14,7 @@ import type { AppDeps } from "./deps.ts";
 import { expectedRevision } from "./po.ts";
 import { defineTool, defineToolGroup } from "./tool.ts";
 import { pyInt } from "./validation.ts";
-import { cataloguePath } from "./_catalogue_path.ts";
+import { cataloguePath, FilePath } from "./_catalogue_path.ts";
 import { type WorkbenchDeps, workbenchDeps } from "./workbench.ts";
 
 const Forms = z.record(z.string(), z.string());
@@ -29,7 +29,7 @@ export const ListDraftsRequest = z.strictObject({
 }).meta({ id: "ListDraftsRequest" });
 
 export const ReviewDraftRequest = z.strictObject({
-  file_path: z.string().max(4096),
+  file_path: FilePath,
   msgctxt: z.string().nullable().optional(),
   msgid: z.string(),
   action: z.enum(["approve", "reject"]),
