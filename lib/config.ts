@@ -20,6 +20,7 @@ import {
 import { checkRoots } from "./store/path_policy.ts";
 import { DEFAULT_QUOTA_WINDOWS, parsePeakWindow, type QuotaWindows } from "./gpss/quota_window.ts";
 import { openStateDirectory, StateDirError, stateDirSetting } from "./gpss/state_dir.ts";
+import { type Identity, loadTokensFile, TokensFileError } from "./auth/mod.ts";
 
 /** The real GPSS endpoint (TIPO, Taiwan). */
 export const DEFAULT_GPSS_API_URL = "https://tiponet.tipo.gov.tw/gpss1/gpsskmc/gpss_api";
@@ -52,6 +53,8 @@ export const CONFIG_ENV_NAMES = [
   "GPSS_QUOTA_PEAK",
   "GPSS_QUOTA_PEAK_RECORDS",
   "GPSS_QUOTA_OFFPEAK_RECORDS",
+  "PO_TOKENS_FILE",
+  "PO_AUDIT_DIR",
 ] as const;
 
 /** The variables that decide permissions (all that `main.ts permissions` is allowed to read). */
@@ -63,6 +66,8 @@ export const PERMISSION_ENV_NAMES = [
   "INIT_CWD",
   "PO_LOCK_DIR",
   "GPSS_STATE_DIR",
+  "PO_TOKENS_FILE",
+  "PO_AUDIT_DIR",
 ] as const;
 
 /** Variables whose values are secrets: never echoed in a message. */
@@ -113,6 +118,12 @@ export interface Config {
   gpssStateDir: string | null;
   /** The GPSS quota windows and budgets (`GPSS_QUOTA_PEAK`, `GPSS_QUOTA_PEAK_RECORDS`, `…_OFFPEAK_RECORDS`). */
   gpssQuotaWindows: QuotaWindows;
+  /** The tokens file (`PO_TOKENS_FILE`: identities and roles), or null for `API_TOKEN` alone. */
+  tokensFile: string | null;
+  /** Its identities by token hash, read by {@link loadTokens} at start-up (absent: none). */
+  tokens?: ReadonlyMap<string, Identity>;
+  /** The directory of the audit log (`PO_AUDIT_DIR`), or null to keep it in memory only. */
+  auditDir: string | null;
 }
 
 /** Raised for an invalid variable; the message names it and says what is expected. */
@@ -172,6 +183,10 @@ const EnvSchema = z.object({
   GPSS_QUOTA_PEAK: z.string().optional(),
   GPSS_QUOTA_PEAK_RECORDS: intVar(0, 10_000_000).default(DEFAULT_QUOTA_WINDOWS.peakRecords),
   GPSS_QUOTA_OFFPEAK_RECORDS: intVar(0, 10_000_000).default(DEFAULT_QUOTA_WINDOWS.offPeakRecords),
+  PO_TOKENS_FILE: z.string().trim().refine((v) => isAbsolute(v) && !v.includes(","), {
+    error: 'must be an absolute file name without ","',
+  }).optional(),
+  PO_AUDIT_DIR: z.string().optional(),
 });
 
 /** Loopback names, always accepted in `Host` unless ALLOWED_HOSTS is "*". */
@@ -288,6 +303,13 @@ export function parseConfig(
     if (!(error instanceof StateDirError)) throw error;
     throw new ConfigError("GPSS_STATE_DIR", error.message.replace(/^GPSS_STATE_DIR: /, ""));
   }
+  let auditDir: string | null;
+  try {
+    auditDir = stateDirSetting(e.PO_AUDIT_DIR, "PO_AUDIT_DIR");
+  } catch (error) {
+    if (!(error instanceof StateDirError)) throw error;
+    throw new ConfigError("PO_AUDIT_DIR", error.reason);
+  }
   if (e.GPSS_QUOTA_PEAK !== undefined) {
     try {
       peak = parsePeakWindow(e.GPSS_QUOTA_PEAK);
@@ -323,6 +345,8 @@ export function parseConfig(
       peakRecords: e.GPSS_QUOTA_PEAK_RECORDS,
       offPeakRecords: e.GPSS_QUOTA_OFFPEAK_RECORDS,
     },
+    tokensFile: e.PO_TOKENS_FILE === undefined ? null : resolve(e.PO_TOKENS_FILE),
+    auditDir,
   };
 }
 
@@ -352,6 +376,16 @@ export function prepareStore(config: Config, uid: () => number | null = processU
       }
       openStateDirectory(config.gpssStateDir, id);
     }
+    if (config.auditDir !== null) {
+      const id = uid();
+      if (id === null) {
+        throw new StateDirError(
+          `cannot tell whether ${config.auditDir} is this user's: run with --allow-sys=uid`,
+          "PO_AUDIT_DIR",
+        );
+      }
+      openStateDirectory(config.auditDir, id, "PO_AUDIT_DIR");
+    }
     if (config.poLockDir === null) return setLockPlacement(LOCKS_BESIDE_PLACEMENT);
     const id = uid();
     if (id === null) {
@@ -361,9 +395,34 @@ export function prepareStore(config: Config, uid: () => number | null = processU
     }
     setLockPlacement(openLockDirectory(config.poLockDir, id));
   } catch (error) {
-    if (error instanceof StateDirError) throw new ConfigError(error.variable, error.message.slice(16));
+    if (error instanceof StateDirError) throw new ConfigError(error.variable, error.reason);
     if (!(error instanceof StoreSetupError)) throw error;
     throw new ConfigError(error.variable, error.message.slice(error.variable.length + 2));
+  }
+}
+
+/**
+ * The identities of the tokens file (`PO_TOKENS_FILE`), its permissions checked (see
+ * `lib/auth/tokens.ts`), or undefined when none is configured.
+ *
+ * @throws {ConfigError} `PO_TOKENS_FILE: cannot use the tokens file …: others may read or write it …`.
+ */
+export function loadTokens(
+  config: Config,
+  uid: () => number | null = processUid,
+): ReadonlyMap<string, Identity> | undefined {
+  if (config.tokensFile === null) return undefined;
+  try {
+    const id = uid();
+    if (id === null) {
+      throw new TokensFileError(
+        `cannot tell whether ${config.tokensFile} is this user's: run with --allow-sys=uid`,
+      );
+    }
+    return loadTokensFile(config.tokensFile, id);
+  } catch (error) {
+    if (!(error instanceof TokensFileError)) throw error;
+    throw new ConfigError("PO_TOKENS_FILE", error.message.replace(/^PO_TOKENS_FILE: /, ""));
   }
 }
 
@@ -391,18 +450,25 @@ export function isLoopbackHost(host: string): boolean {
  * ```
  */
 export function permissionFlags(config: Config, mode: "serve" | "mcp"): string[] {
-  const files = [
+  const dirs = [
     ...config.poRoots,
     ...(config.poLockDir === null ? [] : [config.poLockDir]),
     ...(config.gpssStateDir === null ? [] : [config.gpssStateDir]),
-  ].join(",");
+    ...(config.auditDir === null ? [] : [config.auditDir]),
+  ];
+  const files = dirs.join(",");
+  // The tokens file is read, never written.
+  const readable = config.tokensFile === null ? files : [...dirs, config.tokensFile].join(",");
   const net = [gpssNetAddress(config.gpssApiUrl)];
   if (mode === "serve") net.unshift(`${config.host}:${config.port}`);
   return [
-    `--allow-read=${files}`,
+    `--allow-read=${readable}`,
     `--allow-write=${files}`,
     `--allow-net=${net.join(",")}`,
     `--allow-env=${CONFIG_ENV_NAMES.join(",")}`,
-    ...(config.poLockDir === null && config.gpssStateDir === null ? [] : ["--allow-sys=uid"]),
+    ...(config.poLockDir === null && config.gpssStateDir === null && config.auditDir === null &&
+        config.tokensFile === null
+      ? []
+      : ["--allow-sys=uid"]),
   ];
 }

@@ -13,6 +13,9 @@ export class DomainError extends Error {
   }
 }
 
+/** The caller's role does not allow what was asked (a tool needing a stronger role). */
+export class RoleRefusedError extends DomainError {}
+
 /** A requested thing (file, entry) does not exist. */
 export class NotFoundError extends DomainError {}
 

@@ -4,6 +4,7 @@
  * @module
  */
 import { ByteBudget } from "../lib/byte_budget.ts";
+import { API_TOKEN_IDENTITY, Identities } from "../lib/auth/mod.ts";
 import type { Config } from "../lib/config.ts";
 import { DEFAULT_MAX_INFLIGHT_BYTES } from "../lib/json_answer.ts";
 import type { QuotaStatus, SearchOutcome, SearchRequest } from "../lib/gpss/mod.ts";
@@ -26,6 +27,7 @@ export interface AppDeps {
         | "maxResponseBytes"
         | "maxInflightBytes"
         | "poMaxListedFiles"
+        | "tokens"
       >
     >;
   /** One line per call, to stderr in production. */
@@ -53,4 +55,27 @@ export function inflightBudget(deps: AppDeps): ByteBudget {
     BUDGETS.set(deps, budget);
   }
   return budget;
+}
+
+const IDENTITIES = new WeakMap<AppDeps, Identities | null>();
+
+/**
+ * Who the accepted tokens are (the single `API_TOKEN`, admin, and the tokens file's), or null when
+ * neither is configured: then no token is asked and every caller is `anonymous` (admin), as before.
+ */
+export function identities(deps: AppDeps): Identities | null {
+  let found = IDENTITIES.get(deps);
+  if (found === undefined) {
+    const tokens = deps.config.tokens;
+    found = deps.config.apiToken === undefined && (tokens === undefined || tokens.size === 0)
+      ? null
+      : new Identities({ tokens, apiToken: deps.config.apiToken, apiTokenIdentity: API_TOKEN_IDENTITY });
+    IDENTITIES.set(deps, found);
+  }
+  return found;
+}
+
+/** True when a token is asked (API_TOKEN or a tokens file). */
+export function tokenConfigured(deps: AppDeps): boolean {
+  return identities(deps) !== null;
 }

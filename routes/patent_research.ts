@@ -78,6 +78,7 @@ export const patentResearchTools = defineToolGroup<ResearchDeps>({
   tools: [
     defineTool({
       name: "get_patent",
+      role: "reader",
       path: "/tools/get_patent",
       summary: "One patent by its number",
       description: "One patent by number, with claims, citations, classifications, priority claims, agents " +
@@ -93,6 +94,7 @@ export const patentResearchTools = defineToolGroup<ResearchDeps>({
     }),
     defineTool({
       name: "get_quota_status",
+      role: "reader",
       path: "/tools/get_quota_status",
       summary: "What is left of the GPSS download quota",
       description: "GPSS records fetched in this quota window, what is left and when it resets.",

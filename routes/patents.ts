@@ -317,6 +317,7 @@ export const patentTools = defineToolGroup<PatentToolDeps>({
   tools: [
     defineTool({
       name: "search_patents",
+      role: "reader",
       path: "/tools/search_patents",
       summary: "Search patents in TIPO's GPSS",
       description:
@@ -355,6 +356,7 @@ export const patentTools = defineToolGroup<PatentToolDeps>({
     }),
     defineTool({
       name: "get_available_databases",
+      role: "reader",
       path: "/tools/get_available_databases",
       summary: "List the GPSS patent databases",
       description: "Every patDB code for search_patents' databases, by region, described.",
@@ -368,6 +370,7 @@ export const patentTools = defineToolGroup<PatentToolDeps>({
     }),
     defineTool({
       name: "get_search_examples",
+      role: "reader",
       path: "/tools/get_search_examples",
       summary: "Example search_patents requests",
       description: "Named example bodies for search_patents, each ready to send.",

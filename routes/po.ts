@@ -404,6 +404,7 @@ export const poTools = defineToolGroup<PoToolDeps>({
   tools: [
     defineTool({
       name: "read_po",
+      role: "reader",
       path: "/po/read",
       summary: "Read every entry of a PO file",
       description: "Every entry of one catalogue (obsolete included), or a page. A work list by state: " +
@@ -424,6 +425,7 @@ export const poTools = defineToolGroup<PoToolDeps>({
     }),
     defineTool({
       name: "write_po",
+      role: "translator",
       path: "/po/write",
       summary: "Write entries of a PO file",
       description: "Changes, adds or deletes entries (by msgctxt and msgid; fields left out kept) in one " +
@@ -493,6 +495,7 @@ export const poTools = defineToolGroup<PoToolDeps>({
     }),
     defineTool({
       name: "read_po_context",
+      role: "reader",
       path: "/po/read_context",
       summary: "Find an entry and its neighbours",
       description: "One entry (by msgid, msgctxt) and its neighbours. No match: target_entry null and " +
@@ -526,6 +529,7 @@ export const poTools = defineToolGroup<PoToolDeps>({
     }),
     defineTool({
       name: "find_fuzzy",
+      role: "reader",
       path: "/po/find_fuzzy",
       summary: "List the fuzzy entries of a PO file",
       description: "The fuzzy entries of one catalogue, in file order; pages as read_po. list_entries " +

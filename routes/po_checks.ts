@@ -127,6 +127,7 @@ export const poCheckTools = defineToolGroup<CheckToolDeps>({
   tools: [
     defineTool({
       name: "check_po",
+      role: "reader",
       path: "/po/check",
       summary: "Check translations (placeholders, markup, plurals)",
       description: "Checks an entry, a catalogue or a directory (placeholders as msgfmt -c, reST, URLs, " +
@@ -174,6 +175,7 @@ export const poCheckTools = defineToolGroup<CheckToolDeps>({
     }),
     defineTool({
       name: "list_checks",
+      role: "reader",
       path: "/po/checks",
       summary: "List the checks",
       description: "Every check: name, severity, default, what it finds. To choose check_po's checks.",

@@ -289,6 +289,7 @@ export const poMaintainTools = defineToolGroup<HeaderToolDeps>({
   tools: [
     defineTool({
       name: "read_header",
+      role: "reader",
       path: "/po/header",
       summary: "Read the header of a PO file as fields",
       description: "The header's fields in order and as an object, and whether Plural-Forms is valid and " +
@@ -326,6 +327,7 @@ export const poMaintainTools = defineToolGroup<HeaderToolDeps>({
     }),
     defineTool({
       name: "update_header",
+      role: "reviewer",
       path: "/po/header/update",
       summary: "Set or remove header fields of a PO file",
       description: "Sets or removes header fields; the rest is kept. Entries: write_po.",
@@ -373,6 +375,7 @@ export const poMaintainTools = defineToolGroup<HeaderToolDeps>({
     }),
     defineTool({
       name: "merge_po",
+      role: "reviewer",
       path: "/po/merge",
       summary: "Merge a catalogue with a template, as msgmerge does",
       description: "Updates a catalogue from its template as msgmerge 0.21 does and lists each outcome's " +
@@ -457,6 +460,7 @@ export const poMaintainTools = defineToolGroup<HeaderToolDeps>({
     }),
     defineTool({
       name: "compile_mo",
+      role: "reviewer",
       path: "/po/compile",
       summary: "Compile a catalogue to MO, as msgfmt does",
       description: "Writes the MO file msgfmt 0.21 would write, beside the catalogue or to output_path. " +

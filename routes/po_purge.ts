@@ -54,6 +54,7 @@ export const poPurgeTools = defineToolGroup<{ catalogues: NonNullable<AppDeps["c
   tools: [
     defineTool({
       name: "purge_obsolete",
+      role: "admin",
       path: "/po/purge",
       summary: "Remove obsolete (#~) entries from a PO file",
       description: "Removes obsolete #~ entries in one atomic write and lists them; dry_run first. " +
