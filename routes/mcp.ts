@@ -11,7 +11,7 @@
  */
 import { createMcpHandler, McpServer } from "@modelcontextprotocol/server";
 import type { z } from "zod";
-import { type AppDeps, inflightBudget } from "./deps.ts";
+import { type AppDeps, callAudit, inflightBudget } from "./deps.ts";
 import { INTERNAL_ERROR_DETAIL, toErrorAnswer } from "./errors.ts";
 import { BusyError, TooLargeError } from "../lib/errors.ts";
 import { BodyParseError, readBodyBytes } from "./json_body.ts";
@@ -280,7 +280,13 @@ async function callTool(
     checkRole(tool, identity);
     const schema = tool.mcpInput ?? tool.input;
     const input = schema ? validateJson(schema, args ?? {}) : undefined;
-    const call: ToolCall = { signal, maxAnswerBytes: maxAnswerBytes(deps), via: "mcp", identity };
+    const call: ToolCall = {
+      signal,
+      maxAnswerBytes: maxAnswerBytes(deps),
+      via: "mcp",
+      identity,
+      audit: callAudit(deps),
+    };
     return toolResult(await tool.run(input, call), call, hold);
   } catch (error) {
     const answer = toErrorAnswer(error);

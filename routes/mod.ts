@@ -24,6 +24,7 @@ import { poTools } from "./po.ts";
 import { poMaintainTools } from "./po_maintain.ts";
 import { poCheckTools } from "./po_checks.ts";
 import { poPurgeTools } from "./po_purge.ts";
+import { auditTools } from "./audit.ts";
 import { requestLog } from "./request_log.ts";
 import { securityHeaders } from "./security_headers.ts";
 import { mountUi } from "./ui.ts";
@@ -44,6 +45,7 @@ export const TOOL_GROUPS: readonly ToolGroup[] = [
   greetingTools,
   patentTools,
   patentResearchTools,
+  auditTools,
 ] as ToolGroup[];
 
 /** Every tool the service offers (as defined: for listing; {@link serveTools} binds them). */

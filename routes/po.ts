@@ -39,6 +39,7 @@ import {
   type ToolAnnotations,
 } from "./tool.ts";
 import { pyInt, RequestValidationError } from "./validation.ts";
+import { auditedWrite } from "./audit.ts";
 import { cataloguePath } from "./_catalogue_path.ts";
 
 const FilePath = z.string().meta({
@@ -461,7 +462,7 @@ export const poTools = defineToolGroup<PoToolDeps>({
           checks,
           refuseSimilar,
           ...(stamp_revision_date ? { stampRevisionDate: new Date() } : {}),
-        }, { signal: call.signal });
+        }, auditedWrite(call, "write_po", entries));
         const merged = r.duplicatesDropped > 0
           ? `; ${r.duplicatesDropped} duplicate (msgctxt, msgid) entries in the request were merged, the last one wins`
           : "";

@@ -22,6 +22,7 @@ import {
   readForCompile,
   readHeader,
 } from "../lib/po/mod.ts";
+import { auditedWrite } from "./audit.ts";
 import { cataloguePath } from "./_catalogue_path.ts";
 import { pyInt } from "./validation.ts";
 import type { AppDeps } from "./deps.ts";
@@ -345,16 +346,26 @@ export const poMaintainTools = defineToolGroup<HeaderToolDeps>({
       handle: async (input, { catalogues }, call) => {
         const { set, stamp_revision_date, dry_run, if_revision, plural_forms } = input;
         const file_path = cataloguePath(catalogues, input.file_path);
-        const r = await editHeader(catalogues, file_path, {
-          set,
-          // The rule for the Language being set, or the header's: known only once the file is read.
-          ...(plural_forms === "from_language"
-            ? { setFor: (cat) => ({ ...set, ...pluralFormsFor(cat, set) }) }
-            : {}),
-          ...(stamp_revision_date ? { stampRevisionDate: new Date() } : {}),
-          ...(if_revision !== undefined ? { ifRevision: if_revision } : {}),
-          dryRun: dry_run,
-        }, { signal: call.signal });
+        const r = await editHeader(
+          catalogues,
+          file_path,
+          {
+            set,
+            // The rule for the Language being set, or the header's: known only once the file is read.
+            ...(plural_forms === "from_language"
+              ? { setFor: (cat) => ({ ...set, ...pluralFormsFor(cat, set) }) }
+              : {}),
+            ...(stamp_revision_date ? { stampRevisionDate: new Date() } : {}),
+            ...(if_revision !== undefined ? { ifRevision: if_revision } : {}),
+            dryRun: dry_run,
+          },
+          auditedWrite(
+            call,
+            "update_header",
+            [{ msgctxt: null, msgid: "" }],
+            () => `set ${Object.keys(set).join(", ")}`,
+          ),
+        );
         const fields = r.changed.join(", ");
         return {
           success: true,
@@ -411,13 +422,30 @@ export const poMaintainTools = defineToolGroup<HeaderToolDeps>({
           revision = read.revision;
         } else {
           const def = target === file_path ? null : (await catalogues.read(file_path, { signal })).doc;
-          const r = await catalogues.updateWithRevision(target, (cat) => {
-            const base = def ?? cat;
-            if (base === null) throw new NotFoundError(`File not found: ${file_path}`);
-            const result = mergeCatalogs(base, template, options);
-            placeholder = base.placeholderCharset !== undefined;
-            return { doc: result.catalog, result: { stats: result.stats, outcomes: result.outcomes } };
-          }, { signal });
+          let stats: MergeStats | undefined;
+          const r = await catalogues.updateWithRevision(
+            target,
+            (cat) => {
+              const base = def ?? cat;
+              if (base === null) throw new NotFoundError(`File not found: ${file_path}`);
+              const result = mergeCatalogs(base, template, options);
+              placeholder = base.placeholderCharset !== undefined;
+              stats = result.stats;
+              return { doc: result.catalog, result: { stats: result.stats, outcomes: result.outcomes } };
+            },
+            auditedWrite(
+              call,
+              "merge_po",
+              [],
+              () =>
+                stats === undefined
+                  ? null
+                  : `template ${template_path}${
+                    target === file_path ? "" : ` (from ${file_path})`
+                  }: ${stats.merged} kept, ` +
+                    `${stats.fuzzied} fuzzy, ${stats.missing} new`,
+            ),
+          );
           merged = r.result;
           written = r.written;
           revision = r.revision;
@@ -493,9 +521,12 @@ export const poMaintainTools = defineToolGroup<HeaderToolDeps>({
             } and exits 1: ${shown}${r.errors.length > 10 ? "; …" : ""}`,
           );
         }
-        const written = r.bytes === null
-          ? false
-          : (await catalogues.writeFile(target, r.bytes, [".mo"], { signal: call.signal })).written;
+        const written = r.bytes === null ? false : (await catalogues.writeFile(
+          target,
+          r.bytes,
+          [".mo"],
+          auditedWrite(call, "compile_mo", [], () => `from ${file_path}: ${r.messages} messages`),
+        )).written;
         return {
           success: true,
           message: r.bytes === null

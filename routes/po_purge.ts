@@ -10,19 +10,19 @@ import { InvalidInputError } from "../lib/errors.ts";
 import { MAX_LISTED_PURGED, purgeCatalogue, type PurgeSelection } from "../lib/po/mod.ts";
 import type { AppDeps } from "./deps.ts";
 import { defineTool, defineToolGroup, requireDep } from "./tool.ts";
+import { auditedWrite } from "./audit.ts";
 import { cataloguePath, optionalCataloguePath } from "./_catalogue_path.ts";
 
 export const PurgeObsoleteRequest = z.strictObject({
   file_path: z.string().meta({ description: "A catalogue (.po/.pot): absolute, or relative to a root." }),
   which: z.enum(["all", "before", "fuzzy"]).default("all").meta({
-    description: "all: every #~ entry; before: those already obsolete in before_path (the catalogue " +
-      "before the last merge); fuzzy: the fuzzy ones (never reviewed).",
+    description: "all: every #~ entry; before: those already #~ in before_path; fuzzy: the fuzzy #~ ones.",
   }),
   before_path: z.string().optional().meta({
-    description: 'With which "before": the catalogue before the last merge.',
+    description: 'For which "before": the catalogue before the merge.',
   }),
   if_revision: z.string().optional().meta({
-    description: "Purge only if the file's revision is still this one (else 409).",
+    description: "Only if the file is still at this revision (else 409).",
   }),
   dry_run: z.boolean().default(false).meta({
     description: "Write nothing; answer the counts and the diff.",
@@ -80,7 +80,7 @@ export const poPurgeTools = defineToolGroup<{ catalogues: NonNullable<AppDeps["c
           selection,
           ifRevision: if_revision,
           dryRun: dry_run,
-        }, { signal: call.signal });
+        }, auditedWrite(call, "purge_obsolete", [], () => `which ${which}`));
         const what = `${r.purged} obsolete entr${r.purged === 1 ? "y" : "ies"}`;
         return {
           success: true,

@@ -12,6 +12,7 @@ import { writeAll } from "../cli/log.ts";
 import { type Config, isLoopbackHost } from "../lib/config.ts";
 import { GpssClient, QuotaLedger } from "../lib/gpss/mod.ts";
 import { PO_CODEC } from "../lib/po/mod.ts";
+import { FileAuditLog, MemoryAuditLog } from "../lib/audit/mod.ts";
 import { CatalogueStore } from "../lib/store/mod.ts";
 import type { AppDeps } from "./deps.ts";
 import { buildMcpServer, logLine } from "./mcp.ts";
@@ -43,7 +44,9 @@ export function appDeps(config: Config, log: (line: string) => void): AppDeps {
     codec: PO_CODEC,
     maxFileBytes: config.poMaxFileBytes,
   });
-  return { config, log, gpss, catalogues, budget };
+  // The audit log in PO_AUDIT_DIR (checked at start-up), else in memory (the start says so).
+  const audit = config.auditDir === null ? new MemoryAuditLog() : new FileAuditLog(config.auditDir);
+  return { config, log, gpss, catalogues, budget, audit };
 }
 
 /** How a server mode logs, and what `main.ts` found of its permissions. */
@@ -62,6 +65,11 @@ export interface RunOptions {
 export function runHttpServer(config: Config, { log, unrestricted }: RunOptions): void {
   const facts = { host: config.host, loopback: isLoopbackHost(config.host), apiToken: config.apiToken };
   for (const line of serveWarnings({ ...facts, unrestricted })) log(line);
+  if (config.auditDir === null) {
+    log(
+      "audit log kept in memory only (the newest 10000 writes, lost on restart): set PO_AUDIT_DIR to keep it",
+    );
+  }
   const app = createApp(appDeps(config, log));
   try {
     startServer(serverFetch(app, log), {

@@ -21,7 +21,8 @@ import {
 } from "../lib/json_answer.ts";
 import { type Identity, type Role, roleAllows } from "../lib/auth/mod.ts";
 import { RoleRefusedError } from "../lib/errors.ts";
-import { type AppDeps, inflightBudget, tokenConfigured } from "./deps.ts";
+import type { AuditLog, AuditRecord } from "../lib/audit/mod.ts";
+import { type AppDeps, callAudit, inflightBudget, tokenConfigured } from "./deps.ts";
 import { identityOf } from "./guard.ts";
 import { toolOperationResponses } from "./openapi.ts";
 import { PLACEHOLDER_EXAMPLES, type ToolExamples, toolExamples } from "./tool_examples.ts";
@@ -134,6 +135,8 @@ export interface ToolCall {
   via?: "http" | "mcp";
   /** Who made it (absent: a call from inside the service or a test; the audit log says "unknown"). */
   identity?: Identity;
+  /** Where its writes are recorded (see `routes/audit.ts` `auditedWrite`), and what to do when that fails. */
+  audit?: { log: AuditLog; onError(record: AuditRecord, error: unknown): void };
   /** Largest answer the caller may get, in bytes of JSON. */
   maxAnswerBytes: number;
   /** The HTTP request's headers (absent over MCP); a tool reads only those of {@link Tool.httpHeaders}. */
@@ -251,6 +254,7 @@ export function mountTools(app: OpenAPIHono, tools: readonly ServedTool[], deps:
   // `/openapi.json` is public: with a token, its examples name neither the roots nor catalogue
   // data (an authorised MCP client gets the real ones).
   const withToken = tokenConfigured(deps);
+  const audit = callAudit(deps);
   const examples = withToken ? PLACEHOLDER_EXAMPLES : toolExamples(deps);
   const streamOptions = {
     limit: maxAnswerBytes(deps),
@@ -324,6 +328,7 @@ export function mountTools(app: OpenAPIHono, tools: readonly ServedTool[], deps:
       const answer = await tool.run(input, {
         via: "http",
         identity,
+        audit,
         signal: requestSignal(c),
         maxAnswerBytes: streamOptions.limit,
         headers: tool.httpHeaders ? c.req.raw.headers : undefined,

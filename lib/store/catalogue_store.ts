@@ -299,6 +299,7 @@ export class CatalogueStore<D> {
     options: CatalogueCallOptions = {},
   ): Promise<UpdateOutcome<R, D>> {
     const { signal } = options;
+    let revisionBefore: string | null = null;
     let release = NOTHING_HELD;
     try {
       signal?.throwIfAborted();
@@ -330,10 +331,8 @@ export class CatalogueStore<D> {
               : cached && sameBytes(cached.bytes, current.bytes)
               ? cached.doc
               : this.#parse(flatBytes(current.bytes), userPath);
-            const out = await fn(doc, {
-              revision: current === null ? null : revisionOf(current.bytes),
-              bytes: current?.bytes ?? null,
-            });
+            revisionBefore = current === null ? null : revisionOf(current.bytes);
+            const out = await fn(doc, { revision: revisionBefore, bytes: current?.bytes ?? null });
             const bytes = this.#codec.encode(out.doc);
             next = { result: out.result, doc: this.#codec.written?.(out.doc, bytes) ?? out.doc, bytes };
             // A read that sees the new file before this update has cached it reuses this document.
@@ -351,6 +350,7 @@ export class CatalogueStore<D> {
         // Only once the document is cached (or the update failed): no read falls between the two.
         if (next && this.#writing.get(path.realPath) === next) this.#writing.delete(path.realPath);
       }
+      if (written) await options.onWritten?.({ path: userPath, revisionBefore, revisionAfter: revision! });
       return { result: next!.result, doc: next!.doc, revision, written };
     } catch (error) {
       throw mapSandboxError(error, userPath, this.roots);
@@ -394,6 +394,13 @@ export class CatalogueStore<D> {
         () => bytes,
         signal ? { ...this.#writeOptions, signal } : this.#writeOptions,
       );
+      if (outcome.written !== null) {
+        await options.onWritten?.({
+          path: userPath,
+          revisionBefore: outcome.previous === null ? null : revisionOf(outcome.previous.bytes),
+          revisionAfter: revisionOf(bytes),
+        });
+      }
       return { written: outcome.written !== null };
     } catch (error) {
       throw mapSandboxError(error, userPath, this.roots);

@@ -18,6 +18,19 @@ export interface CatalogueCallOptions {
    * still waits for them, and stop between chunks, or before the parse, otherwise.
    */
   signal?: AbortSignal;
+  /**
+   * Told of a write once its bytes are in place (not called when nothing was written): the path as
+   * the caller gave it and the file's revision before (null: it did not exist) and after. The audit
+   * log records writes through it. Awaited before the call returns; what it throws is thrown.
+   */
+  onWritten?: (write: WrittenFile) => void | Promise<void>;
+}
+
+/** A write {@link CatalogueCallOptions.onWritten} is told of. */
+export interface WrittenFile {
+  path: string;
+  revisionBefore: string | null;
+  revisionAfter: string;
 }
 
 /** Turns file bytes into a document and back. The PO codec is `parsePo`/`encodePo`. */

@@ -11,6 +11,7 @@ export {
   CatalogueStore,
   type DocumentCodec,
   statKey,
+  type WrittenFile,
 } from "./catalogue_store.ts";
 export { StoreSetupError, useLockDirectory } from "./lock_dir.ts";
 export { atomicUpdateFile } from "./atomic_write.ts";
