@@ -55,6 +55,7 @@ export const CONFIG_ENV_NAMES = [
   "GPSS_QUOTA_OFFPEAK_RECORDS",
   "PO_TOKENS_FILE",
   "PO_AUDIT_DIR",
+  "DATABASE_URL",
 ] as const;
 
 /** The variables that decide permissions (all that `main.ts permissions` is allowed to read). */
@@ -68,10 +69,12 @@ export const PERMISSION_ENV_NAMES = [
   "GPSS_STATE_DIR",
   "PO_TOKENS_FILE",
   "PO_AUDIT_DIR",
+  "DATABASE_URL",
+  "DATABASE_URL",
 ] as const;
 
 /** Variables whose values are secrets: never echoed in a message. */
-const SECRET_ENV_NAMES: ReadonlySet<string> = new Set(["API_TOKEN", "USER_CODE"]);
+const SECRET_ENV_NAMES: ReadonlySet<string> = new Set(["API_TOKEN", "USER_CODE", "DATABASE_URL"]);
 
 /** The parsed configuration. */
 export interface Config {
@@ -124,6 +127,11 @@ export interface Config {
   tokens?: ReadonlyMap<string, Identity>;
   /** The directory of the audit log (`PO_AUDIT_DIR`), or null to keep it in memory only. */
   auditDir: string | null;
+  /**
+   * The PostgreSQL shared by the instances (`DATABASE_URL`, `postgres://user:password@host:port/db`):
+   * the audit log and the catalogue write leases live there. Null: none (one instance, embedded).
+   */
+  databaseUrl: URL | null;
 }
 
 /** Raised for an invalid variable; the message names it and says what is expected. */
@@ -187,6 +195,14 @@ const EnvSchema = z.object({
     error: 'must be an absolute file name without ","',
   }).optional(),
   PO_AUDIT_DIR: z.string().optional(),
+  DATABASE_URL: z.string().trim().refine((v) => {
+    try {
+      const url = new URL(v);
+      return (url.protocol === "postgres:" || url.protocol === "postgresql:") && url.hostname !== "";
+    } catch {
+      return false;
+    }
+  }, { error: "must be a postgres://user:password@host:port/database URL (TCP, with a host)" }).optional(),
 });
 
 /** Loopback names, always accepted in `Host` unless ALLOWED_HOSTS is "*". */
@@ -347,6 +363,7 @@ export function parseConfig(
     },
     tokensFile: e.PO_TOKENS_FILE === undefined ? null : resolve(e.PO_TOKENS_FILE),
     auditDir,
+    databaseUrl: e.DATABASE_URL === undefined ? null : new URL(e.DATABASE_URL),
   };
 }
 
@@ -432,6 +449,11 @@ export function gpssNetAddress(url: URL): string {
   return `${url.hostname}:${port}`;
 }
 
+/** `host:port` of the shared database (5432 by default). */
+export function databaseNetAddress(url: URL): string {
+  return `${url.hostname}:${url.port || "5432"}`;
+}
+
 /** True when the listening host only accepts connections from this machine. */
 export function isLoopbackHost(host: string): boolean {
   return host === "localhost" || host === "::1" || host === "[::1]" || /^127\.\d+\.\d+\.\d+$/.test(host);
@@ -460,6 +482,7 @@ export function permissionFlags(config: Config, mode: "serve" | "mcp"): string[]
   // The tokens file is read, never written.
   const readable = config.tokensFile === null ? files : [...dirs, config.tokensFile].join(",");
   const net = [gpssNetAddress(config.gpssApiUrl)];
+  if (config.databaseUrl !== null) net.push(databaseNetAddress(config.databaseUrl));
   if (mode === "serve") net.unshift(`${config.host}:${config.port}`);
   return [
     `--allow-read=${readable}`,

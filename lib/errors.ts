@@ -46,6 +46,9 @@ export class QuotaExceededError extends DomainError {
   }
 }
 
+/** A shared service the work needs (the PostgreSQL of DATABASE_URL) cannot be reached now: try again. */
+export class UnavailableError extends DomainError {}
+
 /** The work took longer than the time allowed to one request, and was abandoned. */
 export class TimeoutError extends DomainError {}
 

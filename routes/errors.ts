@@ -20,6 +20,7 @@ import {
   RoleRefusedError,
   TimeoutError,
   TooLargeError,
+  UnavailableError,
   UnwritableCatalogError,
 } from "../lib/errors.ts";
 import { ChecksFailedError } from "../lib/po/mod.ts";
@@ -39,6 +40,7 @@ const ERROR_STATUS: [ErrorClass, ContentfulStatusCode, (e: Error) => unknown][] 
   [AnswerTooLargeError, 422, (e) => e.message],
   [BusyError, 503, (e) => e.message],
   [TimeoutError, 503, (e) => e.message],
+  [UnavailableError, 503, (e) => e.message],
   [PoSyntaxError, 422, (e) => `Invalid PO file: ${e.message}`],
   [UnwritableCatalogError, 422, (e) => e.message],
   [NotFoundError, 404, (e) => e.message],

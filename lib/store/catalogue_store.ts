@@ -119,6 +119,7 @@ export class CatalogueStore<D> {
   readonly roots: readonly string[];
   readonly #codec: DocumentCodec<D>;
   readonly #maxFileBytes: number;
+  readonly #writeLease: CatalogueStoreOptions<D>["writeLease"];
   readonly #cacheMaxBytes: number;
   readonly #racyWindowMs: number;
   readonly #now: () => number;
@@ -153,6 +154,7 @@ export class CatalogueStore<D> {
     this.roots = [...options.roots];
     this.#codec = options.codec;
     this.#maxFileBytes = options.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES;
+    this.#writeLease = options.writeLease;
     this.#cacheMaxBytes = options.cacheMaxBytes ?? DEFAULT_CACHE_MAX_BYTES;
     this.#racyWindowMs = options.racyWindowMs ?? DEFAULT_RACY_WINDOW_MS;
     this.#now = options.now ?? Date.now;
@@ -311,6 +313,7 @@ export class CatalogueStore<D> {
       let next: { doc: D; result: R; bytes: Bytes } | undefined;
       let written = false;
       let revision: string | null = null;
+      const giveBack = this.#writeLease ? await this.#writeLease(path.realPath, signal) : null;
       try {
         const outcome = await updateFileUnderLock(
           {
@@ -346,11 +349,13 @@ export class CatalogueStore<D> {
         written = outcome.written !== null;
         const bytesNow = written ? next!.bytes : outcome.previous?.bytes;
         revision = bytesNow === undefined ? null : revisionOf(bytesNow);
+        // Told while the lease is held: writes are recorded in the order they were made.
+        if (written) await options.onWritten?.({ path: userPath, revisionBefore, revisionAfter: revision! });
       } finally {
         // Only once the document is cached (or the update failed): no read falls between the two.
         if (next && this.#writing.get(path.realPath) === next) this.#writing.delete(path.realPath);
+        await giveBack?.();
       }
-      if (written) await options.onWritten?.({ path: userPath, revisionBefore, revisionAfter: revision! });
       return { result: next!.result, doc: next!.doc, revision, written };
     } catch (error) {
       throw mapSandboxError(error, userPath, this.roots);
@@ -383,23 +388,29 @@ export class CatalogueStore<D> {
         maxBytes: this.#maxFileBytes,
         extensions,
       });
-      const outcome = await updateFileUnderLock(
-        {
-          openPath: path.lexicalPath,
-          key: path.realPath,
-          displayPath: userPath,
-          followSymlinks: false,
-          directories: path.directories,
-        },
-        () => bytes,
-        signal ? { ...this.#writeOptions, signal } : this.#writeOptions,
-      );
-      if (outcome.written !== null) {
-        await options.onWritten?.({
-          path: userPath,
-          revisionBefore: outcome.previous === null ? null : revisionOf(outcome.previous.bytes),
-          revisionAfter: revisionOf(bytes),
-        });
+      const giveBack = this.#writeLease ? await this.#writeLease(path.realPath, signal) : null;
+      let outcome: Awaited<ReturnType<typeof updateFileUnderLock>>;
+      try {
+        outcome = await updateFileUnderLock(
+          {
+            openPath: path.lexicalPath,
+            key: path.realPath,
+            displayPath: userPath,
+            followSymlinks: false,
+            directories: path.directories,
+          },
+          () => bytes,
+          signal ? { ...this.#writeOptions, signal } : this.#writeOptions,
+        );
+        if (outcome.written !== null) {
+          await options.onWritten?.({
+            path: userPath,
+            revisionBefore: outcome.previous === null ? null : revisionOf(outcome.previous.bytes),
+            revisionAfter: revisionOf(bytes),
+          });
+        }
+      } finally {
+        await giveBack?.();
       }
       return { written: outcome.written !== null };
     } catch (error) {

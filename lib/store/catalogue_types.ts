@@ -83,6 +83,12 @@ export interface CatalogueStoreOptions<D> {
   /** Where the cross-process lock files live (default: the process's, see `setLockPlacement`; the
    * service sets a lock directory at start-up, so nothing is written beside the catalogues). */
   locks?: LockPlacement;
+  /**
+   * A lease held around each write, besides the file lock, keyed by the file's real path: the
+   * PostgreSQL advisory lock that keeps instances on several machines from writing one catalogue at
+   * once (`lib/pg/lease.ts`). Taken before the file lock, given back after it. Default: none.
+   */
+  writeLease?: (key: string, signal?: AbortSignal) => Promise<() => Promise<void>>;
 }
 
 /** The result of {@link CatalogueStore.read}. */
