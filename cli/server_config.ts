@@ -30,7 +30,8 @@ export function loadConfig(cfg: ConfigModule): Config {
       cwd: Deno.cwd(),
     });
     cfg.prepareStore(config);
-    return config;
+    const tokens = cfg.loadTokens(config);
+    return tokens === undefined ? config : { ...config, tokens };
   } catch (error) {
     if (!(error instanceof ConfigError)) throw error;
     console.error(`configuration error: ${error.message}`);

@@ -21,6 +21,7 @@ import { checkRoots } from "./store/path_policy.ts";
 import { DEFAULT_QUOTA_WINDOWS, parsePeakWindow, type QuotaWindows } from "./gpss/quota_window.ts";
 import { openStateDirectory, StateDirError, stateDirSetting } from "./gpss/state_dir.ts";
 import { type GettextGeneration, parseGeneration } from "./po/layout/generation.ts";
+import { type Identity, loadTokensFile, TokensFileError } from "./auth/mod.ts";
 
 /** The real GPSS endpoint (TIPO, Taiwan). */
 export const DEFAULT_GPSS_API_URL = "https://tiponet.tipo.gov.tw/gpss1/gpsskmc/gpss_api";
@@ -54,6 +55,9 @@ export const CONFIG_ENV_NAMES = [
   "GPSS_QUOTA_PEAK_RECORDS",
   "GPSS_QUOTA_OFFPEAK_RECORDS",
   "PO_GETTEXT",
+  "PO_TOKENS_FILE",
+  "PO_AUDIT_DIR",
+  "DATABASE_URL",
 ] as const;
 
 /** The variables that decide permissions (all that `main.ts permissions` is allowed to read). */
@@ -65,10 +69,14 @@ export const PERMISSION_ENV_NAMES = [
   "INIT_CWD",
   "PO_LOCK_DIR",
   "GPSS_STATE_DIR",
+  "PO_TOKENS_FILE",
+  "PO_AUDIT_DIR",
+  "DATABASE_URL",
+  "DATABASE_URL",
 ] as const;
 
 /** Variables whose values are secrets: never echoed in a message. */
-const SECRET_ENV_NAMES: ReadonlySet<string> = new Set(["API_TOKEN", "USER_CODE"]);
+const SECRET_ENV_NAMES: ReadonlySet<string> = new Set(["API_TOKEN", "USER_CODE", "DATABASE_URL"]);
 
 /** The parsed configuration. */
 export interface Config {
@@ -120,6 +128,17 @@ export interface Config {
   gpssStateDir: string | null;
   /** The GPSS quota windows and budgets (`GPSS_QUOTA_PEAK`, `GPSS_QUOTA_PEAK_RECORDS`, `…_OFFPEAK_RECORDS`). */
   gpssQuotaWindows: QuotaWindows;
+  /** The tokens file (`PO_TOKENS_FILE`: identities and roles), or null for `API_TOKEN` alone. */
+  tokensFile: string | null;
+  /** Its identities by token hash, read by {@link loadTokens} at start-up (absent: none). */
+  tokens?: ReadonlyMap<string, Identity>;
+  /** The directory of the audit log (`PO_AUDIT_DIR`), or null to keep it in memory only. */
+  auditDir: string | null;
+  /**
+   * The PostgreSQL shared by the instances (`DATABASE_URL`, `postgres://user:password@host:port/db`):
+   * the audit log and the catalogue write leases live there. Null: none (one instance, embedded).
+   */
+  databaseUrl: URL | null;
 }
 
 /** Raised for an invalid variable; the message names it and says what is expected. */
@@ -180,6 +199,18 @@ const EnvSchema = z.object({
   GPSS_QUOTA_PEAK: z.string().optional(),
   GPSS_QUOTA_PEAK_RECORDS: intVar(0, 10_000_000).default(DEFAULT_QUOTA_WINDOWS.peakRecords),
   GPSS_QUOTA_OFFPEAK_RECORDS: intVar(0, 10_000_000).default(DEFAULT_QUOTA_WINDOWS.offPeakRecords),
+  PO_TOKENS_FILE: z.string().trim().refine((v) => isAbsolute(v) && !v.includes(","), {
+    error: 'must be an absolute file name without ","',
+  }).optional(),
+  PO_AUDIT_DIR: z.string().optional(),
+  DATABASE_URL: z.string().trim().refine((v) => {
+    try {
+      const url = new URL(v);
+      return (url.protocol === "postgres:" || url.protocol === "postgresql:") && url.hostname !== "";
+    } catch {
+      return false;
+    }
+  }, { error: "must be a postgres://user:password@host:port/database URL (TCP, with a host)" }).optional(),
 });
 
 /** Loopback names, always accepted in `Host` unless ALLOWED_HOSTS is "*". */
@@ -306,6 +337,13 @@ export function parseConfig(
     if (!(error instanceof StateDirError)) throw error;
     throw new ConfigError("GPSS_STATE_DIR", error.message.replace(/^GPSS_STATE_DIR: /, ""));
   }
+  let auditDir: string | null;
+  try {
+    auditDir = stateDirSetting(e.PO_AUDIT_DIR, "PO_AUDIT_DIR");
+  } catch (error) {
+    if (!(error instanceof StateDirError)) throw error;
+    throw new ConfigError("PO_AUDIT_DIR", error.reason);
+  }
   if (e.GPSS_QUOTA_PEAK !== undefined) {
     try {
       peak = parsePeakWindow(e.GPSS_QUOTA_PEAK);
@@ -342,6 +380,9 @@ export function parseConfig(
       peakRecords: e.GPSS_QUOTA_PEAK_RECORDS,
       offPeakRecords: e.GPSS_QUOTA_OFFPEAK_RECORDS,
     },
+    tokensFile: e.PO_TOKENS_FILE === undefined ? null : resolve(e.PO_TOKENS_FILE),
+    auditDir,
+    databaseUrl: e.DATABASE_URL === undefined ? null : new URL(e.DATABASE_URL),
   };
 }
 
@@ -371,6 +412,16 @@ export function prepareStore(config: Config, uid: () => number | null = processU
       }
       openStateDirectory(config.gpssStateDir, id);
     }
+    if (config.auditDir !== null) {
+      const id = uid();
+      if (id === null) {
+        throw new StateDirError(
+          `cannot tell whether ${config.auditDir} is this user's: run with --allow-sys=uid`,
+          "PO_AUDIT_DIR",
+        );
+      }
+      openStateDirectory(config.auditDir, id, "PO_AUDIT_DIR");
+    }
     if (config.poLockDir === null) return setLockPlacement(LOCKS_BESIDE_PLACEMENT);
     const id = uid();
     if (id === null) {
@@ -380,9 +431,34 @@ export function prepareStore(config: Config, uid: () => number | null = processU
     }
     setLockPlacement(openLockDirectory(config.poLockDir, id));
   } catch (error) {
-    if (error instanceof StateDirError) throw new ConfigError(error.variable, error.message.slice(16));
+    if (error instanceof StateDirError) throw new ConfigError(error.variable, error.reason);
     if (!(error instanceof StoreSetupError)) throw error;
     throw new ConfigError(error.variable, error.message.slice(error.variable.length + 2));
+  }
+}
+
+/**
+ * The identities of the tokens file (`PO_TOKENS_FILE`), its permissions checked (see
+ * `lib/auth/tokens.ts`), or undefined when none is configured.
+ *
+ * @throws {ConfigError} `PO_TOKENS_FILE: cannot use the tokens file …: others may read or write it …`.
+ */
+export function loadTokens(
+  config: Config,
+  uid: () => number | null = processUid,
+): ReadonlyMap<string, Identity> | undefined {
+  if (config.tokensFile === null) return undefined;
+  try {
+    const id = uid();
+    if (id === null) {
+      throw new TokensFileError(
+        `cannot tell whether ${config.tokensFile} is this user's: run with --allow-sys=uid`,
+      );
+    }
+    return loadTokensFile(config.tokensFile, id);
+  } catch (error) {
+    if (!(error instanceof TokensFileError)) throw error;
+    throw new ConfigError("PO_TOKENS_FILE", error.message.replace(/^PO_TOKENS_FILE: /, ""));
   }
 }
 
@@ -390,6 +466,11 @@ export function prepareStore(config: Config, uid: () => number | null = processU
 export function gpssNetAddress(url: URL): string {
   const port = url.port || (url.protocol === "https:" ? "443" : "80");
   return `${url.hostname}:${port}`;
+}
+
+/** `host:port` of the shared database (5432 by default). */
+export function databaseNetAddress(url: URL): string {
+  return `${url.hostname}:${url.port || "5432"}`;
 }
 
 /** True when the listening host only accepts connections from this machine. */
@@ -415,19 +496,27 @@ export function permissionFlags(
   mode: "serve" | "mcp",
   options: { git?: boolean } = {},
 ): string[] {
-  const files = [
+  const dirs = [
     ...config.poRoots,
     ...(config.poLockDir === null ? [] : [config.poLockDir]),
     ...(config.gpssStateDir === null ? [] : [config.gpssStateDir]),
-  ].join(",");
+    ...(config.auditDir === null ? [] : [config.auditDir]),
+  ];
+  const files = dirs.join(",");
+  // The tokens file is read, never written.
+  const readable = config.tokensFile === null ? files : [...dirs, config.tokensFile].join(",");
   const net = [gpssNetAddress(config.gpssApiUrl)];
+  if (config.databaseUrl !== null) net.push(databaseNetAddress(config.databaseUrl));
   if (mode === "serve") net.unshift(`${config.host}:${config.port}`);
   return [
-    `--allow-read=${files}`,
+    `--allow-read=${readable}`,
     `--allow-write=${files}`,
     `--allow-net=${net.join(",")}`,
     `--allow-env=${CONFIG_ENV_NAMES.join(",")}`,
     ...(options.git ? ["--allow-run=git"] : []),
-    ...(config.poLockDir === null && config.gpssStateDir === null ? [] : ["--allow-sys=uid"]),
+    ...(config.poLockDir === null && config.gpssStateDir === null && config.auditDir === null &&
+        config.tokensFile === null
+      ? []
+      : ["--allow-sys=uid"]),
   ];
 }

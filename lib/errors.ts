@@ -13,6 +13,9 @@ export class DomainError extends Error {
   }
 }
 
+/** The caller's role does not allow what was asked (a tool needing a stronger role). */
+export class RoleRefusedError extends DomainError {}
+
 /** A requested thing (file, entry) does not exist. */
 export class NotFoundError extends DomainError {}
 
@@ -42,6 +45,9 @@ export class QuotaExceededError extends DomainError {
     this.retryAfterS = retryAfterS;
   }
 }
+
+/** A shared service the work needs (the PostgreSQL of DATABASE_URL) cannot be reached now: try again. */
+export class UnavailableError extends DomainError {}
 
 /** The work took longer than the time allowed to one request, and was abandoned. */
 export class TimeoutError extends DomainError {}

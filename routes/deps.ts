@@ -4,6 +4,8 @@
  * @module
  */
 import { ByteBudget } from "../lib/byte_budget.ts";
+import { API_TOKEN_IDENTITY, Identities } from "../lib/auth/mod.ts";
+import { type AuditLog, type AuditRecord, MemoryAuditLog } from "../lib/audit/mod.ts";
 import type { Config } from "../lib/config.ts";
 import { DEFAULT_MAX_INFLIGHT_BYTES } from "../lib/json_answer.ts";
 import type { QuotaStatus, SearchOutcome, SearchRequest } from "../lib/gpss/mod.ts";
@@ -27,6 +29,7 @@ export interface AppDeps {
         | "maxResponseBytes"
         | "maxInflightBytes"
         | "poMaxListedFiles"
+        | "tokens"
       >
     >;
   /** One line per call, to stderr in production. */
@@ -37,6 +40,8 @@ export interface AppDeps {
   budget?: ByteBudget;
   /** Read-only git for the history tools (absent: `routes/git_runner.ts`'s; null: none, they answer so). */
   git?: GitRunner | null;
+  /** Where writes are recorded (absent: in memory, the newest 10,000; see {@link auditLog}). */
+  audit?: AuditLog;
   /** The GPSS client (cache, coalescing, timeout, in-band errors). */
   gpss?: {
     search(request: SearchRequest): Promise<SearchOutcome>;
@@ -56,4 +61,53 @@ export function inflightBudget(deps: AppDeps): ByteBudget {
     BUDGETS.set(deps, budget);
   }
   return budget;
+}
+
+const IDENTITIES = new WeakMap<AppDeps, Identities | null>();
+
+/**
+ * Who the accepted tokens are (the single `API_TOKEN`, admin, and the tokens file's), or null when
+ * neither is configured: then no token is asked and every caller is `anonymous` (admin), as before.
+ */
+export function identities(deps: AppDeps): Identities | null {
+  let found = IDENTITIES.get(deps);
+  if (found === undefined) {
+    const tokens = deps.config.tokens;
+    found = deps.config.apiToken === undefined && (tokens === undefined || tokens.size === 0)
+      ? null
+      : new Identities({ tokens, apiToken: deps.config.apiToken, apiTokenIdentity: API_TOKEN_IDENTITY });
+    IDENTITIES.set(deps, found);
+  }
+  return found;
+}
+
+/** True when a token is asked (API_TOKEN or a tokens file). */
+export function tokenConfigured(deps: AppDeps): boolean {
+  return identities(deps) !== null;
+}
+
+const AUDIT_LOGS = new WeakMap<AppDeps, AuditLog>();
+
+/** The audit log of an app: `deps.audit`, or one in memory made once per deps object. */
+export function auditLog(deps: AppDeps): AuditLog {
+  let log = deps.audit ?? AUDIT_LOGS.get(deps);
+  if (log === undefined) {
+    log = new MemoryAuditLog();
+    AUDIT_LOGS.set(deps, log);
+  }
+  return log;
+}
+
+/** What a tool call records its writes with (`ToolCall.audit`): the log, and a failure said in the log. */
+export function callAudit(
+  deps: AppDeps,
+): { log: AuditLog; onError(record: AuditRecord, error: unknown): void } {
+  return {
+    log: auditLog(deps),
+    onError: (record, error) =>
+      deps.log(
+        `audit log: could not record ${record.action} by ${record.who} on ${record.file_path} ` +
+          `(revision ${record.revision_after}): ${String((error as Error)?.message ?? error).slice(0, 300)}`,
+      ),
+  };
 }

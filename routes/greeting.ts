@@ -19,6 +19,7 @@ export const NewEndpointResponse = z.object({
 export const greetingTools = independentTools("the greeting tool", [
   defineTool({
     name: "new_endpoint",
+    role: "reader",
     path: "/new/endpoint/",
     summary: "Greet someone by name",
     description: 'Returns a welcome message for `name`: {"name": "Ada"} gives {"message": "Hello, Ada!"}.',

@@ -6,12 +6,14 @@
  * `/po/read` with `Host: x\docs` looked like `/docs/po/read` to the old check.
  *
  * Order, per request: token (401) → Host syntax (400) → Host allowed (403) → Origin allowed (403).
- * The token comes first so that nothing about a protected route is told without it.
+ * The token comes first so that nothing about a protected route is told without it. The token names
+ * an identity (a name and a role, `lib/auth/`): {@link identityOf} tells it to the tool routes and
+ * `/mcp`, which refuse a tool the role lacks (403).
  *
  * @module
  */
-import { createHash, timingSafeEqual } from "node:crypto";
 import type { Context, MiddlewareHandler } from "hono";
+import { ANONYMOUS, type Identities, type Identity } from "../lib/auth/mod.ts";
 import { UI_PATHS } from "./ui.ts";
 
 /**
@@ -33,8 +35,8 @@ export const LOOPBACK_HOST_NAMES: readonly string[] = ["localhost", "127.0.0.1",
 
 /** What {@link requestGuard} enforces. */
 export interface GuardOptions {
-  /** The bearer token, or undefined for none. */
-  apiToken: string | undefined;
+  /** Who the accepted tokens are (API_TOKEN, the tokens file), or null when no token is asked. */
+  identities: Identities | null;
   /** Host names (lower case, no port; IPv6 in brackets) accepted in `Host`, or `"*"` for any. */
   allowedHosts: readonly string[] | "*";
   /** Origins (`scheme://host[:port]`, lower case) allowed besides the service's own, or `"*"`. */
@@ -77,8 +79,12 @@ function urlAuthority(url: string): string | null {
   return url.slice(scheme + 3, end);
 }
 
-function digest(text: string): Buffer {
-  return createHash("sha256").update(text).digest();
+/** The identity of each request the guard let through (absent: no token asked, {@link ANONYMOUS}). */
+const IDENTITIES = new WeakMap<Request, Identity>();
+
+/** Who made this request: the identity its token names, or {@link ANONYMOUS} when no token is asked. */
+export function identityOf(c: Context): Identity {
+  return IDENTITIES.get(c.req.raw) ?? ANONYMOUS;
 }
 
 /** The answer for a refused request: JSON-RPC's error shape on `/mcp`, FastAPI's elsewhere. */
@@ -101,11 +107,11 @@ function refuse(c: Context, status: 400 | 403, detail: string): Response {
  *
  * @example
  * ```ts
- * app.use("*", requestGuard({ apiToken: undefined, allowedHosts: LOOPBACK_HOST_NAMES, allowedOrigins: [] }));
+ * app.use("*", requestGuard({ identities: null, allowedHosts: LOOPBACK_HOST_NAMES, allowedOrigins: [] }));
  * ```
  */
 export function requestGuard(options: GuardOptions): MiddlewareHandler {
-  const expected = options.apiToken === undefined ? null : digest(options.apiToken);
+  const identities = options.identities;
   const hosts = options.allowedHosts === "*" ? null : new Set(options.allowedHosts);
   const origins = options.allowedOrigins === "*" ? null : new Set(options.allowedOrigins);
   return async function guardRequest(c, next) {
@@ -113,14 +119,16 @@ export function requestGuard(options: GuardOptions): MiddlewareHandler {
     const preflight = c.req.method === "OPTIONS" && origin !== undefined &&
       c.req.header("access-control-request-method") !== undefined;
     // A CORS preflight carries no credentials by design; it is answered below, with no work done.
-    if (expected !== null && !preflight && !PUBLIC_PATHS.has(c.req.path)) {
+    if (identities !== null && !preflight && !PUBLIC_PATHS.has(c.req.path)) {
       const header = c.req.header("authorization") ?? "";
       const match = /^Bearer\s+(.+)$/i.exec(header);
-      // Comparing fixed-length digests keeps the comparison constant-time whatever the input length.
+      // Looked up by the token's sha256: the time taken tells nothing of the token.
       // `(.+)` takes part in every match.
-      if (!match || !timingSafeEqual(digest(match[1]!.trim()), expected)) {
+      const identity = match ? identities.identify(match[1]!.trim()) : null;
+      if (identity === null) {
         return c.json({ detail: "Not authenticated" }, 401, { "WWW-Authenticate": "Bearer" });
       }
+      IDENTITIES.set(c.req.raw, identity);
     }
     const host = c.req.header("host");
     for (const value of [host, urlAuthority(c.req.url)]) {

@@ -12,14 +12,15 @@
 import { CATALOGUE_PATH_DESCRIPTION } from "./_catalogue_path.ts";
 import { createMcpHandler, McpServer } from "@modelcontextprotocol/server";
 import type { z } from "zod";
-import { type AppDeps, inflightBudget } from "./deps.ts";
+import { type AppDeps, callAudit, inflightBudget } from "./deps.ts";
 import { INTERNAL_ERROR_DETAIL, toErrorAnswer } from "./errors.ts";
 import { BusyError, TooLargeError } from "../lib/errors.ts";
 import { BodyParseError, readBodyBytes } from "./json_body.ts";
 import { DEFAULT_REQUEST_TIMEOUT_MS } from "./timeout.ts";
 import { answerTooLarge, GENERIC_HINT, JsonAnswer, jsonWithin } from "../lib/json_answer.ts";
 import { TextAnswer } from "./text_answer.ts";
-import { maxAnswerBytes, type ServedTool, type ToolAnnotations, type ToolCall } from "./tool.ts";
+import { checkRole, maxAnswerBytes, type ServedTool, type ToolAnnotations, type ToolCall } from "./tool.ts";
+import { type Identity, LOCAL_IDENTITY } from "../lib/auth/mod.ts";
 import { validateJson } from "./validation.ts";
 import { withoutMachineLimits } from "./openapi.ts";
 import { type ToolExamples, toolExamples } from "./tool_examples.ts";
@@ -43,7 +44,8 @@ export function serverInstructions(examples: ToolExamples): string {
     "expected_msgstr guards against concurrent edits) -> check_po (placeholders, reST markup, plural " +
     `forms; list_checks names every check). ${roots} An unknown field is refused with the name ` +
     "probably meant. A result larger than 4 KB is sent whole in structuredContent, with a summary as " +
-    "text. Patent searches report upstream failures in-band (success: false, error).";
+    "text. Patent searches report upstream failures in-band (success: false, error). A tool whose _meta " +
+    "has no role needs the reader role; a call the caller's role lacks is refused.";
 }
 
 /**
@@ -286,11 +288,19 @@ async function callTool(
   deps: AppDeps,
   signal: AbortSignal,
   hold: Hold | undefined,
+  identity: Identity,
 ): Promise<ToolResult> {
   try {
+    checkRole(tool, identity);
     const schema = tool.mcpInput ?? tool.input;
     const input = schema ? validateJson(schema, args ?? {}) : undefined;
-    const call: ToolCall = { signal, maxAnswerBytes: maxAnswerBytes(deps), via: "mcp" };
+    const call: ToolCall = {
+      signal,
+      maxAnswerBytes: maxAnswerBytes(deps),
+      via: "mcp",
+      identity,
+      audit: callAudit(deps),
+    };
     return toolResult(await tool.run(input, call), call, hold);
   } catch (error) {
     const answer = toErrorAnswer(error);
@@ -307,13 +317,15 @@ async function callTool(
 
 /**
  * A fresh MCP server exposing `tools` (bound to their dependencies by `serveTools`); `signal` is
- * the request's (HTTP) or never fires (stdio).
+ * the request's (HTTP) or never fires (stdio); `identity` is the caller's (over stdio, the local
+ * user who started the process: admin).
  */
 export function buildMcpServer(
   tools: readonly ServedTool[],
   deps: AppDeps,
   signal: AbortSignal = new AbortController().signal,
   hold?: Hold,
+  identity: Identity = LOCAL_IDENTITY,
 ): McpServer {
   const examples = toolExamples(deps);
   const server = new McpServer(MCP_SERVER_INFO, {
@@ -336,16 +348,19 @@ export function buildMcpServer(
     const config = {
       description: tool.description,
       ...(tool.annotations ? { annotations: compactAnnotations(tool.annotations) } : {}),
+      // The role it needs when more than reader's (the instructions say so): tools/list is read by
+      // the model before its first call, and most tools are read tools.
+      ...(tool.role === "reader" ? {} : { _meta: { role: tool.role } }),
     };
     const input = tool.mcpInput ?? tool.input;
     if (input) {
       server.registerTool(
         tool.name,
         { ...config, inputSchema: advertisedSchema(input, tool.example?.(examples)) },
-        (args: unknown) => callTool(tool, args, deps, signal, hold),
+        (args: unknown) => callTool(tool, args, deps, signal, hold, identity),
       );
     } else {
-      server.registerTool(tool.name, config, () => callTool(tool, undefined, deps, signal, hold));
+      server.registerTool(tool.name, config, () => callTool(tool, undefined, deps, signal, hold, identity));
     }
   }
   return server;
@@ -358,6 +373,9 @@ const LARGE_RESULT_BYTES = 3 * 1024 * 1024;
 export const MAX_LARGE_RESULTS = 2;
 
 const LARGE_RESULTS = new WeakMap<AppDeps, { count: number }>();
+
+/** The caller of a server built for no known call: may use the reader tools only. */
+const NO_CALLER: Identity = Object.freeze({ name: "unknown", role: "reader" });
 
 /** The header that ties the SDK's copy of a request to its call (see {@link mcpHttpHandler}). */
 const CALL_ID_HEADER = "x-po-tools-call-id";
@@ -386,15 +404,16 @@ function firstSignificantByte(bytes: Uint8Array): number {
 export function mcpHttpHandler(
   tools: readonly ServedTool[],
   deps: AppDeps,
-): (request: Request, signal: AbortSignal) => Promise<Response> {
+): (request: Request, signal: AbortSignal, identity: Identity) => Promise<Response> {
   // The SDK hands the server factory a copy of the request for 2025-era clients, so a call's
-  // signal and allowance are found by an id header this handler sets (and strips from clients).
-  const calls = new Map<string, { signal: AbortSignal; hold: Hold }>();
+  // signal, allowance and caller are found by an id header this handler sets (and strips from clients).
+  const calls = new Map<string, { signal: AbortSignal; hold: Hold; identity: Identity }>();
   const handler = createMcpHandler(
     (context: { requestInfo?: Request }) => {
       const id = context.requestInfo?.headers.get(CALL_ID_HEADER);
       const call = id ? calls.get(id) : undefined;
-      return buildMcpServer(tools, deps, call?.signal, call?.hold);
+      // No call found (a header the handler did not set): the weakest role, never more.
+      return buildMcpServer(tools, deps, call?.signal, call?.hold, call?.identity ?? NO_CALLER);
     },
     {
       responseMode: "auto",
@@ -402,7 +421,7 @@ export function mcpHttpHandler(
       onerror: (error) => deps.log(`MCP: ${logLine(error)}`),
     },
   );
-  return async function serveMcp(request, signal) {
+  return async function serveMcp(request, signal, identity) {
     if (request.method === "POST") {
       let bytes: Uint8Array;
       try {
@@ -451,7 +470,7 @@ export function mcpHttpHandler(
         counted = false;
       });
     };
-    calls.set(id, { signal, hold });
+    calls.set(id, { signal, hold, identity });
     let response: Response;
     try {
       response = await handler.fetch(request);

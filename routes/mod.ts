@@ -11,8 +11,8 @@
  */
 import { OpenAPIHono } from "@hono/zod-openapi";
 import type { Context } from "hono";
-import { LOOPBACK_HOST_NAMES, requestGuard } from "./guard.ts";
-import type { AppDeps } from "./deps.ts";
+import { identityOf, LOOPBACK_HOST_NAMES, requestGuard } from "./guard.ts";
+import { type AppDeps, identities, tokenConfigured } from "./deps.ts";
 import { mountDocs } from "./docs.ts";
 import { handleError, internalErrorResponse } from "./errors.ts";
 import { greetingTools } from "./greeting.ts";
@@ -27,6 +27,7 @@ import { poMaintainTools } from "./po_maintain.ts";
 import { poCheckTools } from "./po_checks.ts";
 import { poPurgeTools } from "./po_purge.ts";
 import { termTools } from "./terms.ts";
+import { auditTools } from "./audit.ts";
 import { requestLog } from "./request_log.ts";
 import { reviewTools } from "./review.ts";
 import { securityHeaders } from "./security_headers.ts";
@@ -52,6 +53,7 @@ export const TOOL_GROUPS: readonly ToolGroup[] = [
   patentTools,
   patentResearchTools,
   termTools,
+  auditTools,
 ] as ToolGroup[];
 
 /** Every tool the service offers (as defined: for listing; {@link serveTools} binds them). */
@@ -115,7 +117,7 @@ export function createApp(deps: AppDeps, groups: readonly ToolGroup[] = TOOL_GRO
   app.use(
     "*",
     requestGuard({
-      apiToken: deps.config.apiToken,
+      identities: identities(deps),
       allowedHosts: deps.config.allowedHosts ?? LOOPBACK_HOST_NAMES,
       allowedOrigins: deps.config.allowedOrigins ?? [],
     }),
@@ -124,10 +126,10 @@ export function createApp(deps: AppDeps, groups: readonly ToolGroup[] = TOOL_GRO
 
   mountTools(app, tools, deps);
   const mcp = mcpHttpHandler(tools, deps);
-  app.on(["GET", "POST", "DELETE"], "/mcp", (c) => mcp(c.req.raw, requestSignal(c)));
+  app.on(["GET", "POST", "DELETE"], "/mcp", (c) => mcp(c.req.raw, requestSignal(c), identityOf(c)));
 
   app.get("/health", (c) => c.json(HEALTH_ANSWER));
-  mountOpenApi(app, deps.config.apiToken !== undefined);
+  mountOpenApi(app, tokenConfigured(deps));
   mountDocs(app);
   mountUi(app);
 

@@ -38,8 +38,8 @@ export function toolOperationResponses(tool: ToolInfo, tokenConfigured: boolean)
   }
   responses[403] = answer(
     `Forbidden: a Host or Origin not allowed (ALLOWED_HOSTS, ALLOWED_ORIGINS)${
-      outside ? ", or a path outside the catalogue roots (PO_ROOTS)" : ""
-    }`,
+      tokenConfigured ? `, a caller whose role is weaker than ${tool.role}` : ""
+    }${outside ? ", or a path outside the catalogue roots (PO_ROOTS)" : ""}`,
   );
   if (catalogue) responses[404] = answer("File not found (or, for a write, its directory)");
   if (!catalogue && tool.errors?.includes(404)) {

@@ -21,8 +21,9 @@ import { pyInt } from "./validation.ts";
 /** The `get_patent` body. */
 export const GetPatentRequest = z.strictObject({
   number: z.string().min(1).max(MAX_NUMBER_LENGTH).meta({
-    description: "A publication or application number as people write it (TWI123456B, US 2023/0081319 A1, " +
-      "EP 1 818 058 A3, JP2003-055224A, TW105131793); a kind code picks the database.",
+    description:
+      "A number as people write it (TWI123456B, US 2023/0081319 A1, JP2003-055224A); a kind code " +
+      "picks the database.",
     example: "TWI800001B",
   }),
   fields: listOf(z.enum(OUTPUT_SECTIONS), OUTPUT_SECTIONS.length).optional().meta({
@@ -30,8 +31,7 @@ export const GetPatentRequest = z.strictObject({
     example: ["claims", "citations"],
   }),
   max_chars: pyInt({ ge: 100, le: MAX_MAX_CHARS }).default(DEFAULT_MAX_CHARS).meta({
-    description: `Most characters of abstract and claims together (default ${DEFAULT_MAX_CHARS}); the cut ` +
-      "is counted in truncated.",
+    description: `Most characters of abstract + claims (default ${DEFAULT_MAX_CHARS}).`,
   }),
 }).meta({ id: "GetPatentRequest" });
 
@@ -78,11 +78,11 @@ export const patentResearchTools = defineToolGroup<ResearchDeps>({
   tools: [
     defineTool({
       name: "get_patent",
+      role: "reader",
       path: "/tools/get_patent",
       summary: "One patent by its number",
-      description: "One patent by number, with claims, citations, classifications, priority claims, agents " +
-        "and examiners. Only the number asked for is answered (else 404 naming what GPSS returned); upstream " +
-        "failures: success=false. Many patents by topic: search_patents.",
+      description: "One patent by number (every section by default; another number answered: 404); " +
+        "upstream failures: success=false. By topic: search_patents.",
       input: GetPatentRequest,
       annotations: UPSTREAM,
       errors: [404, 429],
@@ -93,9 +93,10 @@ export const patentResearchTools = defineToolGroup<ResearchDeps>({
     }),
     defineTool({
       name: "get_quota_status",
+      role: "reader",
       path: "/tools/get_quota_status",
       summary: "What is left of the GPSS download quota",
-      description: "GPSS records fetched in this quota window, what is left and when it resets.",
+      description: "Records fetched in this quota window, what is left, when it resets.",
       input: null,
       annotations: LOCAL_STATE,
       output: z.object({

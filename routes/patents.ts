@@ -79,45 +79,44 @@ const DateField = z.string().nullable().optional().superRefine((value, ctx) => {
       params: valueError(`${quoted(value)} is not a real date written YYYYMMDD`),
     });
   }
-}).meta({ description: "Publication date bound, YYYYMMDD (a real calendar date).", example: "20200101" });
+}).meta({ description: "YYYYMMDD, a real date.", example: "20200101" });
 
 /** The fields of a search body; {@link SearchPatentsRequest} adds the rules across fields. */
 const SearchPatentsFields = z.strictObject({
   keywords: z.string().min(1).max(MAX_KEYWORDS_LENGTH).meta({
-    description:
-      `GPSS search expression (and, or, not, parentheses); at most ${MAX_KEYWORDS_LENGTH} characters.`,
+    description: "GPSS search expression (and, or, not, parentheses).",
     example: "wireless charging",
   }),
   search_field: z.union([FieldName, listOf(FieldName, SEARCH_FIELDS.length)]).default("title").meta({
-    description: "Field, or list of fields OR-ed together, to search the keywords in.",
+    description: "A field, or fields OR-ed.",
     example: ["title", "abstract"],
   }),
   databases: listOf(z.enum(DATABASE_CODES), DATABASE_CODES.length).nullable().optional().meta({
-    description: `patDB codes (see get_available_databases); absent = all; at most ${DATABASE_CODES.length}.`,
+    description: "patDB codes (get_available_databases); absent: all.",
     example: ["TWA", "USA"],
   }),
   application_types: listOf(z.enum(APPLICATION_TYPE_CODES), APPLICATION_TYPE_CODES.length).nullable()
     .optional().meta({
-      description: "patAG codes: A = published applications, B = granted/announced patents.",
+      description: "A: applications, B: granted.",
     }),
   patent_types: listOf(z.enum(PATENT_TYPE_CODES), PATENT_TYPE_CODES.length).nullable().optional().meta({
-    description: "patTY codes: I = invention, M = utility model, D = design.",
+    description: "I: invention, M: utility model, D: design.",
   }),
   publication_date_from: DateField,
   publication_date_to: DateField,
   max_results: pyInt({ ge: 1, le: 500 }).default(30).meta({
-    description: "Records to return, 1–500 (default 30).",
+    description: "Records per page (default 30).",
   }),
   offset: pyInt({ ge: 0, le: MAX_OFFSET }).default(0).meta({
-    description: "Results to skip: the answer's data.next_offset (at or past the total: 422).",
+    description: "The last page's data.next_offset.",
     example: 30,
   }),
   fields: listOf(z.enum(OUTPUT_SECTIONS), OUTPUT_SECTIONS.length).optional().meta({
-    description: "Extra sections per record (IPC, CPC always); claims are large.",
+    description: "Extra sections (IPC, CPC always).",
     example: ["claims", "citations"],
   }),
   format: z.enum(EXPORT_FORMATS).optional().meta({
-    description: "Export the records as csv or jsonl (the body over HTTP, the text over MCP).",
+    description: "csv or jsonl export.",
     example: "csv",
   }),
 });
@@ -317,11 +316,12 @@ export const patentTools = defineToolGroup<PatentToolDeps>({
   tools: [
     defineTool({
       name: "search_patents",
+      role: "reader",
       path: "/tools/search_patents",
       summary: "Search patents in TIPO's GPSS",
       description:
-        "Searches GPSS patent databases: parsed records in pages (data.total, data.next_offset); " +
-        "upstream failures: success=false. One patent by number: get_patent.",
+        "Searches GPSS: parsed records in pages (data.total, data.next_offset); upstream failures: " +
+        "success=false. By number: get_patent.",
       input: SearchPatentsRequest,
       annotations: UPSTREAM,
       errors: [429],
@@ -355,6 +355,7 @@ export const patentTools = defineToolGroup<PatentToolDeps>({
     }),
     defineTool({
       name: "get_available_databases",
+      role: "reader",
       path: "/tools/get_available_databases",
       summary: "List the GPSS patent databases",
       description: "Every patDB code for search_patents' databases, by region, described.",
@@ -368,6 +369,7 @@ export const patentTools = defineToolGroup<PatentToolDeps>({
     }),
     defineTool({
       name: "get_search_examples",
+      role: "reader",
       path: "/tools/get_search_examples",
       summary: "Example search_patents requests",
       description: "Named example bodies for search_patents, each ready to send.",

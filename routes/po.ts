@@ -4,6 +4,7 @@
  *
  * @module
  */
+import { ANONYMOUS, API_TOKEN_IDENTITY, type Identity, LOCAL_IDENTITY } from "../lib/auth/mod.ts";
 import { z } from "zod";
 import {
   closestExisting,
@@ -42,6 +43,7 @@ import {
 import { pyInt, RequestValidationError } from "./validation.ts";
 import { terminologyFor } from "./_terminology.ts";
 import { cataloguePath, FilePath } from "./_catalogue_path.ts";
+import { auditedWrite } from "./audit.ts";
 
 /** An entry as read and written (the old API's seven fields, then the extras old clients can ignore). */
 export const PoEntry = z.object({
@@ -429,6 +431,7 @@ export const poTools = defineToolGroup<PoToolDeps>({
   tools: [
     defineTool({
       name: "read_po",
+      role: "reader",
       path: "/po/read",
       summary: "Read every entry of a PO file",
       description: "Every entry of one catalogue (obsolete included), or a page. A work list by state: " +
@@ -449,6 +452,7 @@ export const poTools = defineToolGroup<PoToolDeps>({
     }),
     defineTool({
       name: "write_po",
+      role: "translator",
       path: "/po/write",
       summary: "Write entries of a PO file",
       description: "Changes, adds or deletes entries (by msgctxt and msgid; fields left out kept) in one " +
@@ -487,8 +491,10 @@ export const poTools = defineToolGroup<PoToolDeps>({
           checks,
           refuseSimilar,
           layout,
+          // A draft whose entry names no author is the caller's, when the tokens file names one.
+          draftAuthor: namedCaller(call.identity),
           ...(stamp_revision_date ? { stampRevisionDate: new Date() } : {}),
-        }, { signal: call.signal });
+        }, auditedWrite(call, "write_po", entries));
         const merged = r.duplicatesDropped > 0
           ? `; ${r.duplicatesDropped} duplicate (msgctxt, msgid) entries in the request were merged, the last one wins`
           : "";
@@ -523,6 +529,7 @@ export const poTools = defineToolGroup<PoToolDeps>({
     }),
     defineTool({
       name: "read_po_context",
+      role: "reader",
       path: "/po/read_context",
       summary: "Find an entry and its neighbours",
       description: "One entry (by msgid, msgctxt) and its neighbours. No match: target_entry null and " +
@@ -556,6 +563,7 @@ export const poTools = defineToolGroup<PoToolDeps>({
     }),
     defineTool({
       name: "find_fuzzy",
+      role: "reader",
       path: "/po/find_fuzzy",
       summary: "List the fuzzy entries of a PO file",
       description: "The fuzzy entries of one catalogue, in file order; pages as read_po. list_entries " +
@@ -576,3 +584,13 @@ export const poTools = defineToolGroup<PoToolDeps>({
     }),
   ],
 });
+
+/** The caller's name from the tokens file; null for the service-wide identities (no token, API_TOKEN, stdio). */
+function namedCaller(identity: Identity | undefined): string | null {
+  if (identity === undefined) return null;
+  return [ANONYMOUS, API_TOKEN_IDENTITY, LOCAL_IDENTITY].some((i) =>
+      i.name === identity.name && i === identity
+    )
+    ? null
+    : identity.name;
+}

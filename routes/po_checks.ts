@@ -155,6 +155,7 @@ export const poCheckTools = defineToolGroup<CheckToolDeps>({
   tools: [
     defineTool({
       name: "check_po",
+      role: "reader",
       path: "/po/check",
       summary: "Check translations (placeholders, markup, plurals)",
       description: "Checks an entry, a catalogue or a directory (placeholders as msgfmt -c, reST, URLs, " +
@@ -208,6 +209,7 @@ export const poCheckTools = defineToolGroup<CheckToolDeps>({
     }),
     defineTool({
       name: "list_checks",
+      role: "reader",
       path: "/po/checks",
       summary: "List the checks",
       description: "Every check: name, severity, default, what it finds. To choose check_po's checks.",

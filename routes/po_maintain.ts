@@ -24,6 +24,7 @@ import {
 } from "../lib/po/mod.ts";
 import { cataloguePath, FilePath } from "./_catalogue_path.ts";
 import { laidOutHow, LayoutAnswer, LayoutRequestField } from "./po.ts";
+import { auditedWrite } from "./audit.ts";
 import { pyInt } from "./validation.ts";
 import type { AppDeps } from "./deps.ts";
 import { defineTool, defineToolGroup, requireDep, type ToolAnnotations } from "./tool.ts";
@@ -288,6 +289,7 @@ export const poMaintainTools = defineToolGroup<HeaderToolDeps>({
   tools: [
     defineTool({
       name: "read_header",
+      role: "reader",
       path: "/po/header",
       summary: "Read the header of a PO file as fields",
       description: "The header's fields in order and as an object, and whether Plural-Forms is valid and " +
@@ -325,6 +327,7 @@ export const poMaintainTools = defineToolGroup<HeaderToolDeps>({
     }),
     defineTool({
       name: "update_header",
+      role: "reviewer",
       path: "/po/header/update",
       summary: "Set or remove header fields of a PO file",
       description: "Sets or removes header fields; the rest is kept. Entries: write_po.",
@@ -342,17 +345,27 @@ export const poMaintainTools = defineToolGroup<HeaderToolDeps>({
       handle: async (input, { catalogues }, call) => {
         const { set, stamp_revision_date, dry_run, if_revision, plural_forms, layout } = input;
         const file_path = cataloguePath(catalogues, input.file_path);
-        const r = await editHeader(catalogues, file_path, {
-          set,
-          // The rule for the Language being set, or the header's: known only once the file is read.
-          ...(plural_forms === "from_language"
-            ? { setFor: (cat) => ({ ...set, ...pluralFormsFor(cat, set) }) }
-            : {}),
-          ...(stamp_revision_date ? { stampRevisionDate: new Date() } : {}),
-          ...(if_revision !== undefined ? { ifRevision: if_revision } : {}),
-          dryRun: dry_run,
-          layout,
-        }, { signal: call.signal });
+        const r = await editHeader(
+          catalogues,
+          file_path,
+          {
+            set,
+            // The rule for the Language being set, or the header's: known only once the file is read.
+            ...(plural_forms === "from_language"
+              ? { setFor: (cat) => ({ ...set, ...pluralFormsFor(cat, set) }) }
+              : {}),
+            ...(stamp_revision_date ? { stampRevisionDate: new Date() } : {}),
+            ...(if_revision !== undefined ? { ifRevision: if_revision } : {}),
+            dryRun: dry_run,
+            layout,
+          },
+          auditedWrite(
+            call,
+            "update_header",
+            [{ msgctxt: null, msgid: "" }],
+            () => `set ${Object.keys(set).join(", ")}`,
+          ),
+        );
         const fields = r.changed.join(", ");
         return {
           success: true,
@@ -374,6 +387,7 @@ export const poMaintainTools = defineToolGroup<HeaderToolDeps>({
     }),
     defineTool({
       name: "merge_po",
+      role: "reviewer",
       path: "/po/merge",
       summary: "Merge a catalogue with a template, as msgmerge does",
       description: "Updates a catalogue from its template as msgmerge 0.21 does and lists each outcome's " +
@@ -409,13 +423,30 @@ export const poMaintainTools = defineToolGroup<HeaderToolDeps>({
           revision = read.revision;
         } else {
           const def = target === file_path ? null : (await catalogues.read(file_path, { signal })).doc;
-          const r = await catalogues.updateWithRevision(target, (cat) => {
-            const base = def ?? cat;
-            if (base === null) throw new NotFoundError(`File not found: ${file_path}`);
-            const result = mergeCatalogs(base, template, options);
-            placeholder = base.placeholderCharset !== undefined;
-            return { doc: result.catalog, result: { stats: result.stats, outcomes: result.outcomes } };
-          }, { signal });
+          let stats: MergeStats | undefined;
+          const r = await catalogues.updateWithRevision(
+            target,
+            (cat) => {
+              const base = def ?? cat;
+              if (base === null) throw new NotFoundError(`File not found: ${file_path}`);
+              const result = mergeCatalogs(base, template, options);
+              placeholder = base.placeholderCharset !== undefined;
+              stats = result.stats;
+              return { doc: result.catalog, result: { stats: result.stats, outcomes: result.outcomes } };
+            },
+            auditedWrite(
+              call,
+              "merge_po",
+              [],
+              () =>
+                stats === undefined
+                  ? null
+                  : `template ${template_path}${
+                    target === file_path ? "" : ` (from ${file_path})`
+                  }: ${stats.merged} kept, ` +
+                    `${stats.fuzzied} fuzzy, ${stats.missing} new`,
+            ),
+          );
           merged = r.result;
           written = r.written;
           revision = r.revision;
@@ -458,6 +489,7 @@ export const poMaintainTools = defineToolGroup<HeaderToolDeps>({
     }),
     defineTool({
       name: "compile_mo",
+      role: "reviewer",
       path: "/po/compile",
       summary: "Compile a catalogue to MO, as msgfmt does",
       description: "Writes the MO file msgfmt 0.21 would write, beside the catalogue or to output_path. " +
@@ -490,9 +522,12 @@ export const poMaintainTools = defineToolGroup<HeaderToolDeps>({
             } and exits 1: ${shown}${r.errors.length > 10 ? "; …" : ""}`,
           );
         }
-        const written = r.bytes === null
-          ? false
-          : (await catalogues.writeFile(target, r.bytes, [".mo"], { signal: call.signal })).written;
+        const written = r.bytes === null ? false : (await catalogues.writeFile(
+          target,
+          r.bytes,
+          [".mo"],
+          auditedWrite(call, "compile_mo", [], () => `from ${file_path}: ${r.messages} messages`),
+        )).written;
         return {
           success: true,
           message: r.bytes === null

@@ -11,18 +11,18 @@ import { MAX_LISTED_PURGED, purgeCatalogue, type PurgeSelection } from "../lib/p
 import type { AppDeps } from "./deps.ts";
 import { defineTool, defineToolGroup, requireDep } from "./tool.ts";
 import { cataloguePath, FilePath, optionalCataloguePath } from "./_catalogue_path.ts";
+import { auditedWrite } from "./audit.ts";
 
 export const PurgeObsoleteRequest = z.strictObject({
   file_path: FilePath,
   which: z.enum(["all", "before", "fuzzy"]).default("all").meta({
-    description: "all: every #~ entry; before: those already obsolete in before_path (the catalogue " +
-      "before the last merge); fuzzy: the fuzzy ones (never reviewed).",
+    description: "all: every #~ entry; before: those already #~ in before_path; fuzzy: the fuzzy #~ ones.",
   }),
   before_path: z.string().optional().meta({
-    description: 'With which "before": the catalogue before the last merge.',
+    description: 'For which "before": the catalogue before the merge.',
   }),
   if_revision: z.string().optional().meta({
-    description: "Purge only if the file's revision is still this one (else 409).",
+    description: "Only if the file is still at this revision (else 409).",
   }),
   dry_run: z.boolean().default(false).meta({
     description: "Write nothing; answer the counts and the diff.",
@@ -54,6 +54,7 @@ export const poPurgeTools = defineToolGroup<{ catalogues: NonNullable<AppDeps["c
   tools: [
     defineTool({
       name: "purge_obsolete",
+      role: "admin",
       path: "/po/purge",
       summary: "Remove obsolete (#~) entries from a PO file",
       description: "Removes obsolete #~ entries in one atomic write and lists them; dry_run first. " +
@@ -79,7 +80,7 @@ export const poPurgeTools = defineToolGroup<{ catalogues: NonNullable<AppDeps["c
           selection,
           ifRevision: if_revision,
           dryRun: dry_run,
-        }, { signal: call.signal });
+        }, auditedWrite(call, "purge_obsolete", [], () => `which ${which}`));
         const what = `${r.purged} obsolete entr${r.purged === 1 ? "y" : "ies"}`;
         return {
           success: true,

@@ -6,6 +6,7 @@
  *
  * @module
  */
+import { auditedWrite } from "./audit.ts";
 import { z } from "zod";
 import { type PoCatalog, reviewDraft } from "../lib/po/mod.ts";
 import type { CatalogueStore } from "../lib/store/mod.ts";
@@ -165,7 +166,7 @@ export const reviewTools = defineToolGroup<ReviewDeps>({
             ? { expectedMsgstrPlural: input.expected_msgstr_plural }
             : {}),
           ...(ifRevision !== undefined ? { ifRevision } : {}),
-        }, { signal: call.signal });
+        }, auditedWrite(call, input.action === "approve" ? "review_approve" : "review_reject", [input]));
         const state = entryState(r.message);
         const quoted = JSON.stringify(input.msgid.length > 60 ? input.msgid.slice(0, 60) + "…" : input.msgid);
         return {

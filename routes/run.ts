@@ -13,6 +13,9 @@ import { writeAll } from "../cli/log.ts";
 import { type Config, isLoopbackHost } from "../lib/config.ts";
 import { GpssClient, QuotaLedger } from "../lib/gpss/mod.ts";
 import { PO_CODEC } from "../lib/po/mod.ts";
+import { type AuditLog, FileAuditLog, MemoryAuditLog } from "../lib/audit/mod.ts";
+import { ensureSchema, PgAuditLog, pgWriteLease, type Sql, type WriteLease } from "../lib/pg/mod.ts";
+import { StartupError } from "../cli/startup.ts";
 import { CatalogueStore } from "../lib/store/mod.ts";
 import type { AppDeps } from "./deps.ts";
 import { buildMcpServer, logLine } from "./mcp.ts";
@@ -25,7 +28,11 @@ import { startServer } from "./server.ts";
  * The production dependencies: a GPSS client, and a catalogue store that shares one allowance for
  * large work (catalogue loads and large answers being sent) with the answers.
  */
-export function appDeps(config: Config, log: (line: string) => void): AppDeps {
+export function appDeps(
+  config: Config,
+  log: (line: string) => void,
+  shared: SharedState | null = null,
+): AppDeps {
   const gpss = new GpssClient({
     baseUrl: config.gpssApiUrl,
     userCode: config.userCode,
@@ -44,8 +51,51 @@ export function appDeps(config: Config, log: (line: string) => void): AppDeps {
     roots: config.poRoots,
     codec: PO_CODEC,
     maxFileBytes: config.poMaxFileBytes,
+    ...(shared ? { writeLease: shared.writeLease } : {}),
   });
-  return { config, log, gpss, catalogues, budget, git: gitRunner() };
+  // The audit log in PostgreSQL, else in PO_AUDIT_DIR (checked at start-up), else in memory (said).
+  const audit = shared?.audit ??
+    (config.auditDir === null ? new MemoryAuditLog() : new FileAuditLog(config.auditDir));
+  return { config, log, gpss, catalogues, budget, audit, git: gitRunner() };
+}
+
+/** What the instances share in PostgreSQL (DATABASE_URL). */
+export interface SharedState {
+  sql: Sql;
+  audit: AuditLog;
+  writeLease: WriteLease;
+}
+
+/**
+ * Connects to DATABASE_URL (the client reconnects by itself after a drop) and makes the shared
+ * tables when missing; null without DATABASE_URL.
+ *
+ * @throws {StartupError} when the database cannot be reached at start-up.
+ */
+export async function sharedState(config: Config, log: (line: string) => void): Promise<SharedState | null> {
+  if (config.databaseUrl === null) return null;
+  const { default: postgres } = await import("postgres");
+  const sql = postgres(config.databaseUrl.href, {
+    max: 10,
+    connect_timeout: 5,
+    idle_timeout: 60,
+    onnotice: () => {},
+    // Idempotent statements only are retried by the client; the rest fail with a 503 (see lib/pg).
+  }) as unknown as Sql;
+  try {
+    await ensureSchema(sql);
+  } catch (error) {
+    await sql.end({ timeout: 1 }).catch(() => {});
+    const where = `${config.databaseUrl.hostname}:${config.databaseUrl.port || "5432"}`;
+    throw new StartupError(
+      `DATABASE_URL: cannot use the database at ${where}: ${
+        String((error as Error)?.message ?? error).slice(0, 200)
+      }`,
+    );
+  }
+  log(`shared state in PostgreSQL at ${config.databaseUrl.hostname}: audit log, catalogue write leases`);
+  // Leases hold at most 6 of the 10 connections: the writers under them need some to record.
+  return { sql, audit: new PgAuditLog(sql), writeLease: pgWriteLease(sql, 6) };
 }
 
 /** How a server mode logs, and what `main.ts` found of its permissions. */
@@ -61,10 +111,11 @@ export interface RunOptions {
  *
  * @throws {StartupError} when the address is in use or not on this machine.
  */
-export function runHttpServer(config: Config, { log, unrestricted }: RunOptions): void {
+export async function runHttpServer(config: Config, { log, unrestricted }: RunOptions): Promise<void> {
   const facts = { host: config.host, loopback: isLoopbackHost(config.host), apiToken: config.apiToken };
   for (const line of serveWarnings({ ...facts, unrestricted })) log(line);
-  const deps = appDeps(config, log);
+  const shared = await sharedState(config, log);
+  const deps = appDeps(config, log, shared);
   const app = createApp(deps);
   // The translation memory is built in the background from the start: the first suggest waits
   // only for what is left of it.
@@ -81,7 +132,13 @@ export function runHttpServer(config: Config, { log, unrestricted }: RunOptions)
       },
       log,
       onListen: ({ hostname, port }) =>
-        log(`listening on http://${hostname}:${port} (catalogue roots: ${config.poRoots.join(", ")})`),
+        log(
+          `listening on http://${hostname}:${port} (catalogue roots: ${config.poRoots.join(", ")}${
+            // Said once: the audit log is lost on restart unless kept somewhere.
+            config.auditDir === null && shared === null
+              ? "; audit log in memory only: set PO_AUDIT_DIR"
+              : ""})`,
+        ),
     });
   } catch (error) {
     throw listenFailure(error, config.host, config.port);
@@ -89,8 +146,8 @@ export function runHttpServer(config: Config, { log, unrestricted }: RunOptions)
 }
 
 /** Serves MCP over stdin/stdout: stdout carries protocol messages only, every log line goes to stderr. */
-export function runMcpStdio(config: Config, { log }: RunOptions): void {
-  const deps = appDeps(config, log);
+export async function runMcpStdio(config: Config, { log }: RunOptions): Promise<void> {
+  const deps = appDeps(config, log, await sharedState(config, log));
   const tools = serveTools(TOOL_GROUPS, deps);
   startMemory(deps);
   const transport = new LineTransport(

@@ -19,7 +19,11 @@ import {
   jsonWithin,
   streamAnswer,
 } from "../lib/json_answer.ts";
-import { type AppDeps, inflightBudget } from "./deps.ts";
+import { type Identity, type Role, roleAllows } from "../lib/auth/mod.ts";
+import { RoleRefusedError } from "../lib/errors.ts";
+import type { AuditLog, AuditRecord } from "../lib/audit/mod.ts";
+import { type AppDeps, callAudit, inflightBudget, tokenConfigured } from "./deps.ts";
+import { identityOf } from "./guard.ts";
 import { toolOperationResponses } from "./openapi.ts";
 import { PLACEHOLDER_EXAMPLES, type ToolExamples, toolExamples } from "./tool_examples.ts";
 import { DEFAULT_REQUEST_TIMEOUT_MS, requestSignal } from "./timeout.ts";
@@ -33,12 +37,17 @@ import { readJsonBody } from "./validation.ts";
 export interface Tool<I extends z.ZodType | null = z.ZodType | null, D = unknown> {
   /** MCP tool name and OpenAPI operationId. */
   name: string;
-  role?: "reader" | "translator" | "reviewer" | "admin";
   /** HTTP path (always POST). */
   path: string;
   summary: string;
   /** What it does, what each field means, an example: written for people and for agents. */
   description: string;
+  /**
+   * The weakest role that may call it (`lib/auth/roles.ts`): read tools "reader", writes and drafts
+   * "translator", review, merge, compile, header and the audit log "reviewer", the rest "admin".
+   * Enforced on HTTP (the dashboard's calls included) and MCP; shown in OpenAPI and tools/list.
+   */
+  role: Role;
   input: I;
   /**
    * The input over MCP when it differs from HTTP's (another default: write_po's mode is "update"
@@ -99,10 +108,23 @@ export type ToolErrorStatus = 403 | 404 | 409 | 429;
 /** A tool as documented: everything but its handler. */
 export type ToolInfo = Omit<Tool, "handle">;
 
-/** A tool's description, ending with a request example that works on this service. */
+/** A tool's description, ending with the role it needs and a request example that works on this service. */
 export function describeTool(tool: ToolInfo, examples: ToolExamples): string {
-  if (!tool.example) return tool.description;
-  return `${tool.description} Example: ${JSON.stringify(tool.example(examples))}.`;
+  const text = `${tool.description} Role: ${tool.role}.`;
+  if (!tool.example) return text;
+  return `${text} Example: ${JSON.stringify(tool.example(examples))}.`;
+}
+
+/**
+ * Refuses a call whose caller's role is weaker than the tool's.
+ *
+ * @throws {RoleRefusedError} (403) naming the caller, the tool and the role it needs.
+ */
+export function checkRole(tool: Pick<ToolInfo, "name" | "role">, identity: Identity): void {
+  if (roleAllows(identity.role, tool.role)) return;
+  throw new RoleRefusedError(
+    `${identity.name} (role ${identity.role}) may not call ${tool.name}: it needs the ${tool.role} role`,
+  );
 }
 
 /** What a tool knows of the call it serves. */
@@ -111,6 +133,10 @@ export interface ToolCall {
   signal: AbortSignal;
   /** How the call came: HTTP (the API, the dashboard; the default) or MCP (an agent). */
   via?: "http" | "mcp";
+  /** Who made it (absent: a call from inside the service or a test; the audit log says "unknown"). */
+  identity?: Identity;
+  /** Where its writes are recorded (see `routes/audit.ts` `auditedWrite`), and what to do when that fails. */
+  audit?: { log: AuditLog; onError(record: AuditRecord, error: unknown): void };
   /** Largest answer the caller may get, in bytes of JSON. */
   maxAnswerBytes: number;
   /** The HTTP request's headers (absent over MCP); a tool reads only those of {@link Tool.httpHeaders}. */
@@ -227,7 +253,9 @@ const KEPT_ANSWER_HINT = "Read a part: /po/read_context gives one entry and its 
 export function mountTools(app: OpenAPIHono, tools: readonly ServedTool[], deps: AppDeps): void {
   // `/openapi.json` is public: with a token, its examples name neither the roots nor catalogue
   // data (an authorised MCP client gets the real ones).
-  const examples = deps.config.apiToken === undefined ? toolExamples(deps) : PLACEHOLDER_EXAMPLES;
+  const withToken = tokenConfigured(deps);
+  const audit = callAudit(deps);
+  const examples = withToken ? PLACEHOLDER_EXAMPLES : toolExamples(deps);
   const streamOptions = {
     limit: maxAnswerBytes(deps),
     hint: KEPT_ANSWER_HINT,
@@ -241,6 +269,7 @@ export function mountTools(app: OpenAPIHono, tools: readonly ServedTool[], deps:
       path: tool.path,
       operationId: tool.name,
       summary: tool.summary,
+      "x-required-role": tool.role,
       description: describeTool(tool, examples),
       ...(tool.input
         ? {
@@ -263,7 +292,7 @@ export function mountTools(app: OpenAPIHono, tools: readonly ServedTool[], deps:
           })),
         }
         : {}),
-      ...(deps.config.apiToken !== undefined ? { security: [{ HTTPBearer: [] }] } : {}),
+      ...(withToken ? { security: [{ HTTPBearer: [] }] } : {}),
       responses: {
         200: {
           description: "Successful Response",
@@ -287,14 +316,19 @@ export function mountTools(app: OpenAPIHono, tools: readonly ServedTool[], deps:
             ),
           },
         },
-        ...toolOperationResponses(tool, deps.config.apiToken !== undefined),
+        ...toolOperationResponses(tool, withToken),
       },
     }));
     app.post(tool.path, async function toolHandler(c) {
+      // Before the body is read: a caller without the role learns nothing of the input's checks.
+      const identity = identityOf(c);
+      checkRole(tool, identity);
       const input = tool.input ? await readJsonBody(c, tool.input, deps.config.maxBodyBytes) : undefined;
       const responseHeaders = tool.httpResponseHeaders ? new Headers() : undefined;
       const answer = await tool.run(input, {
         via: "http",
+        identity,
+        audit,
         signal: requestSignal(c),
         maxAnswerBytes: streamOptions.limit,
         headers: tool.httpHeaders ? c.req.raw.headers : undefined,

@@ -284,6 +284,7 @@ export const workbenchTools = defineToolGroup<WorkbenchDeps>({
   tools: [
     defineTool({
       name: "list_catalogues",
+      role: "reader",
       path: "/po/catalogues",
       summary: "List catalogues with their progress",
       description:
@@ -327,6 +328,7 @@ export const workbenchTools = defineToolGroup<WorkbenchDeps>({
     }),
     defineTool({
       name: "list_entries",
+      role: "reader",
       path: "/po/entries",
       summary: "List one catalogue's entries by state, in pages",
       description:
@@ -369,6 +371,7 @@ export const workbenchTools = defineToolGroup<WorkbenchDeps>({
     }),
     defineTool({
       name: "search_entries",
+      role: "reader",
       path: "/po/search",
       summary: "Search entries across catalogues",
       description: "Entries across catalogues whose msgid, msgstr, msgctxt or comments contain query " +

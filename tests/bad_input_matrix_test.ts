@@ -313,10 +313,13 @@ const INPUT_ENDPOINTS = [
   "/po/drafts",
   "/po/review",
   "/po/term_usage",
+  "/po/audit",
 ] as const;
 /** What an endpoint whose fields are all optional answers to `{}` (the others: its first field missing). */
 const EMPTY_OBJECT_ANSWERS: Record<string, [number, Expected]> = {
   "/po/check": [422, "Give one of: entry (optionally with file_path for its header), file_path, directory"],
+  // Every record (the newest 100): a query with no filter.
+  "/po/audit": [200, undefined],
 };
 /** Endpoints that answer `{}` with a listing of the roots (not echoed by the request): no `{}` rows. */
 const LISTS_THE_ROOTS = new Set(["/po/catalogues", "/po/next", "/po/drafts", "/po/term_usage"]);
@@ -1832,8 +1835,74 @@ function lookupRows(fx: Fixture): Case[] {
   ];
 }
 
+/** The audit log's query (issue 39.2): bounded strings, real times, msgctxt only with msgid. */
+function auditRows(fx: Fixture): Case[] {
+  return [
+    {
+      name: "an audit query with msgctxt and no msgid",
+      endpoint: "/po/audit",
+      body: { msgctxt: "menu" },
+      status: 422,
+      detail: "Invalid request: msgctxt needs msgid",
+    },
+    {
+      name: "an audit query with a time that is not one",
+      endpoint: "/po/audit",
+      body: { since: "yesterday" },
+      status: 422,
+      detail: [{
+        type: "value_error",
+        loc: ["body", "since"],
+        msg: "an ISO 8601 time, e.g. 2026-01-31T12:00:00Z",
+        input: "yesterday",
+      }],
+    },
+    {
+      name: "an audit query with a time of 100 KB: refused, not echoed whole",
+      endpoint: "/po/audit",
+      body: { until: "2".repeat(100_000) },
+      status: 422,
+      maxAnswerBytes: 4096,
+      detail: [{
+        type: "value_error",
+        loc: ["body", "until"],
+        msg: "an ISO 8601 time, e.g. 2026-01-31T12:00:00Z",
+        input: `${"2".repeat(200)}… [99800 more characters]`,
+      }],
+    },
+    {
+      name: "an audit query over a limit of 1000",
+      endpoint: "/po/audit",
+      body: { limit: 1001 },
+      status: 422,
+      detail: [{
+        type: "less_than_equal",
+        loc: ["body", "limit"],
+        msg: "Input should be less than or equal to 1000",
+        input: 1001,
+        ctx: { le: 1000 },
+      }],
+    },
+    {
+      name: "an audit query of a catalogue outside the roots finds nothing",
+      endpoint: "/po/audit",
+      body: { file_path: "/etc/app.po" },
+      status: 200,
+      check: (b) => assert.deepEqual(b, { records: [], truncated: false }),
+    },
+    {
+      name: "an audit query of a catalogue",
+      endpoint: "/po/audit",
+      body: { file_path: fx.at("ok.po"), msgid: "a", msgctxt: null, who: "ada" },
+      status: 200,
+      check: (b) => assert.deepEqual(b, { records: [], truncated: false }),
+    },
+  ];
+}
+
 function allRows(fx: Fixture): Case[] {
   return [
+    ...auditRows(fx),
     ...bodyRows(fx),
     ...fieldRows(fx),
     ...pathRows(fx),

@@ -13,7 +13,17 @@ import { dirname, join, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 
 const ROOT = dirname(dirname(fileURLToPath(import.meta.url)));
-const DOORS = ["lib/po", "lib/store", "lib/gpss", "lib/terms"];
+const DOORS = [
+  "lib/po",
+  "lib/store",
+  "lib/gpss",
+  "lib/terms",
+  "lib/memory",
+  "lib/history",
+  "lib/auth",
+  "lib/audit",
+  "lib/pg",
+];
 
 /** The source without its comments (a string holding `//` may lose its tail: imports are not such lines). */
 function withoutComments(source: string): string {

@@ -322,6 +322,7 @@ Deno.test("a request that runs past REQUEST_TIMEOUT_S is answered 503 and its wo
   let finished = false;
   const slow = [defineTool({
     name: "slow",
+    role: "reader",
     path: "/slow",
     summary: "",
     description: "",

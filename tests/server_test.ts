@@ -15,6 +15,7 @@ const Probe = z.strictObject({
 });
 const probeTools = [defineTool({
   name: "probe",
+  role: "reader",
   path: "/probe",
   summary: "probe",
   description: "probe",
@@ -264,6 +265,7 @@ Deno.test("unknown route, wrong method and trailing slashes behave like FastAPI"
 Deno.test("an unexpected bug is a 500 with a fixed message, logged server-side only", async () => {
   const boom = [defineTool({
     name: "boom",
+    role: "reader",
     path: "/boom",
     summary: "",
     description: "",
@@ -352,6 +354,7 @@ Deno.test("the app answers over a real socket", async () => {
 Deno.test("a list over its maximum length is pydantic's too_long, not a number comparison", async () => {
   const tools = [defineTool({
     name: "short",
+    role: "reader",
     path: "/short",
     summary: "",
     description: "",

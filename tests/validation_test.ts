@@ -22,6 +22,7 @@ const Bounds = z.strictObject({
 
 const tools = [defineTool({
   name: "bounds",
+  role: "reader",
   path: "/bounds",
   summary: "",
   description: "",

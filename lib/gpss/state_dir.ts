@@ -1,5 +1,6 @@
 /**
- * The state directory that keeps the GPSS quota ledger across restarts (`GPSS_STATE_DIR`).
+ * The state directory that keeps the GPSS quota ledger across restarts (`GPSS_STATE_DIR`), and the
+ * one of the audit log (`PO_AUDIT_DIR`), checked alike.
  *
  * Unset, the ledger lives in memory only. Set, the directory is trusted only when safe, as the
  * lock directory is (`lib/store/lock_dir.ts`): a real directory (a symlink at its name is
@@ -13,10 +14,14 @@ import { dirname, isAbsolute, normalize } from "node:path";
 
 /** A state directory that cannot be used: one line naming it and what to do. */
 export class StateDirError extends Error {
-  readonly variable = "GPSS_STATE_DIR";
-  constructor(message: string) {
-    super(`GPSS_STATE_DIR: ${message}`);
+  readonly variable: string;
+  /** What the error says, without the variable's name. */
+  readonly reason: string;
+  constructor(message: string, variable = "GPSS_STATE_DIR") {
+    super(`${variable}: ${message}`);
     this.name = "StateDirError";
+    this.variable = variable;
+    this.reason = message;
   }
 }
 
@@ -32,14 +37,17 @@ export class StateDirError extends Error {
  * stateDirSetting(undefined); // null
  * ```
  */
-export function stateDirSetting(value: string | undefined): string | null {
+export function stateDirSetting(value: string | undefined, variable = "GPSS_STATE_DIR"): string | null {
   const trimmed = value?.trim() ?? "";
   if (trimmed === "") return null;
   if (!isAbsolute(trimmed)) {
-    throw new StateDirError(`must be an absolute directory (got ${JSON.stringify(trimmed)})`);
+    throw new StateDirError(`must be an absolute directory (got ${JSON.stringify(trimmed)})`, variable);
   }
   if (trimmed.includes(",")) {
-    throw new StateDirError(`a directory name must not contain "," (got ${JSON.stringify(trimmed)})`);
+    throw new StateDirError(
+      `a directory name must not contain "," (got ${JSON.stringify(trimmed)})`,
+      variable,
+    );
   }
   const path = normalize(trimmed);
   return path.length > 1 && path.endsWith("/") ? path.slice(0, -1) : path;
@@ -51,8 +59,9 @@ export function stateDirSetting(value: string | undefined): string | null {
  *
  * @throws {StateDirError} one line naming the directory and what to do.
  */
-export function openStateDirectory(path: string, uid: number): string {
-  const refuse = (why: string) => new StateDirError(`cannot use the state directory ${path}: ${why}`);
+export function openStateDirectory(path: string, uid: number, variable = "GPSS_STATE_DIR"): string {
+  const refuse = (why: string) =>
+    new StateDirError(`cannot use the state directory ${path}: ${why}`, variable);
   for (const access of ["read", "write"] as const) {
     if (Deno.permissions.querySync({ name: access, path }).state !== "granted") {
       throw refuse(`this process may not ${access} it (run it with --allow-${access}=${path})`);

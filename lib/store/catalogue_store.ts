@@ -121,6 +121,7 @@ export class CatalogueStore<D> {
   readonly roots: readonly string[];
   readonly #codec: DocumentCodec<D>;
   readonly #maxFileBytes: number;
+  readonly #writeLease: CatalogueStoreOptions<D>["writeLease"];
   readonly #cacheMaxBytes: number;
   readonly #racyWindowMs: number;
   readonly #now: () => number;
@@ -157,6 +158,7 @@ export class CatalogueStore<D> {
     this.roots = [...options.roots];
     this.#codec = options.codec;
     this.#maxFileBytes = options.maxFileBytes ?? DEFAULT_MAX_FILE_BYTES;
+    this.#writeLease = options.writeLease;
     this.#cacheMaxBytes = options.cacheMaxBytes ?? DEFAULT_CACHE_MAX_BYTES;
     this.#racyWindowMs = options.racyWindowMs ?? DEFAULT_RACY_WINDOW_MS;
     this.#now = options.now ?? Date.now;
@@ -312,6 +314,7 @@ export class CatalogueStore<D> {
     options: CatalogueCallOptions = {},
   ): Promise<UpdateOutcome<R, D>> {
     const { signal } = options;
+    let revisionBefore: string | null = null;
     let release = NOTHING_HELD;
     try {
       signal?.throwIfAborted();
@@ -323,6 +326,7 @@ export class CatalogueStore<D> {
       let next: { doc: D; result: R; bytes: Bytes } | undefined;
       let written = false;
       let revision: string | null = null;
+      const giveBack = this.#writeLease ? await this.#writeLease(path.realPath, signal) : null;
       try {
         const outcome = await updateFileUnderLock(
           {
@@ -343,10 +347,8 @@ export class CatalogueStore<D> {
               : cached && sameBytes(cached.bytes, current.bytes)
               ? cached.doc
               : this.#parse(flatBytes(current.bytes), userPath);
-            const out = await fn(doc, {
-              revision: current === null ? null : revisionOf(current.bytes),
-              bytes: current?.bytes ?? null,
-            });
+            revisionBefore = current === null ? null : revisionOf(current.bytes);
+            const out = await fn(doc, { revision: revisionBefore, bytes: current?.bytes ?? null });
             // The caller's own bytes (a write that keeps the file's layout), with the document they read as.
             const bytes = out.bytes ?? this.#codec.encode(out.doc);
             const newDoc = out.bytes !== undefined
@@ -365,9 +367,12 @@ export class CatalogueStore<D> {
         const bytesNow = written ? next!.bytes : outcome.previous?.bytes;
         revision = bytesNow === undefined ? null : revisionOf(bytesNow);
         if (written) this.#tellWritten({ path, doc: next!.doc, revision: revision! });
+        // Told while the lease is held: writes are recorded in the order they were made.
+        if (written) await options.onWritten?.({ path: userPath, revisionBefore, revisionAfter: revision! });
       } finally {
         // Only once the document is cached (or the update failed): no read falls between the two.
         if (next && this.#writing.get(path.realPath) === next) this.#writing.delete(path.realPath);
+        await giveBack?.();
       }
       return { result: next!.result, doc: next!.doc, revision, written };
     } catch (error) {
@@ -401,17 +406,30 @@ export class CatalogueStore<D> {
         maxBytes: this.#maxFileBytes,
         extensions,
       });
-      const outcome = await updateFileUnderLock(
-        {
-          openPath: path.lexicalPath,
-          key: path.realPath,
-          displayPath: userPath,
-          followSymlinks: false,
-          directories: path.directories,
-        },
-        () => bytes,
-        signal ? { ...this.#writeOptions, signal } : this.#writeOptions,
-      );
+      const giveBack = this.#writeLease ? await this.#writeLease(path.realPath, signal) : null;
+      let outcome: Awaited<ReturnType<typeof updateFileUnderLock>>;
+      try {
+        outcome = await updateFileUnderLock(
+          {
+            openPath: path.lexicalPath,
+            key: path.realPath,
+            displayPath: userPath,
+            followSymlinks: false,
+            directories: path.directories,
+          },
+          () => bytes,
+          signal ? { ...this.#writeOptions, signal } : this.#writeOptions,
+        );
+        if (outcome.written !== null) {
+          await options.onWritten?.({
+            path: userPath,
+            revisionBefore: outcome.previous === null ? null : revisionOf(outcome.previous.bytes),
+            revisionAfter: revisionOf(bytes),
+          });
+        }
+      } finally {
+        await giveBack?.();
+      }
       return { written: outcome.written !== null };
     } catch (error) {
       throw mapSandboxError(error, userPath, this.roots);

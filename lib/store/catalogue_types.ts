@@ -18,6 +18,19 @@ export interface CatalogueCallOptions {
    * still waits for them, and stop between chunks, or before the parse, otherwise.
    */
   signal?: AbortSignal;
+  /**
+   * Told of a write once its bytes are in place (not called when nothing was written): the path as
+   * the caller gave it and the file's revision before (null: it did not exist) and after. The audit
+   * log records writes through it. Awaited before the call returns; what it throws is thrown.
+   */
+  onWritten?: (write: WrittenFile) => void | Promise<void>;
+}
+
+/** A write {@link CatalogueCallOptions.onWritten} is told of. */
+export interface WrittenFile {
+  path: string;
+  revisionBefore: string | null;
+  revisionAfter: string;
 }
 
 /** Turns file bytes into a document and back. The PO codec is `parsePo`/`encodePo`. */
@@ -70,6 +83,12 @@ export interface CatalogueStoreOptions<D> {
   /** Where the cross-process lock files live (default: the process's, see `setLockPlacement`; the
    * service sets a lock directory at start-up, so nothing is written beside the catalogues). */
   locks?: LockPlacement;
+  /**
+   * A lease held around each write, besides the file lock, keyed by the file's real path: the
+   * PostgreSQL advisory lock that keeps instances on several machines from writing one catalogue at
+   * once (`lib/pg/lease.ts`). Taken before the file lock, given back after it. Default: none.
+   */
+  writeLease?: (key: string, signal?: AbortSignal) => Promise<() => Promise<void>>;
 }
 
 /** The result of {@link CatalogueStore.read}. */

@@ -12,6 +12,7 @@ export {
   type DocumentCodec,
   statKey,
   type WrittenCatalogue,
+  type WrittenFile,
 } from "./catalogue_store.ts";
 export { StoreSetupError, useLockDirectory } from "./lock_dir.ts";
 export { atomicUpdateFile } from "./atomic_write.ts";

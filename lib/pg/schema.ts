@@ -1,0 +1,36 @@
+/**
+ * The tables the instances share in PostgreSQL (`DATABASE_URL`), made at start-up when missing.
+ * Written so that several instances starting at once do not trip on each other (IF NOT EXISTS, under
+ * an advisory lock of their own).
+ *
+ * @module
+ */
+import type { Sql } from "./client.ts";
+
+/** Advisory lock key of the schema set-up (any constant that no catalogue lease hashes to by design). */
+const SCHEMA_LOCK = 391_000_001;
+
+/** Creates the shared tables when missing. */
+export async function ensureSchema(sql: Sql): Promise<void> {
+  await sql.begin(async (tx) => {
+    await tx`select pg_advisory_xact_lock(${SCHEMA_LOCK})`;
+    await tx`
+      create table if not exists po_audit (
+        id bigserial primary key,
+        time timestamptz not null,
+        who text not null,
+        role text,
+        via text,
+        action text not null,
+        file_path text not null,
+        entries jsonb not null,
+        entries_total integer not null,
+        revision_before text,
+        revision_after text not null,
+        note text
+      )`;
+    await tx`create index if not exists po_audit_file on po_audit (file_path, id)`;
+    await tx`create index if not exists po_audit_who on po_audit (who, id)`;
+    await tx`create index if not exists po_audit_time on po_audit (time)`;
+  });
+}

@@ -1,0 +1,161 @@
+/**
+ * For the team-server tests (issue 39): a fresh database on the test PostgreSQL
+ * (`TEST_DATABASE_URL`, started by `.ci/run`), N `main.ts serve` instances sharing it and one
+ * catalogue root, and nginx on loopback in front of them. Every process is on 127.0.0.1 and is
+ * stopped by the dispose.
+ *
+ * @module
+ */
+import postgres from "postgres";
+import { childEnv, freePort } from "./_helpers.ts";
+
+const MAIN = new URL("../main.ts", import.meta.url).pathname;
+
+/** Why the team-server tests cannot run here, or null. */
+export function teamServerMissing(): string | null {
+  if (!Deno.env.get("TEST_DATABASE_URL")) return "TEST_DATABASE_URL is not set (.ci/run starts a PostgreSQL)";
+  try {
+    new Deno.Command("nginx", { args: ["-v"], stderr: "null", stdout: "null" }).outputSync();
+  } catch {
+    return "nginx is not installed (.ci/run installs it)";
+  }
+  return null;
+}
+
+/** A database of its own on the test server; dispose drops it. */
+export async function freshDatabase() {
+  const admin = postgres(Deno.env.get("TEST_DATABASE_URL")!, { max: 1, onnotice: () => {} });
+  const name = `po_test_${crypto.randomUUID().replaceAll("-", "").slice(0, 12)}`;
+  await admin`create database ${admin(name)}`;
+  const url = new URL(Deno.env.get("TEST_DATABASE_URL")!);
+  url.pathname = `/${name}`;
+  const sql = postgres(url.href, { max: 2, onnotice: () => {} });
+  return {
+    url: url.href,
+    sql,
+    async [Symbol.asyncDispose]() {
+      await sql.end({ timeout: 1 });
+      await admin`drop database if exists ${admin(name)} with (force)`;
+      await admin.end({ timeout: 1 });
+    },
+  };
+}
+
+/** One `main.ts serve` instance. */
+export interface Instance {
+  port: number;
+  child: Deno.ChildProcess;
+  /** What it logged so far. */
+  stderr: () => string;
+}
+
+/** Starts an instance and waits until it listens. */
+export async function startInstance(env: Record<string, string>, read: string[]): Promise<Instance> {
+  const port = freePort();
+  const child = new Deno.Command(Deno.execPath(), {
+    args: [
+      "run",
+      "--no-prompt",
+      "--v8-flags=--enable-experimental-regexp-engine",
+      `--allow-read=${read.join(",")}`,
+      `--allow-write=${read.join(",")}`,
+      "--allow-net=127.0.0.1",
+      "--allow-env",
+      "--allow-sys=uid",
+      MAIN,
+      "serve",
+    ],
+    env: childEnv({ ...env, PORT: String(port), HOST: "127.0.0.1" }),
+    stdin: "null",
+    stdout: "null",
+    stderr: "piped",
+  }).spawn();
+  let text = "";
+  const reader = child.stderr.pipeThrough(new TextDecoderStream()).getReader();
+  (async () => {
+    for (;;) {
+      const { done, value } = await reader.read().catch(() => ({ done: true, value: undefined }));
+      if (done) return;
+      text += value;
+    }
+  })();
+  for (let i = 0; i < 300 && !text.includes("listening on"); i++) {
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  if (!text.includes("listening on")) {
+    try {
+      child.kill("SIGKILL");
+    } catch { /* gone */ }
+    throw new Error(`instance did not start: ${text.slice(0, 2000)}`);
+  }
+  return { port, child, stderr: () => text };
+}
+
+/** nginx on a loopback port, round robin over `ports`; dispose stops it. */
+export async function startNginx(ports: number[]) {
+  const dir = await Deno.makeTempDir({ prefix: "po-nginx-" });
+  const port = freePort();
+  const conf = `
+worker_processes 1;
+pid ${dir}/nginx.pid;
+error_log ${dir}/error.log warn;
+events { worker_connections 1024; }
+http {
+  access_log off;
+  client_body_temp_path ${dir}/body;
+  proxy_temp_path ${dir}/proxy;
+  fastcgi_temp_path ${dir}/fastcgi;
+  uwsgi_temp_path ${dir}/uwsgi;
+  scgi_temp_path ${dir}/scgi;
+  upstream po_tools {
+${ports.map((p) => `    server 127.0.0.1:${p} max_fails=0;`).join("\n")}
+    keepalive 16;
+  }
+  server {
+    listen 127.0.0.1:${port};
+    client_max_body_size 16m;
+    location / {
+      proxy_pass http://po_tools;
+      proxy_http_version 1.1;
+      proxy_set_header Connection "";
+      proxy_set_header Host localhost;
+    }
+  }
+}
+`;
+  await Deno.writeTextFile(`${dir}/nginx.conf`, conf);
+  const user = Deno.uid() === 0 ? "user root;\n" : "";
+  if (user) await Deno.writeTextFile(`${dir}/nginx.conf`, user + conf);
+  const child = new Deno.Command("nginx", {
+    args: ["-p", dir, "-c", `${dir}/nginx.conf`, "-g", "daemon off;"],
+    stdout: "null",
+    stderr: "piped",
+  }).spawn();
+  for (let i = 0; i < 100; i++) {
+    try {
+      (await Deno.connect({ hostname: "127.0.0.1", port })).close();
+      break;
+    } catch {
+      await new Promise((r) => setTimeout(r, 50));
+    }
+  }
+  return {
+    base: `http://127.0.0.1:${port}`,
+    async [Symbol.asyncDispose]() {
+      try {
+        child.kill("SIGTERM");
+      } catch { /* gone */ }
+      await child.stderr.cancel();
+      await child.status;
+      await Deno.remove(dir, { recursive: true });
+    },
+  };
+}
+
+/** Stops an instance (SIGTERM) and waits for it. */
+export async function stopInstance(instance: Instance): Promise<void> {
+  try {
+    instance.child.kill("SIGTERM");
+  } catch { /* gone */ }
+  await instance.child.status;
+}
