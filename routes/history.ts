@@ -147,8 +147,8 @@ export const historyTools = defineToolGroup<HistoryDeps>({
       path: "/po/history",
       role: "reader",
       summary: "Commits that changed one entry",
-      description: "Commits that changed one entry's msgstr/flags (author, date, subject, before/after), " +
-        "newest first, through re-wraps, moves, renames. A tree's changes: changes_since.",
+      description:
+        "Commits that changed one entry's msgstr/flags (author, date, before/after), through re-wraps, moves, renames. A tree's: changes_since.",
       input: EntryHistoryRequest,
       annotations: READS,
       example: ({ catalogue, msgid }) => ({ file_path: catalogue, msgid, limit: 5 }),
@@ -174,8 +174,7 @@ export const historyTools = defineToolGroup<HistoryDeps>({
       role: "reader",
       summary: "Entries changed since a commit",
       description:
-        "Entries added, removed, translated, retranslated, fuzzied per catalogue from ref to the " +
-        "files now (re-wraps are no change). One entry's commits: entry_history.",
+        "Entries added, removed, translated, retranslated, fuzzied per catalogue since ref (git). One entry's commits: entry_history.",
       input: ChangesSinceRequest,
       annotations: READS,
       example: () => ({ ref: "HEAD" }),
@@ -216,8 +215,8 @@ export const historyTools = defineToolGroup<HistoryDeps>({
       path: "/po/next",
       role: "reader",
       summary: "Catalogues to translate next",
-      description: "Catalogues with work left, ranked by the root's .po-priority.txt (path prefix or glob " +
-        "per line, first first), then words left. Then list_entries.",
+      description:
+        "Catalogues with work left, ranked by the root's .po-priority.txt, then words left. Then list_entries.",
       input: NextToTranslateRequest,
       annotations: READS,
       example: () => ({ limit: 10 }),

@@ -84,11 +84,10 @@ export const PoEntryInput = z.strictObject({
   }),
   occurrences: z.array(z.string()).optional().meta({ description: "Replaces the references when given." }),
   flags: z.array(z.string()).optional().meta({
-    description:
-      "Replaces the whole flag list ([] clears fuzzy too); to set or clear fuzzy alone, use fuzzy.",
+    description: "Replaces all flags ([] clears fuzzy too); fuzzy alone: use fuzzy.",
   }),
   fuzzy: z.boolean().optional().meta({
-    description: "true sets, false clears the fuzzy flag; the other flags are kept. Not with flags.",
+    description: "true sets, false clears the fuzzy flag; other flags kept.",
   }),
   msgid_plural: z.string().nullable().optional(),
   msgstr_plural: z.record(z.string(), z.string()).optional(),
@@ -96,18 +95,17 @@ export const PoEntryInput = z.strictObject({
   previous_msgctxt: z.string().nullable().optional(),
   obsolete: z.boolean().optional(),
   expected_msgstr: z.string().optional().meta({
-    description: "The msgstr you read: else 409. Plural entry: expected_msgstr_plural (this alone: 422).",
+    description: "The msgstr you read (else 409); plural entries: expected_msgstr_plural.",
   }),
   expected_msgstr_plural: z.record(z.string(), z.string()).optional().meta({
-    description: "As expected_msgstr, for the plural forms (msgstr_plural as read): every form must match.",
+    description: "As expected_msgstr, for msgstr_plural as read (every form).",
   }),
   draft: z.boolean().optional().meta({
     description: "true: a draft to review (list_drafts); false: unmark.",
   }),
   draft_author: z.string().max(200).optional().meta({ description: "The draft's author." }),
   delete: z.boolean().optional().meta({
-    description: "true: remove this entry (obsolete: true, the #~ one; other fields ignored). Not the " +
-      "header (422); a missing one refuses the write (409).",
+    description: "true: remove the entry (obsolete: true: the #~ one). Not the header (422); missing: 409.",
   }),
 }).meta({ id: "POEntryInput" });
 
@@ -118,7 +116,7 @@ export const PoEntryInput = z.strictObject({
  */
 const PagingFields = {
   limit: pyInt({ ge: 1, le: MAX_PAGE_LIMIT }).optional().meta({
-    description: `Page size (1–${MAX_PAGE_LIMIT}); with limit, cursor or fields the answer is a page.`,
+    description: `Page size (1–${MAX_PAGE_LIMIT}): the answer is a page.`,
   }),
   cursor: z.string().max(8192).nullable().optional().meta({
     description: "next_cursor of the previous page.",
@@ -145,13 +143,13 @@ export const LayoutAnswer = z.object({
   reason: z.string().optional(),
 });
 
-const WRITE_MODE_DESCRIPTION = "update: existing entries (missing: 409, closest named); create: new ones; " +
-  "upsert: either, one a typo away from a msgid in similar_existing";
+const WRITE_MODE_DESCRIPTION = "update: existing entries (else 409, closest named); create: new ones; " +
+  "upsert: either (a near-typo msgid: similar_existing";
 export const WritePoRequest = z.strictObject({
   file_path: FilePath,
   entries: z.array(PoEntryInput),
   mode: z.enum(["upsert", "update", "create"]).default("upsert").meta({
-    description: `${WRITE_MODE_DESCRIPTION}. Default upsert over HTTP, update over MCP.`,
+    description: `${WRITE_MODE_DESCRIPTION}). Default upsert over HTTP, update over MCP.`,
   }),
   refuse_similar: z.boolean().default(false).meta({
     description: "With upsert: refuse the write (409, nothing written) when an entry it would create has " +
@@ -162,13 +160,13 @@ export const WritePoRequest = z.strictObject({
     description: "Write only if the file's revision is still this one (else 409). HTTP: or If-Match.",
   }),
   dry_run: z.boolean().default(false).meta({
-    description: "Write nothing; answer the counts and the unified diff the write would make.",
+    description: "Write nothing; answer the counts and the diff.",
   }),
   checks: z.enum(["off", "warn", "strict"]).default("warn").meta({
     description: "warn: list the problems the write introduces; strict: refuse (422) one that adds an error.",
   }),
   stamp_revision_date: z.boolean().default(false).meta({
-    description: "When an entry changes, set the header's PO-Revision-Date to now (UTC).",
+    description: "When an entry changes, PO-Revision-Date := now (UTC).",
   }),
   layout: LayoutRequestField,
 }).meta({ id: "WritePORequest" });
@@ -180,7 +178,7 @@ export const WritePoRequest = z.strictObject({
  */
 const WritePoMcpRequest = WritePoRequest.omit({ refuse_similar: true }).extend({
   mode: z.enum(["upsert", "update", "create"]).default("update").meta({
-    description: `${WRITE_MODE_DESCRIPTION}, and refused (409).`,
+    description: `${WRITE_MODE_DESCRIPTION}, refused: 409).`,
   }),
 });
 export const ReadPoContextRequest = z.strictObject({
@@ -434,8 +432,8 @@ export const poTools = defineToolGroup<PoToolDeps>({
       role: "reader",
       path: "/po/read",
       summary: "Read every entry of a PO file",
-      description: "Every entry of one catalogue (obsolete included), or a page. A work list by state: " +
-        "list_entries; one entry: read_po_context; across files: search_entries.",
+      description:
+        "Every entry of one catalogue (obsolete included), or a page. By state: list_entries; one entry: read_po_context; across files: search_entries.",
       input: ReadPoRequest,
       annotations: READS,
       example: ({ catalogue }) => ({ file_path: catalogue }),
@@ -455,8 +453,8 @@ export const poTools = defineToolGroup<PoToolDeps>({
       role: "translator",
       path: "/po/write",
       summary: "Write entries of a PO file",
-      description: "Changes, adds or deletes entries (by msgctxt and msgid; fields left out kept) in one " +
-        "atomic write, laid out as the root's msgcat. Header: update_header; template: merge_po.",
+      description:
+        "Changes, adds or deletes entries (by msgctxt and msgid; fields left out kept) in one atomic write. Header: update_header; template: merge_po.",
       input: WritePoRequest,
       mcpInput: WritePoMcpRequest,
       // Replaces translations in place; the same write twice leaves the file as the first left it.

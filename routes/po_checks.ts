@@ -34,26 +34,25 @@ const CheckEntryInput = z.strictObject({
     description: 'Plural forms by index: {"0": "…", "1": "…"}.',
   }),
   flags: z.array(z.string()).optional().meta({
-    description: 'Flags ("python-format": placeholder checks). Absent with file_path: the file\'s.',
+    description: 'Flags ("python-format"); with file_path: the file\'s.',
   }),
   occurrences: z.array(z.string()).optional().meta({
-    description: 'References ("library/os.rst:12": reST checks). Absent with file_path: the file\'s.',
+    description: 'References ("library/os.rst:12"); with file_path: the file\'s.',
   }),
 }).meta({ id: "CheckEntry" });
 
 export const CheckPoRequest = z.strictObject({
   entry: CheckEntryInput.optional().meta({
-    description: "One entry; with file_path, checked as that catalogue has it (header, references, flags).",
+    description: "One entry; with file_path, checked with that catalogue's header, references, flags.",
   }),
   file_path: z.string().optional().meta({
-    description: "A catalogue (absolute, or relative to a root): checked whole, or gives entry's.",
+    description: "A catalogue: checked whole, or the entry's.",
   }),
   directory: z.string().optional().meta({
-    description: "A directory (absolute, or relative to a root): every *.po under it.",
+    description: "A directory: every *.po under it.",
   }),
   checks: z.array(CheckName).max(CHECK_NAMES.length * 2).optional().meta({
-    description: "Checks to run (default: those on by default, see list_checks); named reST checks run on " +
-      "every entry.",
+    description: "Checks to run (names and defaults: list_checks).",
   }),
   include_fuzzy: z.boolean().default(false).meta({
     description: "Check fuzzy entries too (msgfmt leaves them out).",

@@ -65,8 +65,7 @@ const ReadHeaderResponse = z.object({
 export const UpdateHeaderRequest = z.strictObject({
   file_path: FilePath,
   set: z.record(z.string(), z.string().max(MAX_HEADER_VALUE_CHARS).nullable()).default({}).meta({
-    description:
-      "Field name → new value (one line), or null to remove it. Plural-Forms is checked as msgfmt does.",
+    description: "Field → new value (one line), or null to remove it.",
   }),
   stamp_revision_date: z.boolean().default(false).meta({
     description: "Set PO-Revision-Date to the current time (UTC).",
@@ -78,7 +77,7 @@ export const UpdateHeaderRequest = z.strictObject({
     description: "Update only if the file's revision is still this one (else 409).",
   }),
   plural_forms: z.literal("from_language").optional().meta({
-    description: '"from_language": the rule msginit gives the Language (in set, else the header\'s).',
+    description: '"from_language": msginit\'s rule for the Language.',
   }),
   layout: LayoutRequestField,
 }).refine((r) => Object.keys(r.set).length <= MAX_HEADER_UPDATES, {
@@ -120,7 +119,7 @@ export const MergePoRequest = z.strictObject({
     description: "Where to write the result (default: file_path, as msgmerge --update).",
   }),
   fuzzy_matching: z.boolean().default(true).meta({
-    description: "Give an unmatched entry a similar msgid's translation, marked fuzzy (msgmerge's default).",
+    description: "Give an unmatched entry a similar msgid's translation, fuzzy (msgmerge's default).",
   }),
   previous: z.boolean().default(true).meta({
     description: "Keep a fuzzy entry's old msgid as #| msgid (msgmerge --previous).",

@@ -57,8 +57,8 @@ export const poPurgeTools = defineToolGroup<{ catalogues: NonNullable<AppDeps["c
       role: "admin",
       path: "/po/purge",
       summary: "Remove obsolete (#~) entries from a PO file",
-      description: "Removes obsolete #~ entries in one atomic write and lists them; dry_run first. " +
-        "Live entries (a typo's stray one): write_po with delete: true.",
+      description:
+        "Removes obsolete #~ entries in one atomic write and lists them; dry_run first. Live entries: write_po with delete: true.",
       input: PurgeObsoleteRequest,
       // Removes translations from the file; a second run finds nothing more to remove.
       annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },

@@ -105,8 +105,7 @@ export const reviewTools = defineToolGroup<ReviewDeps>({
       role: "reader",
       summary: "List drafts waiting for review",
       description:
-        "Drafts (write_po draft: true) of one catalogue or every one, by author, in pages: msgstr " +
-        "beside previous_msgstr, author, date, checks. Then review_draft.",
+        "Drafts (write_po draft: true), by catalogue or author, in pages: msgstr beside previous_msgstr, checks. Then review_draft.",
       input: ListDraftsRequest,
       annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
       example: () => ({ limit: 10 }),
@@ -132,9 +131,8 @@ export const reviewTools = defineToolGroup<ReviewDeps>({
       path: "/po/review",
       role: "reviewer",
       summary: "Approve or reject a draft",
-      description: "A draft of list_drafts: approve keeps it (or your msgstr edit), reject restores the " +
-        "previous translation (none: untranslated). 409 unless expected_msgstr and if_revision/If-Match " +
-        "match.",
+      description:
+        "Approve a draft of list_drafts (or your msgstr edit) or reject it (the previous translation back); 409 unless expected_msgstr matches.",
       input: ReviewDraftRequest,
       annotations: {
         readOnlyHint: false,

@@ -64,8 +64,8 @@ export const termTools = defineToolGroup<{ catalogues: NonNullable<AppDeps["cata
       path: "/po/term_usage",
       role: "reader",
       summary: "How a term is translated across the tree",
-      description: "How a term (or each term of glossary.po, .po-terms.csv) is translated: counts of its " +
-        "agreed and forbidden renderings (null: neither), 3 entries each. check_po applies them.",
+      description:
+        "How a term (or each glossary term) is translated across the tree: renderings with counts, 3 entries each. check_po applies them.",
       input: TermUsageRequest,
       annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
       example: () => ({ term: "iterable" }),

@@ -50,17 +50,16 @@ const Limit = (fallback: number, max: number) =>
     description: "Page size.",
   });
 const Cursor = z.string().max(8192).nullable().optional().meta({
-  description: "next_cursor of the previous page (409 if a catalogue changed since).",
+  description: "next_cursor of the previous page.",
 });
 const Fields = z.array(Field).max(ENTRY_FIELDS.length).nullable().optional().meta({
-  description: "Entry fields to return (default all; index, line and state always come).",
+  description: "Entry fields, as read_po names them (default all; index, line, state always).",
 });
 const Glob = z.string().max(MAX_PATTERN_LENGTH).meta({
-  description:
-    'Path glob (*, **, ?): without / on the file name ("*.po"), with / on the path ("library/**").',
+  description: 'Glob (*, **, ?) on the name ("*.po"), or with / on the path ("library/**").',
 });
 const Under = z.string().max(4096).nullable().optional().meta({
-  description: "Only under this directory (absolute, or relative to a root).",
+  description: "Only under this directory.",
 });
 
 export const ListCataloguesRequest = z.strictObject({
@@ -79,23 +78,21 @@ export const ListCataloguesRequest = z.strictObject({
     description: "Only catalogues with (true) or without (false) fuzzy entries.",
   }),
   sort: z.enum(CATALOGUE_SORTS).default("path").meta({
-    description: "percent: least done first; untranslated(_words): most left first. Unreadable files " +
-      "first, templates last.",
+    description: "percent: least done first; untranslated(_words): most left first.",
   }),
   limit: Limit(1000, 5000),
   cursor: Cursor,
   fields: z.array(z.enum(CATALOGUE_FIELDS)).max(CATALOGUE_FIELDS.length).nullable().optional().meta({
-    description:
-      'Catalogue fields to return (default all); root, path and kind always come. E.g. ["counts"].',
+    description: 'Catalogue fields (default all; root, path, kind always), e.g. ["counts"].',
   }),
 }).meta({ id: "ListCataloguesRequest" });
 
 export const ListEntriesRequest = z.strictObject({
   path: z.string().max(4096).meta({
-    description: "The catalogue: absolute, or relative to a root (as list_catalogues gives it).",
+    description: "The catalogue (as list_catalogues gives it).",
   }),
   states: z.array(State).min(1).max(4).optional().meta({
-    description: "Entry states to list (default all); untranslated: a msgstr or plural form empty.",
+    description: "Entry states to list (default all).",
   }),
   limit: Limit(100, MAX_PAGE_LIMIT),
   cursor: Cursor,
@@ -104,16 +101,16 @@ export const ListEntriesRequest = z.strictObject({
 
 export const SearchEntriesRequest = z.strictObject({
   query: z.string().min(1).max(1000).meta({
-    description: "A substring, or with regex: true a JavaScript regular expression (no u flag) run by a " +
-      "linear-time engine: backreferences, lookarounds and counted repetitions above 16 are refused.",
+    description: "A substring, or (regex: true) a JS regex for a linear engine: no backreferences, " +
+      "lookarounds, counts over 16.",
   }),
   regex: z.boolean().default(false),
   case_insensitive: z.boolean().default(false),
   in: z.array(z.enum(SEARCH_FIELDS)).min(1).max(4).default(["msgid", "msgstr"]).meta({
-    description: "Where to look (msgid covers msgid_plural, msgstr every form, comments both kinds).",
+    description: "Where to look (msgid: plural too; msgstr: every form; comments: both kinds).",
   }),
   states: z.array(State).min(1).max(4).nullable().optional().meta({
-    description: 'Only entries in these states (default all): ["translated"] for a translation memory.',
+    description: "Only entries in these states (default all).",
   }),
   under: Under,
   glob: Glob.nullable().optional(),
@@ -287,10 +284,9 @@ export const workbenchTools = defineToolGroup<WorkbenchDeps>({
       role: "reader",
       path: "/po/catalogues",
       summary: "List catalogues with their progress",
-      description:
-        "Start here: catalogues under the roots ({root, path}) with language, counts by state (as " +
-        "msgfmt --statistics), percent, revision and per-directory totals; .pot: kind template; an " +
-        "unreadable file stays listed with its error. Then list_entries.",
+      description: "Start here: catalogues under the roots with language, counts by state (as msgfmt " +
+        "--statistics), percent and per-directory totals; unreadable files listed with their error. " +
+        "Then list_entries.",
       input: ListCataloguesRequest,
       annotations: READS,
       example: () => ({ max_percent: 99, limit: 20 }),
@@ -340,7 +336,7 @@ export const workbenchTools = defineToolGroup<WorkbenchDeps>({
         path: catalogue,
         states: ["untranslated", "fuzzy"],
         limit: 20,
-        fields: ["msgid", "msgstr", "msgctxt", "msgid_plural", "msgstr_plural", "flags"],
+        fields: ["msgid", "msgstr", "msgctxt", "flags"],
       }),
       errors: [403, 404],
       output: ListEntriesResponse,
@@ -375,8 +371,8 @@ export const workbenchTools = defineToolGroup<WorkbenchDeps>({
       path: "/po/search",
       summary: "Search entries across catalogues",
       description: "Entries across catalogues whose msgid, msgstr, msgctxt or comments contain query " +
-        '(substring or regex), in pages; as a translation memory: in ["msgid"], states ["translated"]. ' +
-        "truncated: part was not searched (reason says why). One catalogue's work: list_entries.",
+        "(substring or regex), in pages; truncated: part was not searched. Similar msgids: suggest; " +
+        "one catalogue's work: list_entries.",
       input: SearchEntriesRequest,
       annotations: READS,
       example: ({ msgid }) => ({
