@@ -73,7 +73,7 @@ const DETECTION_ENTRIES = 4000;
 /** Up to {@link DETECTION_SAMPLE} `.po` files under `root` (hidden entries and symlinks skipped), breadth first. */
 export async function sampleCatalogues(root: string): Promise<Uint8Array[]> {
   const found: Uint8Array[] = [];
-  for (const path of await samplePaths(root)) {
+  for (const path of samplePaths(root)) {
     try {
       found.push(await readRegularFileBytes(path));
     } catch {
@@ -84,14 +84,15 @@ export async function sampleCatalogues(root: string): Promise<Uint8Array[]> {
 }
 
 /** The paths {@link sampleCatalogues} reads. */
-async function samplePaths(root: string): Promise<string[]> {
+function samplePaths(root: string): string[] {
   const found: string[] = [];
   const dirs = [root];
   let seen = 0;
   for (let d = 0; d < dirs.length && found.length < DETECTION_SAMPLE && seen < DETECTION_ENTRIES; d++) {
     let entries: Deno.DirEntry[] = [];
     try {
-      for await (const e of Deno.readDir(dirs[d]!)) {
+      // Synchronous: a hook's start-up pays every await of a walk over a few small directories.
+      for (const e of Deno.readDirSync(dirs[d]!)) {
         entries.push(e);
         if (++seen >= DETECTION_ENTRIES) break;
       }
@@ -216,7 +217,7 @@ function readVoteCache(path: string): Map<string, CachedVote> {
 export async function repositoryVotes(cwd: string, cacheFile: string | null): Promise<LayoutVote[] | null> {
   const top = repositoryTop(cwd);
   if (top === null) return null;
-  const paths = await samplePaths(top);
+  const paths = samplePaths(top);
   const cache = cacheFile === null ? new Map<string, CachedVote>() : readVoteCache(cacheFile);
   const votes: LayoutVote[] = [];
   const kept: Record<string, CachedVote> = {};

@@ -108,12 +108,13 @@ export async function openInTime(path: string, displayPath: string, limitMs: num
     leaveTurns(turns);
   }
   if (settled) return await opening;
-  let timer: ReturnType<typeof setTimeout> | undefined;
+  // AbortSignal.timeout, not setTimeout: Deno's first setTimeout loads Node's timers (~10 ms, a
+  // third of a small file's wrap); the signal's timer does not hold the process open either.
+  const timeout = AbortSignal.timeout(limitMs);
+  let onTimeout = () => {};
   const late = new Promise<never>((_, reject) => {
-    timer = setTimeout(
-      () => reject(new NotRegularFileError(displayPath, "not openable in time (a FIFO?)")),
-      limitMs,
-    );
+    onTimeout = () => reject(new NotRegularFileError(displayPath, "not openable in time (a FIFO?)"));
+    timeout.addEventListener("abort", onTimeout, { once: true });
   });
   try {
     return await Promise.race([opening, late]);
@@ -122,7 +123,7 @@ export async function openInTime(path: string, displayPath: string, limitMs: num
     opening.then((file) => file.close(), () => {});
     throw error;
   } finally {
-    clearTimeout(timer);
+    timeout.removeEventListener("abort", onTimeout);
   }
 }
 
