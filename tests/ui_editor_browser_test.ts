@@ -11,7 +11,7 @@
 import assert from "node:assert/strict";
 import { CHROMIUM, CHROMIUM_FLAGS, lacks } from "./_prerequisites.ts";
 import { CatalogueStore } from "../lib/store/mod.ts";
-import { PO_CODEC } from "../lib/po/operations/po_codec.ts";
+import { fileInLayout, parsePo, PO_CODEC } from "../lib/po/mod.ts";
 import { NO_GPSS, testApp } from "./_helpers.ts";
 import { chromium } from "./_playwright.ts";
 import { axeReport } from "./_axe.ts";
@@ -110,6 +110,16 @@ Deno.test({
         "2 translated, 1 fuzzy, 2 untranslated (40 % done of 5)",
       );
       assert.match(await page.locator("main > p.status").textContent() ?? "", /^5 shown of 5 entries\.$/);
+      // Before the first save: the file is not in msgcat's layout (its 297-character msgid on one
+      // line), and the page says a save keeps it so but for the entry saved.
+      assert.equal(
+        fileInLayout(new TextEncoder().encode(EDITOR_PO), parsePo(new TextEncoder().encode(EDITOR_PO))),
+        false,
+      );
+      assert.match(
+        await page.locator(".layout-note").textContent() ?? "",
+        /not laid out as msgcat lays it out/,
+      );
 
       // 1. A conflict on a 280-character msgid: both versions and a word diff, then each button.
       const long = page.locator("li.entry").first();

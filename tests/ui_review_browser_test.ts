@@ -10,6 +10,7 @@ import { CatalogueStore } from "../lib/store/mod.ts";
 import { parsePo, PO_CODEC, readDraft } from "../lib/po/mod.ts";
 import { NO_GPSS, testApp } from "./_helpers.ts";
 import { chromium } from "./_playwright.ts";
+import { axeReport } from "./_axe.ts";
 
 const CATALOGUE = 'msgid ""\nmsgstr ""\n"Content-Type: text/plain; charset=UTF-8\\n"\n\n' +
   '#, python-format\nmsgid "Hello %s"\nmsgstr "Bonjour %s"\n\n' +
@@ -60,6 +61,8 @@ Deno.test({
       assert.equal(new URL(page.url()).pathname, "/ui/review");
       const cards = page.locator("li.draft");
       assert.equal(await cards.count(), 3);
+      // The review page passes axe-core: no serious or critical violation (the report is printed).
+      assert.deepEqual(await axeReport(page, "review page"), []);
       // The hostile texts are text: no element was made of them, no script ran.
       assert.equal(await page.locator("li.draft img").count(), 0);
       assert.equal(await page.evaluate("window.pwned"), undefined);

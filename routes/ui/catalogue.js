@@ -42,16 +42,21 @@ function shortcutList() {
 }
 
 /**
- * What the catalogue's header says of the layout a save will write (issue 35: a file laid out by
- * another tool, e.g. Transifex, is rewritten in msgcat's layout on its first save). The hook for the
- * server's answer: it says nothing until list_entries tells (`layout` with a `message`).
+ * What the catalogue's header says, before the first save, of a file not in msgcat's layout (laid out
+ * by Transifex, Weblate or another gettext): a save keeps it so but for the entries saved
+ * (`layout: "keep"`). Nothing for a file in the layout, or when list_entries does not say.
  * @param {any} page
  * @returns {Node | null}
  */
 export function layoutNote(page) {
-  const layout = page?.layout;
-  if (!layout || typeof layout !== "object" || typeof layout.message !== "string") return null;
-  return h("p", { class: "layout-note", role: "note" }, layout.message);
+  // list_entries' first page says whether the file is in its gettext's msgcat layout (in_layout).
+  if (page?.in_layout !== false) return null;
+  return h(
+    "p",
+    { class: "layout-note", role: "note" },
+    "This file is not laid out as msgcat lays it out (Transifex, Weblate, another gettext…). A save changes " +
+      "only the lines of the entries you save; `wrap` would re-lay out the rest.",
+  );
 }
 
 /**
