@@ -224,3 +224,28 @@ Deno.test("the bundled wrap prints, checks, rewrites and reports like cli/wrap/m
     await Deno.remove(dir, { recursive: true });
   }
 });
+
+Deno.test("bin/wrap run first from another directory builds the same bundle, its modules named from the checkout", async () => {
+  const root = await freshCopy("elsewhere");
+  const away = await Deno.makeTempDir({ prefix: "wrap-away-" });
+  try {
+    const file = `${away}/fr.po`;
+    await Deno.writeTextFile(file, UNWRAPPED("w"));
+    const run = await new Deno.Command(`${root}/bin/wrap`, {
+      args: ["--stdout", file],
+      cwd: away,
+      env: { NO_COLOR: "1" },
+      stdout: "piped",
+      stderr: "piped",
+    }).output();
+    assert.equal(run.code, 0, decoder.decode(run.stderr));
+    const key = (await Deno.readTextFile(`${root}/.cache/wrap/current`)).trim();
+    const main = await Deno.readTextFile(`${root}/.cache/wrap/${key}/main.js`);
+    // Named from the checkout (as a build from inside it names them), never "../../tmp/…/cli/…".
+    assert.match(main, /^\/\/ cli\/wrap\/main\.ts$/m);
+    assert.doesNotMatch(main, /^\/\/ \.\.\//m);
+  } finally {
+    await Deno.remove(away, { recursive: true });
+    await Deno.remove(dirname(root), { recursive: true });
+  }
+});

@@ -68,8 +68,10 @@ wrap_bundle_entry() {
     rm -rf "$_tmp"
     # gettext-parser (the MO compiler's) stays outside: wrap never loads it, and bundled it would
     # bring Node's module loader into every start.
-    if ! "$@" bundle --quiet --platform deno --code-splitting --external gettext-parser \
-      --config "$_root/deno.json" --outdir "$_tmp" "$_root/cli/wrap/main.ts" "$_root/cli/wrap/worker.ts" \
+    # From the checkout itself: the bundler names each module by its path from where it runs, and
+    # the same sources must give the same bundle whatever directory the first run came from.
+    if ! (cd "$_root" && "$@" bundle --quiet --platform deno --code-splitting --external gettext-parser \
+      --config deno.json --outdir ".cache/wrap/build.$$" cli/wrap/main.ts cli/wrap/worker.ts) \
       >/dev/null 2>&1 || [ ! -f "$_tmp/main.js" ]; then
       rm -rf "$_tmp" "$_mark"
       wrap_entry=$_sources
