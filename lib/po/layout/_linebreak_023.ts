@@ -9,7 +9,7 @@
  *
  * @module
  */
-import { astralValue, codePointTable } from "./_code_point_runs.ts";
+import { astralValue, type CodePointTable, codePointTable } from "./_code_point_runs.ts";
 import { LINE_BREAK_RUNS_023, PAIR_TABLE_023, WIDTH_RUNS_023 } from "./_unicode_data_023.ts";
 import { BREAK_MANDATORY, BREAK_POSSIBLE, BREAK_PROHIBITED } from "./_linebreak.ts";
 
@@ -23,24 +23,44 @@ const AKLS_VI = 100, HL_BA = 101; // deno-fmt-ignore
 const PAIR_COUNT = 41;
 
 const P = 0, I = 1, D = 2; // deno-fmt-ignore
-const PAIRS = Uint8Array.from(PAIR_TABLE_023, (c) => c === "D" ? D : c === "I" ? I : P);
+/**
+ * The tables, built on first use: a catalogue laid out as 0.21 (the default) never pays for them,
+ * which matters to `wrap`'s start-up (a pre-commit hook pays it on every commit).
+ */
+interface Tables023 {
+  pairs: Uint8Array;
+  props: CodePointTable;
+  widths: CodePointTable;
+}
+let tables: Tables023 | null = null;
 
-const PROPS = codePointTable(LINE_BREAK_RUNS_023, (v) => v);
-const WIDTHS = codePointTable(WIDTH_RUNS_023, (w) => Math.max(0, w));
+function tables023(): Tables023 {
+  return tables ??= {
+    pairs: Uint8Array.from(PAIR_TABLE_023, (c) => c === "D" ? D : c === "I" ? I : P),
+    props: codePointTable(LINE_BREAK_RUNS_023, (v) => v),
+    widths: codePointTable(WIDTH_RUNS_023, (w) => Math.max(0, w)),
+  };
+}
 
 /** Property × 2 + East-Asian bit of every BMP code point. */
-export const BMP_PROPS_023: Uint8Array = PROPS.bmp;
+export function bmpProps023(): Uint8Array {
+  return tables023().props.bmp;
+}
+
 /** Column width of every BMP code point as libunistring 1.3's `uc_width` counts it (controls 0). */
-export const BMP_WIDTHS_023: Uint8Array = WIDTHS.bmp;
+export function bmpWidths023(): Uint8Array {
+  return tables023().widths.bmp;
+}
 
 /** Property × 2 + East-Asian bit of a code point. */
 export function propertyOf023(codePoint: number): number {
-  return codePoint < 0x10000 ? BMP_PROPS_023[codePoint]! : astralValue(PROPS, codePoint);
+  const props = (tables ?? tables023()).props;
+  return codePoint < 0x10000 ? props.bmp[codePoint]! : astralValue(props, codePoint);
 }
 
 /** Column width of a code point above U+FFFF (libunistring 1.3). */
 export function astralWidth023(codePoint: number): number {
-  return astralValue(WIDTHS, codePoint);
+  return astralValue(tables023().widths, codePoint);
 }
 
 /** The property of the artificial "end of text" that the lookahead reads past the last character. */
@@ -64,6 +84,7 @@ export function possibleLineBreaks023(
   cjk: boolean,
   out: Uint8Array,
 ): void {
+  const pairs = tables023().pairs;
   const aiReplacement = cjk ? ID1 : AL1;
   let precedingProp = BK;
   let prevProp = BK;
@@ -174,7 +195,7 @@ export function possibleLineBreaks023(
                 thisProp = QU1;
             }
           }
-          const cell = PAIRS[lastProp * PAIR_COUNT + thisProp];
+          const cell = pairs[lastProp * PAIR_COUNT + thisProp];
           brk = cell === D || (cell === I && seenSpace) ? BREAK_POSSIBLE : BREAK_PROHIBITED;
         }
         if (prop === QU2) {

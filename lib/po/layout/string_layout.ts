@@ -22,8 +22,8 @@ import { ASCII_STEP as STORED_ASCII_STEP, DFA_BY_NUMBER as STORED_DFA_BY_NUMBER 
 import { astralWidth, BMP_WIDTHS } from "./_width.ts";
 import {
   astralWidth023,
-  BMP_PROPS_023,
-  BMP_WIDTHS_023,
+  bmpProps023,
+  bmpWidths023,
   possibleLineBreaks023,
   propertyOf023,
 } from "./_linebreak_023.ts";
@@ -158,8 +158,9 @@ function makeCjkTables(): { classes: Uint8Array; widths: Uint8Array } {
 }
 
 function makeCjkWidths023(): Uint8Array {
-  const widths = BMP_WIDTHS_023.slice();
-  for (let c = 0x80; c < 0x10000; c++) widths[c] = cjkColumns(c, BMP_WIDTHS_023[c]!);
+  const base = bmpWidths023();
+  const widths = base.slice();
+  for (let c = 0x80; c < 0x10000; c++) widths[c] = cjkColumns(c, base[c]!);
   return widths;
 }
 
@@ -177,8 +178,8 @@ let astralWidthOf: (codePoint: number) => number = astralWidth;
 /** Selects the tables for a string of a file in a CJK encoding or not, laid out as `generation`. */
 function useTables(cjk: boolean, generation: GettextGeneration): void {
   if (generation === "0.23") {
-    bmpClasses = BMP_PROPS_023;
-    bmpWidths = cjk ? (cjkWidths023 ??= makeCjkWidths023()) : BMP_WIDTHS_023;
+    bmpClasses = bmpProps023();
+    bmpWidths = cjk ? (cjkWidths023 ??= makeCjkWidths023()) : bmpWidths023();
     astralWidthOf = astralWidth023;
   } else if (!cjk) {
     bmpClasses = BMP_CLASSES;
