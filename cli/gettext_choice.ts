@@ -217,8 +217,26 @@ function readVoteCache(path: string): Map<string, CachedVote> {
 export async function repositoryVotes(cwd: string, cacheFile: string | null): Promise<LayoutVote[] | null> {
   const top = repositoryTop(cwd);
   if (top === null) return null;
-  const paths = samplePaths(top);
   const cache = cacheFile === null ? new Map<string, CachedVote>() : readVoteCache(cacheFile);
+  // The sample of the last run while none of its files changed: no walk (a hook's every commit).
+  // A catalogue added since joins the sample when one of them changes.
+  const mine = [...cache].filter(([path]) => path.startsWith(`${top}/`));
+  if (mine.length > 0) {
+    const votes: LayoutVote[] = [];
+    for (const [path, known] of mine) {
+      let stat: Deno.FileInfo | null = null;
+      try {
+        stat = Deno.statSync(path);
+      } catch {
+        stat = null; // gone: the sample is taken again
+      }
+      const mtime = stat?.mtime?.getTime() ?? 0;
+      if (stat === null || known.size !== stat.size || known.mtime !== mtime || mtime === 0) break;
+      votes.push(known.vote);
+    }
+    if (votes.length === mine.length) return votes;
+  }
+  const paths = samplePaths(top);
   const votes: LayoutVote[] = [];
   const kept: Record<string, CachedVote> = {};
   let changed = false;
@@ -245,7 +263,7 @@ export async function repositoryVotes(cwd: string, cacheFile: string | null): Pr
     votes.push(vote);
     kept[path] = { size: stat.size, mtime, vote };
   }
-  if (cacheFile !== null && (changed || cache.size !== Object.keys(kept).length)) {
+  if (cacheFile !== null && (changed || mine.length !== Object.keys(kept).length)) {
     // Best effort (a read-only checkout keeps none): written whole, then renamed over the old one.
     try {
       const tmp = `${cacheFile}.${Deno.pid}`;
