@@ -5,7 +5,14 @@
 import assert from "node:assert/strict";
 import { runWrap, type WrapIo } from "../cli/wrap/command.ts";
 import { gettextChoice, repositoryVotes } from "../cli/gettext_choice.ts";
-import { detectGeneration, encodePo, gettextSetting, parseGeneration, parsePo } from "../lib/po/mod.ts";
+import {
+  detectGeneration,
+  electGeneration,
+  encodePo,
+  gettextSetting,
+  parseGeneration,
+  parsePo,
+} from "../lib/po/mod.ts";
 import { lacks } from "./_prerequisites.ts";
 import { runMain } from "./_run_main.ts";
 
@@ -243,5 +250,33 @@ Deno.test("a hook given one staged file still judges by the repository's catalog
   } finally {
     Deno.chdir(cwd);
     await Deno.remove(root, { recursive: true });
+  }
+});
+
+Deno.test("electGeneration elects what detectGeneration elects, on every mix of the four kinds", () => {
+  const NEITHER = AS_021 + "\n";
+  // 0.21's only, 0.23's only, neither's, both's (short lines break alike).
+  const BOTH = HEADER + 'msgid "a"\nmsgstr "b"\n';
+  const kinds = [AS_021, AS_023, NEITHER, BOTH].map((t) => new TextEncoder().encode(t));
+  assert.deepEqual(
+    kinds.map((k) => detectGeneration([k])).map((v) => [v.only021, v.only023, v.neither, v.both]),
+    [
+      [1, 0, 0, 0],
+      [0, 1, 0, 0],
+      [0, 0, 1, 0],
+      [0, 0, 0, 1],
+    ],
+  );
+  // Every sequence of up to four catalogues of the four kinds.
+  for (let n = 0; n <= 4; n++) {
+    for (let code = 0; code < 4 ** n; code++) {
+      const sample: Uint8Array[] = [];
+      for (let k = 0, c = code; k < n; k++, c = Math.floor(c / 4)) sample.push(kinds[c % 4]!);
+      const full = detectGeneration(sample);
+      const lazy = electGeneration(sample);
+      assert.equal(lazy.generation ?? "0.21", full.generation ?? "0.21", `${n}:${code}`);
+      assert.equal(lazy.mixed, full.mixed, `${n}:${code}`);
+      if (full.mixed) assert.deepEqual(lazy, full);
+    }
   }
 });

@@ -31,6 +31,7 @@ import { NotRegularFileError } from "../../lib/regular_read.ts";
 import {
   collectWrapTargets,
   DETECTION_SAMPLE,
+  electGeneration,
   encodePo,
   filesUnder,
   formatPo,
@@ -39,7 +40,6 @@ import {
   LAID_OUT,
   laidOutVerdict,
   type LayoutVote,
-  layoutVote,
   mixedNote,
   NOT_LAID_OUT,
   parseGeneration,
@@ -381,25 +381,27 @@ export async function runWrap(args: string[], io: WrapIo): Promise<number> {
   }
   if (generation === undefined) {
     // Detected: the repository's catalogues (outside one, a sample spread over the files given).
-    let each = (await io.repositoryVotes?.()) ?? null;
-    if (each === null) {
-      each = [];
+    const each = (await io.repositoryVotes?.()) ?? null;
+    let votes;
+    if (each !== null) votes = tallyVotes(each);
+    else {
+      const sample: Uint8Array[] = [];
       const files = run.files;
       const step = Math.max(1, files.length / DETECTION_SAMPLE);
       for (
         let k = 0;
-        k < files.length && each.length < DETECTION_SAMPLE;
-        k = Math.floor(each.length * step)
+        k < files.length && sample.length < DETECTION_SAMPLE;
+        k = Math.floor(sample.length * step)
       ) {
         try {
-          each.push(layoutVote(await io.readFile(files[k]!)));
+          sample.push(await io.readFile(files[k]!));
         } catch {
-          each.push("neither"); // the run reports it
+          sample.push(new Uint8Array(0)); // the run reports it
         }
         io.forget?.(files[k]!);
       }
+      votes = electGeneration(sample);
     }
-    const votes = tallyVotes(each);
     generation = votes.generation ?? "0.21";
     if (votes.mixed) io.stderr(`wrap: ${mixedNote(votes, generation)}\n`);
   }

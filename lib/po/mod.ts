@@ -89,6 +89,7 @@ export { GETTEXT_GENERATIONS, type GettextGeneration, parseGeneration } from "./
 export {
   detectGeneration,
   DETECTION_SAMPLE,
+  electGeneration,
   type GenerationVotes,
   gettextSetting,
   type LayoutVote,

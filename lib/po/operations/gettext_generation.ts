@@ -101,6 +101,27 @@ export function detectGeneration(catalogues: readonly Uint8Array[]): GenerationV
   return tallyVotes(catalogues.map(layoutVote));
 }
 
+/**
+ * What {@link detectGeneration} elects, with less work: a catalogue that 0.21 lays out as it is is laid out
+ * as 0.23 only when some other catalogue is 0.23's alone (only then does "0.21 only" or "both" change the
+ * count that decides). The generation and `mixed` are always {@link detectGeneration}'s; the counts are
+ * exact when `mixed` (what a note prints).
+ */
+export function electGeneration(catalogues: readonly Uint8Array[]): GenerationVotes {
+  const old = catalogues.map((bytes) => fixedPoint(bytes, "0.21"));
+  const now = catalogues.map((bytes, i) => !old[i]! && fixedPoint(bytes, "0.23"));
+  if (now.includes(true)) return detectGeneration(catalogues);
+  const only021 = old.filter(Boolean).length;
+  return {
+    generation: only021 > 0 ? "0.21" : null,
+    only021,
+    only023: 0,
+    both: 0,
+    neither: catalogues.length - only021,
+    mixed: false,
+  };
+}
+
 /** Which generations' msgcat print a catalogue as it is: one, both, or neither. */
 export type LayoutVote = "0.21" | "0.23" | "both" | "neither";
 
