@@ -73,6 +73,22 @@ Deno.test("a fresh checkout builds the bundle on first use, reuses it, and rebui
     assert.notEqual(second, first);
     assert.ok((await Deno.stat(second)).isFile);
     assert.ok((await Deno.stat(first)).isFile);
+    // The check looks at the modules the bundle was built from: a change elsewhere (the patent
+    // client, never bundled) keeps the build; a change to one of them, or its removal, does not.
+    const inputs = (await Deno.readTextFile(`${dirname(second)}/inputs`)).split("\n");
+    assert.ok(inputs.includes("lib/po/read/parse.ts") && inputs.includes("cli/wrap/main.ts"));
+    assert.ok(!inputs.some((m) => m.startsWith("lib/gpss/")));
+    // (parse.ts back in the past, older than the build's mark, as an edit made before it would be)
+    const past = new Date(Date.now() - 60_000);
+    await Deno.utime(parse, past, past);
+    assert.equal(await entryOf(root), second);
+    const gpss = `${root}/lib/gpss/mod.ts`;
+    await Deno.writeTextFile(gpss, "\n// elsewhere\n", { append: true });
+    await Deno.utime(gpss, new Date(), new Date(Date.now() + 6000));
+    assert.equal(await entryOf(root), second);
+    await Deno.writeTextFile(parse, "\n// changed again\n", { append: true });
+    await Deno.utime(parse, new Date(), new Date(Date.now() + 8000));
+    assert.notEqual(await entryOf(root), second);
   } finally {
     await Deno.remove(dirname(root), { recursive: true });
   }

@@ -8,8 +8,9 @@
 #
 # The deno.json task `wrap` runs it; bin/wrap sources it (WRAP_BUNDLE_SOURCED=1) and calls
 # wrap_bundle_entry, which sets wrap_entry, to spare the processes. The check starts no process (a
-# pre-commit hook pays it on every commit): the bundle is fresh while every file and folder of cli/
-# and lib/, deno.json and deno.lock is older than .cache/wrap/current (written with the time the
+# pre-commit hook pays it on every commit): the bundle is fresh while every module it was built from
+# (its `inputs`, listed at build time; without that list, every file and folder of cli/ and lib/),
+# deno.json and deno.lock is older than .cache/wrap/current (written with the time the
 # sources were hashed, before the build, so a change made during a build is seen at the next run;
 # "older", not "not newer", so a shell whose test sees whole seconds only rehashes rather than
 # missing a change made in the same second). The build itself runs here, outside the sandbox;
@@ -27,6 +28,15 @@ wrap_bundle_changed() {
   return 1
 }
 
+# Whether a module the bundle was built from (the list INPUTS, paths from ROOT) is gone or not older
+# than MARK. Only those can change the bundle: a new import changes the module that imports it.
+wrap_bundle_inputs_changed() {
+  while IFS= read -r _input; do
+    [ -f "$1/$_input" ] && [ "$1/$_input" -ot "$3" ] || return 0
+  done <"$2"
+  return 1
+}
+
 # Sets wrap_entry to the module to run for the checkout ROOT, building it with DENO COMMAND if needed.
 wrap_bundle_entry() {
   _root=$1
@@ -35,10 +45,13 @@ wrap_bundle_entry() {
   if [ -f "$_cache/current" ]; then
     read -r _key <"$_cache/current" || _key=
     if [ -n "$_key" ] && [ -f "$_cache/$_key/main.js" ] &&
-      ! wrap_bundle_changed "$_root/cli" "$_cache/current" &&
-      ! wrap_bundle_changed "$_root/lib" "$_cache/current" &&
       ! wrap_bundle_changed "$_root/deno.json" "$_cache/current" &&
-      ! wrap_bundle_changed "$_root/deno.lock" "$_cache/current"; then
+      ! wrap_bundle_changed "$_root/deno.lock" "$_cache/current" &&
+      if [ -f "$_cache/$_key/inputs" ]; then
+        ! wrap_bundle_inputs_changed "$_root" "$_cache/$_key/inputs" "$_cache/current"
+      else
+        ! wrap_bundle_changed "$_root/cli" "$_cache/current" && ! wrap_bundle_changed "$_root/lib" "$_cache/current"
+      fi; then
       wrap_entry=$_cache/$_key/main.js
       return 0
     fi
@@ -77,6 +90,10 @@ wrap_bundle_entry() {
       wrap_entry=$_sources
       return 0
     fi
+    # The modules it was built from, as the bundler names them (what the next runs' check looks at).
+    grep -h '^// [a-z][^ ]*\.ts$' "$_tmp"/*.js 2>/dev/null | sed 's|^// ||' | LC_ALL=C sort -u >"$_tmp/inputs" ||
+      rm -f "$_tmp/inputs"
+    [ -s "$_tmp/inputs" ] || rm -f "$_tmp/inputs"
     # Another run may have built the same key meanwhile: either copy is the same.
     mv "$_tmp" "$_cache/$_key" 2>/dev/null || rm -rf "$_tmp"
   fi
