@@ -163,7 +163,11 @@ export class ByteWriter {
     if (this.pos + (to - from) > this.buf.length) this.#grow(to - from);
     const buf = this.buf;
     let p = this.pos;
-    for (let i = from; i < to; i++) buf[p++] = src[i]!;
+    // A long run natively (a start runs this cold, interpreted); a short one without the subarray.
+    if (to - from > 48) {
+      buf.set(src.subarray(from, to), p);
+      p += to - from;
+    } else for (let i = from; i < to; i++) buf[p++] = src[i]!;
     this.pos = p;
   }
 
