@@ -1,5 +1,6 @@
 /**
- * Shared state in PostgreSQL (`DATABASE_URL`): the audit log table and catalogue write leases. The
+ * Shared state in PostgreSQL (`DATABASE_URL`): the audit log table, catalogue write leases, the GPSS
+ * quota ledger, answer cache and coalescing. The
  * client is made at the process edge and handed in.
  *
  * @module
@@ -8,3 +9,5 @@ export { isConnectionError, shared, type Sql } from "./client.ts";
 export { ensureSchema } from "./schema.ts";
 export { PgAuditLog } from "./audit_log.ts";
 export { pgWriteLease, type WriteLease } from "./lease.ts";
+export { PgQuotaLedger } from "./quota.ts";
+export { PgSharedSearches } from "./searches.ts";
