@@ -15,6 +15,7 @@ import { GpssClient, QuotaLedger } from "../lib/gpss/mod.ts";
 import { PO_CODEC } from "../lib/po/mod.ts";
 import { type AuditLog, FileAuditLog, MemoryAuditLog } from "../lib/audit/mod.ts";
 import {
+  ConnectionWatch,
   ensureSchema,
   PgAuditLog,
   PgQuotaLedger,
@@ -60,7 +61,9 @@ export function appDeps(
         stateDir: config.gpssStateDir,
       }),
     // Answers and identical searches in flight shared with the other instances.
-    shared: shared ? new PgSharedSearches(shared.sql, { maxHolders: 3, onProblem: log }) : null,
+    shared: shared
+      ? new PgSharedSearches(shared.sql, { watch: shared.watch, maxHolders: 3, onProblem: log })
+      : null,
   });
   const budget = new ByteBudget(config.maxInflightBytes);
   const catalogues = new CatalogueStore({
@@ -79,6 +82,8 @@ export function appDeps(
 /** What the instances share in PostgreSQL (DATABASE_URL). */
 export interface SharedState {
   sql: Sql;
+  /** Which pool connections closed (reserved ones are used only while alive). */
+  watch: ConnectionWatch;
   audit: AuditLog;
   writeLease: WriteLease;
 }
@@ -92,7 +97,9 @@ export interface SharedState {
 export async function sharedState(config: Config, log: (line: string) => void): Promise<SharedState | null> {
   if (config.databaseUrl === null) return null;
   const { default: postgres } = await import("postgres");
+  const watch = new ConnectionWatch();
   const sql = postgres(config.databaseUrl.href, {
+    ...watch.options,
     // 6 for write leases, 3 for GPSS searches going upstream, the rest for the statements.
     max: 14,
     connect_timeout: 5,
@@ -115,7 +122,7 @@ export async function sharedState(config: Config, log: (line: string) => void): 
     `shared state in PostgreSQL at ${config.databaseUrl.hostname}: audit log, catalogue write leases, GPSS quota and answers`,
   );
   // Leases hold at most 6 of the 14 connections: the writers under them need some to record.
-  return { sql, audit: new PgAuditLog(sql), writeLease: pgWriteLease(sql, 6) };
+  return { sql, audit: new PgAuditLog(sql), writeLease: pgWriteLease(sql, watch, 6), watch };
 }
 
 /** How a server mode logs, and what `main.ts` found of its permissions. */

@@ -9,7 +9,7 @@ import postgres from "postgres";
 import { QuotaExceededError } from "../lib/errors.ts";
 import { GpssClient, type QuotaWindows } from "../lib/gpss/mod.ts";
 import { DEFAULT_QUOTA_WINDOWS } from "../lib/gpss/quota_window.ts";
-import { ensureSchema, PgQuotaLedger, PgSharedSearches, type Sql } from "../lib/pg/mod.ts";
+import { ConnectionWatch, ensureSchema, PgQuotaLedger, PgSharedSearches, type Sql } from "../lib/pg/mod.ts";
 import { FAKE_USER_CODE, startFakeGpss } from "./_fake_gpss.ts";
 import { freshDatabase } from "./_team_server.ts";
 
@@ -21,9 +21,19 @@ if (ignore) {
 const BUDGET = 50;
 const SMALL: QuotaWindows = { ...DEFAULT_QUOTA_WINDOWS, peakRecords: BUDGET, offPeakRecords: BUDGET };
 
+const watches = new WeakMap<Sql, ConnectionWatch>();
+
 /** An instance's own pool over the database at `url`. */
 function pool(url: string): Sql {
-  return postgres(url, { max: 6, onnotice: () => {} }) as unknown as Sql;
+  const watch = new ConnectionWatch();
+  const sql = postgres(url, { ...watch.options, max: 6, onnotice: () => {} }) as unknown as Sql;
+  watches.set(sql, watch);
+  return sql;
+}
+
+/** The shared searches of an instance's pool. */
+function searches(sql: Sql): PgSharedSearches {
+  return new PgSharedSearches(sql, { watch: watches.get(sql)! });
 }
 
 Deno.test({
@@ -131,7 +141,7 @@ Deno.test({
           userCode: FAKE_USER_CODE,
           createHttpClient: null,
           quota: new PgQuotaLedger(sql, { userCode: FAKE_USER_CODE, windows: SMALL }),
-          shared: new PgSharedSearches(sql),
+          shared: searches(sql),
         })
       );
       // The first answer is slow, so the others arrive while it is in flight.
@@ -147,7 +157,7 @@ Deno.test({
         baseUrl: fake.url,
         userCode: FAKE_USER_CODE,
         createHttpClient: null,
-        shared: new PgSharedSearches(pools[2]!),
+        shared: searches(pools[2]!),
       });
       assert.deepEqual(await late.search({ keywords: "radar", maxResults: 5 }), outcomes[0]);
       assert.equal(fake.calls, 1);
@@ -165,7 +175,7 @@ Deno.test({
         baseUrl: fake.url,
         userCode: "another-code-0000",
         createHttpClient: null,
-        shared: new PgSharedSearches(pools[0]!),
+        shared: searches(pools[0]!),
       });
       await other.search({ keywords: "radar", maxResults: 5 });
       assert.equal(fake.calls, 3);

@@ -5,7 +5,7 @@
  *
  * @module
  */
-export { isConnectionError, shared, type Sql } from "./client.ts";
+export { ConnectionWatch, isConnectionError, shared, type Sql } from "./client.ts";
 export { ensureSchema } from "./schema.ts";
 export { PgAuditLog } from "./audit_log.ts";
 export { pgWriteLease, type WriteLease } from "./lease.ts";

@@ -8,7 +8,7 @@
  * @module
  */
 import type { SearchOutcome, SharedSearches } from "../gpss/mod.ts";
-import { shared, type Sql } from "./client.ts";
+import { type ConnectionWatch, shared, type Sql } from "./client.ts";
 
 /** Options of {@link PgSharedSearches}. */
 export interface PgSharedSearchesOptions {
@@ -18,6 +18,8 @@ export interface PgSharedSearchesOptions {
   waitMs?: number;
   /** Largest answer kept (its JSON length); default 8 Mi characters. */
   maxChars?: number;
+  /** The pool's connection watch (reserved connections are used only while they are alive). */
+  watch: ConnectionWatch;
   /** Told when an answer could not be kept (the search still answers). */
   onProblem?: (line: string) => void;
 }
@@ -31,16 +33,18 @@ export class PgSharedSearches implements SharedSearches {
   readonly #waitMs: number;
   readonly #maxChars: number;
   readonly #onProblem: (line: string) => void;
+  readonly #watch: ConnectionWatch;
   #holders = 0;
   readonly #waiting: (() => void)[] = [];
   #stores = 0;
 
-  constructor(sql: Sql, options: PgSharedSearchesOptions = {}) {
+  constructor(sql: Sql, options: PgSharedSearchesOptions) {
     this.#sql = sql;
     this.#maxHolders = Math.max(1, options.maxHolders ?? 3);
     this.#waitMs = options.waitMs ?? 35_000;
     this.#maxChars = options.maxChars ?? 8 * 1024 * 1024;
     this.#onProblem = options.onProblem ?? (() => {});
+    this.#watch = options.watch;
   }
 
   async #cached(key: string): Promise<SearchOutcome | null> {
@@ -64,17 +68,20 @@ export class PgSharedSearches implements SharedSearches {
 
   async #underLock(key: string, ttlMs: number, fetch: () => Promise<SearchOutcome>): Promise<SearchOutcome> {
     const lockKey = `gpss:${key}`;
-    const reserved = await shared("waiting for an identical GPSS search", () => this.#sql.reserve());
+    const reserved = await this.#watch.reserve(this.#sql, "waiting for an identical GPSS search", 5000);
     let locked = false;
     try {
       const deadline = Date.now() + this.#waitMs;
       for (;;) {
         const [row] = await shared(
           "waiting for an identical GPSS search",
-          () =>
-            reserved<
-              { locked: boolean }[]
-            >`select pg_try_advisory_lock(hashtextextended(${lockKey}, 0)) as locked`,
+          () => {
+            if (!reserved.alive()) {
+              throw Object.assign(new Error("connection closed"), { code: "CONNECTION_CLOSED" });
+            }
+            return reserved.sql<{ locked: boolean }[]>`
+              select pg_try_advisory_lock(hashtextextended(${lockKey}, 0)) as locked`;
+          },
         );
         locked = row?.locked === true;
         // Another instance's answer may have come while this one waited (or just before it locked).
@@ -87,8 +94,8 @@ export class PgSharedSearches implements SharedSearches {
       if (outcome.success && ttlMs > 0) await this.#keep(key, ttlMs, outcome);
       return outcome;
     } finally {
-      if (locked) {
-        await reserved`select pg_advisory_unlock(hashtextextended(${lockKey}, 0))`.catch(() => {
+      if (locked && reserved.alive()) {
+        await reserved.sql`select pg_advisory_unlock(hashtextextended(${lockKey}, 0))`.catch(() => {
           // The connection is gone, and the lock with it.
         });
       }
