@@ -29,6 +29,9 @@ export async function ensureSchema(sql: Sql): Promise<void> {
         revision_after text not null,
         note text
       )`;
+    // A key per record, so an append retried after a lost answer is not recorded twice.
+    await tx`alter table po_audit add column if not exists record_key text`;
+    await tx`create unique index if not exists po_audit_key on po_audit (record_key)`;
     await tx`create index if not exists po_audit_file on po_audit (file_path, id)`;
     await tx`create index if not exists po_audit_who on po_audit (who, id)`;
     await tx`create index if not exists po_audit_time on po_audit (time)`;
