@@ -65,7 +65,7 @@ async function writeUntilDone(
   throw new Error(`write ${i}: never done`);
 }
 
-async function setUp(dbUrl: string) {
+async function setUp(dbUrl: string, env: Record<string, string> = {}) {
   const root = await Deno.realPath(await Deno.makeTempDir({ prefix: "po-team-root-" }));
   const state = await Deno.makeTempDir({ prefix: "po-team-state-" });
   await Deno.writeTextFile(`${root}/fr.po`, catalogue(N));
@@ -80,6 +80,7 @@ async function setUp(dbUrl: string) {
         PO_LOCK_DIR: locks,
         PO_TOKENS_FILE: `${state}/tokens`,
         DATABASE_URL: dbUrl,
+        ...env,
       }, [root, state]),
     );
   }
@@ -381,6 +382,53 @@ Deno.test({
       assert.equal(fake.calls, 3);
     } finally {
       await Promise.all(pools.map((sql) => sql.end({ timeout: 1 })));
+      await fake.close();
+    }
+  },
+});
+
+Deno.test({
+  name:
+    "3 server processes behind nginx share the GPSS quota and answers: one upstream call per search, never over budget",
+  ignore: missing !== null,
+  sanitizeResources: false,
+  sanitizeOps: false,
+  async fn() {
+    await using db = await freshDatabase();
+    const fake = await startFakeGpss({ unrelated: { total: 1000 } });
+    try {
+      await using team = await setUp(db.url, {
+        USER_CODE: FAKE_USER_CODE,
+        GPSS_API_URL: fake.url,
+        GPSS_QUOTA_PEAK_RECORDS: String(BUDGET),
+        GPSS_QUOTA_OFFPEAK_RECORDS: String(BUDGET),
+      });
+      await using proxy = await startNginx(team.instances.map((i) => i.port));
+      const search = async (keywords: string) => {
+        const res = await fetch(`${proxy.base}/tools/search_patents`, {
+          method: "POST",
+          headers: { "content-type": "application/json", authorization: `Bearer ${TOKEN}` },
+          body: JSON.stringify({ keywords, max_results: 5 }),
+        });
+        return { status: res.status, body: await res.json() };
+      };
+      // 9 identical searches at once, spread over the three by nginx (the first answer slowed).
+      fake.setFault({ kind: "slow", delayMs: 800 }, 1);
+      const same = await Promise.all(Array.from({ length: 9 }, () => search("charging")));
+      assert.ok(same.every((r) => r.status === 200 && r.body.success), JSON.stringify(same[0]));
+      assert.equal(fake.calls, 1, "one upstream call for nine identical searches over three processes");
+      for (const r of same) assert.deepEqual(r.body.data, same[0]!.body.data);
+      // 36 different searches of 5 records at once: 45 of the 50 are left, so 9 go upstream.
+      const many = await Promise.all(Array.from({ length: 36 }, (_, i) => search(`radar ${i}`)));
+      const ok = many.filter((r) => r.status === 200 && r.body.success).length;
+      const refused = many.filter((r) => r.status === 429).length;
+      assert.deepEqual([ok, refused], [9, 27], JSON.stringify(many.find((r) => r.status !== 200)));
+      assert.equal(fake.calls, 10);
+      assert.equal(fake.served, BUDGET);
+      for (const [k, instance] of team.instances.entries()) {
+        assert.match(instance.stderr(), /POST \/tools\/search_patents 200/, `instance ${k} served searches`);
+      }
+    } finally {
       await fake.close();
     }
   },
