@@ -17,7 +17,9 @@ import { ConnectionWatch, ensureSchema, PgQuotaLedger, PgSharedSearches, type Sq
 import { FAKE_USER_CODE, startFakeGpss } from "./_fake_gpss.ts";
 import {
   freshDatabase,
+  haproxyMissing,
   type Instance,
+  startHaproxy,
   startInstance,
   startNginx,
   stopInstance,
@@ -430,6 +432,36 @@ Deno.test({
       }
     } finally {
       await fake.close();
+    }
+  },
+});
+
+Deno.test({
+  name:
+    "3 instances behind HAProxy: 150 concurrent writes to one catalogue lose nothing, each in the audit log",
+  ignore: missing !== null || haproxyMissing() !== null,
+  sanitizeResources: false,
+  sanitizeOps: false,
+  async fn() {
+    await using db = await freshDatabase();
+    await using team = await setUp(db.url);
+    await using proxy = await startHaproxy(team.instances.map((i) => i.port));
+    const n = 150;
+    const writes = await Promise.all(
+      Array.from({ length: n }, (_, i) => writeUntilDone(proxy.base, i, `ha ${i}`)),
+    );
+    const text = await Deno.readTextFile(`${team.root}/fr.po`);
+    for (let i = 0; i < n; i++) {
+      assert.ok(text.includes(`msgid "message ${i}"\nmsgstr "ha ${i}"\n`), `message ${i}`);
+    }
+    const rows = await db.sql<{ revision_before: string; revision_after: string }[]>`
+      select revision_before, revision_after from po_audit where action = 'write_po' order by id`;
+    assert.equal(rows.length, n);
+    for (let k = 1; k < rows.length; k++) assert.equal(rows[k]!.revision_before, rows[k - 1]!.revision_after);
+    const logged = new Set(rows.map((r) => r.revision_after));
+    assert.ok(writes.every((w) => logged.has(w.revision)));
+    for (const [k, instance] of team.instances.entries()) {
+      assert.match(instance.stderr(), /POST \/po\/write 200/, `instance ${k} served writes`);
     }
   },
 });
