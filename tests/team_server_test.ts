@@ -465,3 +465,45 @@ Deno.test({
     }
   },
 });
+
+Deno.test({
+  name: "a long search (a key over PostgreSQL's index limit) is shared too",
+  ignore,
+  sanitizeResources: false,
+  sanitizeOps: false,
+  fn: async () => {
+    await using db = await freshDatabase();
+    await ensureSchema(db.sql as unknown as Sql);
+    const fake = await startFakeGpss({ maxConditionLength: 10_000, unrelated: { total: 100 } });
+    const pools = [pool(db.url), pool(db.url)];
+    const problems: string[] = [];
+    try {
+      const [a, b] = pools.map((sql) =>
+        new GpssClient({
+          baseUrl: fake.url,
+          userCode: FAKE_USER_CODE,
+          createHttpClient: null,
+          shared: new PgSharedSearches(sql, {
+            watch: watches.get(sql)!,
+            onProblem: (line) => problems.push(line),
+          }),
+        })
+      );
+      // 1,500 CJK characters: 4,500 bytes in the request's key, over a btree entry's 2,704 (varied, so
+      // that PostgreSQL's compression of the entry does not bring it under).
+      let x = 7;
+      const keywords = Array.from({ length: 1500 }, () => {
+        x = (x * 1_103_515_245 + 12_345) % 2_147_483_648;
+        return String.fromCharCode(0x4e00 + x % 20_000);
+      }).join("");
+      const first = await a!.search({ keywords, maxResults: 5 });
+      const second = await b!.search({ keywords, maxResults: 5 });
+      assert.deepEqual(problems, []);
+      assert.deepEqual(second, first);
+      assert.equal(fake.calls, 1);
+    } finally {
+      await Promise.all(pools.map((sql) => sql.end({ timeout: 1 })));
+      await fake.close();
+    }
+  },
+});

@@ -7,6 +7,7 @@
  *
  * @module
  */
+import { createHash } from "node:crypto";
 import type { SearchOutcome, SharedSearches } from "../gpss/mod.ts";
 import { type ConnectionWatch, shared, type Sql } from "./client.ts";
 
@@ -53,7 +54,9 @@ export class PgSharedSearches implements SharedSearches {
     return row?.outcome ?? null;
   }
 
-  async once(key: string, ttlMs: number, fetch: () => Promise<SearchOutcome>): Promise<SearchOutcome> {
+  async once(request: string, ttlMs: number, fetch: () => Promise<SearchOutcome>): Promise<SearchOutcome> {
+    // A request may be kilobytes long (an index entry may not): the table is keyed by its hash.
+    const key = createHash("sha256").update(request).digest("hex");
     const hit = await shared("reading the shared GPSS cache", () => this.#cached(key));
     if (hit !== null) return hit;
     while (this.#holders >= this.#maxHolders) await new Promise<void>((r) => this.#waiting.push(r));
