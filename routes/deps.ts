@@ -46,7 +46,7 @@ export interface AppDeps {
   gpss?: {
     search(request: SearchRequest): Promise<SearchOutcome>;
     /** The quota ledger's account (null: none kept); absent on test doubles that keep none. */
-    quotaStatus?(): QuotaStatus | null;
+    quotaStatus?(): QuotaStatus | null | Promise<QuotaStatus>;
   };
 }
 

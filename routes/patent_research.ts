@@ -104,8 +104,8 @@ export const patentResearchTools = defineToolGroup<ResearchDeps>({
         quota: QuotaStatusSchema.nullable(),
         note: z.string().nullable(),
       }),
-      handle: (_body, { gpss }) => {
-        const quota = gpss.quotaStatus?.() ?? null;
+      handle: async (_body, { gpss }) => {
+        const quota = (await gpss.quotaStatus?.()) ?? null;
         return {
           success: true,
           quota,

@@ -14,7 +14,16 @@ import { type Config, isLoopbackHost } from "../lib/config.ts";
 import { GpssClient, QuotaLedger } from "../lib/gpss/mod.ts";
 import { PO_CODEC } from "../lib/po/mod.ts";
 import { type AuditLog, FileAuditLog, MemoryAuditLog } from "../lib/audit/mod.ts";
-import { ensureSchema, PgAuditLog, pgWriteLease, type Sql, type WriteLease } from "../lib/pg/mod.ts";
+import {
+  ConnectionWatch,
+  ensureSchema,
+  PgAuditLog,
+  PgQuotaLedger,
+  PgSharedSearches,
+  pgWriteLease,
+  type Sql,
+  type WriteLease,
+} from "../lib/pg/mod.ts";
 import { StartupError } from "../cli/startup.ts";
 import { CatalogueStore } from "../lib/store/mod.ts";
 import type { AppDeps } from "./deps.ts";
@@ -38,12 +47,23 @@ export function appDeps(
     userCode: config.userCode,
     timeoutMs: config.gpssTimeoutMs,
     cacheTtlMs: config.gpssCacheTtlS * 1000,
-    // The quota ledger of this user code, kept in GPSS_STATE_DIR (checked at start-up).
-    quota: config.userCode === undefined ? null : new QuotaLedger({
-      userCode: config.userCode,
-      windows: config.gpssQuotaWindows,
-      stateDir: config.gpssStateDir,
-    }),
+    // The quota ledger of this user code: in PostgreSQL when the instances share one, else kept in
+    // GPSS_STATE_DIR (checked at start-up).
+    quota: config.userCode === undefined ? null : shared
+      ? new PgQuotaLedger(shared.sql, {
+        userCode: config.userCode,
+        windows: config.gpssQuotaWindows,
+        onProblem: log,
+      })
+      : new QuotaLedger({
+        userCode: config.userCode,
+        windows: config.gpssQuotaWindows,
+        stateDir: config.gpssStateDir,
+      }),
+    // Answers and identical searches in flight shared with the other instances.
+    shared: shared
+      ? new PgSharedSearches(shared.sql, { watch: shared.watch, maxHolders: 3, onProblem: log })
+      : null,
   });
   const budget = new ByteBudget(config.maxInflightBytes);
   const catalogues = new CatalogueStore({
@@ -62,6 +82,8 @@ export function appDeps(
 /** What the instances share in PostgreSQL (DATABASE_URL). */
 export interface SharedState {
   sql: Sql;
+  /** Which pool connections closed (reserved ones are used only while alive). */
+  watch: ConnectionWatch;
   audit: AuditLog;
   writeLease: WriteLease;
 }
@@ -75,8 +97,11 @@ export interface SharedState {
 export async function sharedState(config: Config, log: (line: string) => void): Promise<SharedState | null> {
   if (config.databaseUrl === null) return null;
   const { default: postgres } = await import("postgres");
+  const watch = new ConnectionWatch();
   const sql = postgres(config.databaseUrl.href, {
-    max: 10,
+    ...watch.options,
+    // 6 for write leases, 3 for GPSS searches going upstream, the rest for the statements.
+    max: 14,
     connect_timeout: 5,
     idle_timeout: 60,
     onnotice: () => {},
@@ -93,9 +118,11 @@ export async function sharedState(config: Config, log: (line: string) => void): 
       }`,
     );
   }
-  log(`shared state in PostgreSQL at ${config.databaseUrl.hostname}: audit log, catalogue write leases`);
-  // Leases hold at most 6 of the 10 connections: the writers under them need some to record.
-  return { sql, audit: new PgAuditLog(sql), writeLease: pgWriteLease(sql, 6) };
+  log(
+    `shared state in PostgreSQL at ${config.databaseUrl.hostname}: audit log, catalogue write leases, GPSS quota and answers`,
+  );
+  // Leases hold at most 6 of the 14 connections: the writers under them need some to record.
+  return { sql, audit: new PgAuditLog(sql), writeLease: pgWriteLease(sql, watch, 6), watch };
 }
 
 /** How a server mode logs, and what `main.ts` found of its permissions. */

@@ -152,6 +152,63 @@ ${ports.map((p) => `    server 127.0.0.1:${p} max_fails=0;`).join("\n")}
   };
 }
 
+/** Whether HAProxy is installed (.ci/run installs it); null when it is, else why not. */
+export function haproxyMissing(): string | null {
+  try {
+    new Deno.Command("haproxy", { args: ["-v"], stderr: "null", stdout: "null" }).outputSync();
+    return null;
+  } catch {
+    return "haproxy is not installed (.ci/run installs it)";
+  }
+}
+
+/** HAProxy on a loopback port, round robin over `ports` (docs/team-server.md's example); dispose stops it. */
+export async function startHaproxy(ports: number[]) {
+  const dir = await Deno.makeTempDir({ prefix: "po-haproxy-" });
+  const port = freePort();
+  const conf = `
+global
+  maxconn 1024
+defaults
+  mode http
+  timeout connect 5s
+  timeout client 90s
+  timeout server 90s
+frontend po
+  bind 127.0.0.1:${port}
+  default_backend po_tools
+backend po_tools
+  balance roundrobin
+  http-request set-header Host localhost
+${ports.map((p, k) => `  server s${k} 127.0.0.1:${p}`).join("\n")}
+`;
+  await Deno.writeTextFile(`${dir}/haproxy.cfg`, conf);
+  const child = new Deno.Command("haproxy", {
+    args: ["-db", "-f", `${dir}/haproxy.cfg`],
+    stdout: "null",
+    stderr: "piped",
+  }).spawn();
+  for (let i = 0; i < 100; i++) {
+    try {
+      (await Deno.connect({ hostname: "127.0.0.1", port })).close();
+      break;
+    } catch {
+      await new Promise((r) => setTimeout(r, 50));
+    }
+  }
+  return {
+    base: `http://127.0.0.1:${port}`,
+    async [Symbol.asyncDispose]() {
+      try {
+        child.kill("SIGTERM");
+      } catch { /* gone */ }
+      await child.stderr.cancel();
+      await child.status;
+      await Deno.remove(dir, { recursive: true });
+    },
+  };
+}
+
 /** Stops an instance (SIGTERM) and waits for it. */
 export async function stopInstance(instance: Instance): Promise<void> {
   try {

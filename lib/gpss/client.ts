@@ -24,7 +24,7 @@ import {
   type RequestParams,
   type SearchRequest,
 } from "./query.ts";
-import type { QuotaLedger, QuotaStatus } from "./quota.ts";
+import { codeKey, type QuotaKeeper, type QuotaStatus } from "./quota.ts";
 import type { OutputSection } from "./sections.ts";
 import { describeGpssMessage } from "./messages.ts";
 import { GpssResponseError, parseGpssResponse, type PatentRecord } from "./response.ts";
@@ -100,7 +100,22 @@ export interface GpssClientOptions {
    * The quota ledger: each search reserves its `expQty` before it is sent and is charged the
    * records it got; default none (nothing is counted or refused).
    */
-  quota?: QuotaLedger | null;
+  quota?: QuotaKeeper | null;
+  /**
+   * Answers shared by several instances (PostgreSQL: `lib/pg`): a cache they all read, and one
+   * upstream call for an identical search made by several at once. Default none (this process's
+   * cache and coalescing only).
+   */
+  shared?: SharedSearches | null;
+}
+
+/**
+ * A cache and in-flight coalescing shared across instances. `once` answers `key` from the shared
+ * cache, or waits while another instance fetches it, or runs `fetch` itself (and keeps its answer
+ * for `ttlMs` when it is a success).
+ */
+export interface SharedSearches {
+  once(key: string, ttlMs: number, fetch: () => Promise<SearchOutcome>): Promise<SearchOutcome>;
 }
 
 /**
@@ -223,7 +238,8 @@ export class GpssClient {
   readonly #sent = new WeakMap<SearchOutcome, number>();
   /** Outcomes that were GPSS's `Over download quantity` (or `Over search quantity`). */
   readonly #quotaUsedUp = new WeakSet<SearchOutcome>();
-  readonly #quota: QuotaLedger | null;
+  readonly #quota: QuotaKeeper | null;
+  readonly #shared: SharedSearches | null;
   #upstreamCalls = 0;
 
   constructor(options: GpssClientOptions) {
@@ -239,6 +255,7 @@ export class GpssClient {
     this.#now = options.now ?? Date.now;
     this.#maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
     this.#quota = options.quota ?? null;
+    this.#shared = options.shared ?? null;
     this.#mask = secretMasker(this.#userCode ?? "");
     this.#createHttpClient = options.createHttpClient === undefined
       ? defaultCreateHttpClient()
@@ -246,7 +263,7 @@ export class GpssClient {
   }
 
   /** The quota ledger's account of the current window, or null when none is kept. */
-  quotaStatus(): QuotaStatus | null {
+  quotaStatus(): QuotaStatus | null | Promise<QuotaStatus> {
     return this.#quota?.status() ?? null;
   }
 
@@ -324,23 +341,36 @@ export class GpssClient {
     }
     let pending = this.#inFlight.get(key);
     if (pending === undefined) {
-      // The quota is reserved for what may come back, before anything is sent (throws when short).
-      const settle = this.#quota?.reserve(Number(params.expQty));
-      pending = this.#fetchOutcome(params, sections).then((outcome) => {
-        settle?.(this.#sent.get(outcome) ?? (outcome.success ? outcome.data.returned_count : 0));
-        if (this.#quotaUsedUp.has(outcome)) this.#quota?.markExhausted();
-        if (outcome.success) this.#remember(key, outcome);
-        return outcome;
-      }, (error) => {
-        settle?.(0);
-        throw error;
-      }).finally(() => this.#inFlight.delete(key));
+      const upstream = () => this.#upstream(params, sections);
+      pending = (this.#shared === null
+        ? upstream()
+        // Named by the user code's hash and the request: the same search by the same account.
+        : this.#shared.once(`${codeKey(this.#userCode!)}:${key}`, this.#ttlMs, upstream))
+        .then((outcome) => {
+          if (outcome.success) this.#remember(key, outcome);
+          return outcome;
+        }).finally(() => this.#inFlight.delete(key));
       this.#inFlight.set(key, pending);
     }
     const outcome = await pending;
     const copy = structuredClone(outcome);
     if (this.#skipped.has(outcome)) this.#skipped.set(copy, this.#skipped.get(outcome)!);
     return copy;
+  }
+
+  /** One upstream search, its quota reserved before it is sent (throws when short) and settled after. */
+  async #upstream(params: RequestParams, sections: readonly OutputSection[]): Promise<SearchOutcome> {
+    const settle = await this.#quota?.reserve(Number(params.expQty));
+    let outcome: SearchOutcome;
+    try {
+      outcome = await this.#fetchOutcome(params, sections);
+    } catch (error) {
+      settle?.(0);
+      throw error;
+    }
+    settle?.(this.#sent.get(outcome) ?? (outcome.success ? outcome.data.returned_count : 0));
+    if (this.#quotaUsedUp.has(outcome)) await this.#quota?.markExhausted();
+    return outcome;
   }
 
   #remember(key: string, outcome: SearchSuccess): void {

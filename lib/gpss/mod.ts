@@ -33,7 +33,8 @@ export {
 export { OUTPUT_SECTIONS, type OutputSection } from "./sections.ts";
 export { MAX_NUMBER_LENGTH } from "./number.ts";
 export { DEFAULT_MAX_CHARS, getPatent, MAX_MAX_CHARS } from "./patent.ts";
-export { QuotaLedger, type QuotaStatus } from "./quota.ts";
+export { codeKey, quotaExceeded, type QuotaKeeper, QuotaLedger, type QuotaStatus } from "./quota.ts";
+export { quotaWindowAt, type QuotaWindows } from "./quota_window.ts";
 export {
   csvColumns,
   EXPORT_CONTENT_TYPES,
@@ -41,4 +42,4 @@ export {
   exportChunks,
   type ExportFormat,
 } from "./export.ts";
-export type { SearchOutcome, SearchSuccess } from "./client.ts";
+export type { SearchOutcome, SearchSuccess, SharedSearches } from "./client.ts";

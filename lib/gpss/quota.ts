@@ -78,7 +78,7 @@ export interface QuotaLedgerOptions {
 }
 
 /** Hash prefix naming a user code in the file (the code itself is a secret). */
-function codeKey(userCode: string): string {
+export function codeKey(userCode: string): string {
   return createHash("sha256").update(`gpss-quota:${userCode}`).digest("hex").slice(0, 16);
 }
 
@@ -205,6 +205,39 @@ function writeLedgerFile(dir: string, entries: Map<string, Entry>): void {
 }
 
 /**
+ * What a GPSS client needs of a quota ledger: the in-process {@link QuotaLedger}, or one shared by
+ * several instances (PostgreSQL: `lib/pg`). A reservation is counted as spent until it is settled.
+ */
+export interface QuotaKeeper {
+  /** What is used and left in the current window. */
+  status(): QuotaStatus | Promise<QuotaStatus>;
+  /**
+   * Reserves `records` for a search about to be sent; the function returned settles it with the
+   * records the search got (0 for a failure). Throws {@link QuotaExceededError} when short.
+   */
+  reserve(records: number): ((got: number) => void) | Promise<(got: number) => void>;
+  /** Records GPSS's `Over download quantity`. */
+  markExhausted(): void | Promise<void>;
+}
+
+/** The refusal of a search of `records` when `status` has fewer left (its message says when it resets). */
+export function quotaExceeded(records: number, status: QuotaStatus, now: number): QuotaExceededError {
+  const end = Date.parse(status.resets_at);
+  const wait = Math.max(1, Math.ceil((end - now) / 1000));
+  return new QuotaExceededError(
+    `The GPSS download quota would be exceeded: this search may fetch ${records} records, and ` +
+      `${status.remaining} of the ${status.budget} allowed in this ${
+        status.window.kind === "peak" ? "peak" : "off-peak"
+      } window are left` + (status.exhausted_upstream ? " (GPSS said Over download quantity)" : "") +
+      `. The window resets at ${status.resets_at}` +
+      (status.remaining > 0
+        ? `; ask for at most ${status.remaining} results, or wait.`
+        : "; wait until then."),
+    wait,
+  );
+}
+
+/**
  * Counts the records fetched per user code and quota window; refuses what would go over.
  *
  * @example
@@ -214,7 +247,7 @@ function writeLedgerFile(dir: string, entries: Map<string, Entry>): void {
  * settle(12); // the search got 12 records
  * ```
  */
-export class QuotaLedger {
+export class QuotaLedger implements QuotaKeeper {
   readonly #key: string;
   readonly #windows: QuotaWindows;
   readonly #dir: string | null;
@@ -324,21 +357,7 @@ export class QuotaLedger {
    */
   reserve(records: number): (got: number) => void {
     const status = this.status();
-    if (records > status.remaining) {
-      const { window } = this.#current();
-      const wait = Math.max(1, Math.ceil((window.end - this.#now()) / 1000));
-      throw new QuotaExceededError(
-        `The GPSS download quota would be exceeded: this search may fetch ${records} records, and ` +
-          `${status.remaining} of the ${status.budget} allowed in this ${
-            window.kind === "peak" ? "peak" : "off-peak"
-          } window are left` + (status.exhausted_upstream ? " (GPSS said Over download quantity)" : "") +
-          `. The window resets at ${status.resets_at}` +
-          (status.remaining > 0
-            ? `; ask for at most ${status.remaining} results, or wait.`
-            : "; wait until then."),
-        wait,
-      );
-    }
+    if (records > status.remaining) throw quotaExceeded(records, status, this.#now());
     this.#reserved += records;
     let settled = false;
     return (got: number) => {

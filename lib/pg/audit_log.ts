@@ -6,7 +6,10 @@
  * @module
  */
 import type { AuditAnswer, AuditLog, AuditQuery, AuditRecord } from "../audit/mod.ts";
-import { shared, type Sql } from "./client.ts";
+import { isConnectionError, shared, type Sql } from "./client.ts";
+
+/** How long an append waits for a database that went away (a restart) before it gives up. */
+const APPEND_RETRY_MS = 30_000;
 
 /** The audit log as rows of `po_audit`. */
 export class PgAuditLog implements AuditLog {
@@ -16,14 +19,30 @@ export class PgAuditLog implements AuditLog {
     this.#sql = sql;
   }
 
+  /**
+   * Appends `r`. The write it records is already made, so a database that is away (restarting) is
+   * waited for, up to {@link APPEND_RETRY_MS}, rather than losing the record; each try carries the
+   * same key, so a try whose answer was lost after it committed is not recorded twice.
+   */
   append(r: AuditRecord): Promise<void> {
+    const key = crypto.randomUUID();
+    const deadline = Date.now() + APPEND_RETRY_MS;
     return shared("recording a write in the audit log", async () => {
-      await this.#sql`
-        insert into po_audit (time, who, role, via, action, file_path, entries, entries_total,
-                              revision_before, revision_after, note)
-        values (${r.time}, ${r.who}, ${r.role}, ${r.via}, ${r.action}, ${r.file_path},
-                ${this.#sql.json(r.entries as never)}, ${r.entries_total}, ${r.revision_before},
-                ${r.revision_after}, ${r.note})`;
+      for (let wait = 100;; wait = Math.min(wait * 2, 2000)) {
+        try {
+          await this.#sql`
+            insert into po_audit (record_key, time, who, role, via, action, file_path, entries, entries_total,
+                                  revision_before, revision_after, note)
+            values (${key}, ${r.time}, ${r.who}, ${r.role}, ${r.via}, ${r.action}, ${r.file_path},
+                    ${this.#sql.json(r.entries as never)}, ${r.entries_total}, ${r.revision_before},
+                    ${r.revision_after}, ${r.note})
+            on conflict (record_key) do nothing`;
+          return;
+        } catch (error) {
+          if (!isConnectionError(error) || Date.now() + wait > deadline) throw error;
+          await new Promise((resolve) => setTimeout(resolve, wait));
+        }
+      }
     });
   }
 

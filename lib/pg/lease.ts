@@ -8,7 +8,7 @@
  *
  * @module
  */
-import { shared, type Sql } from "./client.ts";
+import { type ConnectionWatch, shared, type Sql } from "./client.ts";
 
 /** Takes the lease of `key`; the function returned gives it back. */
 export type WriteLease = (key: string, signal?: AbortSignal) => Promise<() => Promise<void>>;
@@ -20,7 +20,7 @@ export type WriteLease = (key: string, signal?: AbortSignal) => Promise<() => Pr
  * (fewer than the pool's connections) are held or awaited at once; else writers holding every
  * connection would wait for one that none gives back.
  */
-export function pgWriteLease(sql: Sql, maxLeases: number): WriteLease {
+export function pgWriteLease(sql: Sql, watch: ConnectionWatch, maxLeases: number): WriteLease {
   const queues = new Map<string, Promise<void>>();
   let held = 0;
   const waiting: (() => void)[] = [];
@@ -56,7 +56,7 @@ export function pgWriteLease(sql: Sql, maxLeases: number): WriteLease {
     }
     let giveBack: () => Promise<void>;
     try {
-      giveBack = await atDatabase(sql, key, signal);
+      giveBack = await atDatabase(sql, watch, key, signal);
     } catch (error) {
       freeSlot();
       leave();
@@ -74,25 +74,26 @@ export function pgWriteLease(sql: Sql, maxLeases: number): WriteLease {
 }
 
 /** Takes the advisory lock of `key` on a reserved connection; the function returned gives it back. */
-async function atDatabase(sql: Sql, key: string, signal?: AbortSignal): Promise<() => Promise<void>> {
+async function atDatabase(
+  sql: Sql,
+  watch: ConnectionWatch,
+  key: string,
+  signal?: AbortSignal,
+): Promise<() => Promise<void>> {
   signal?.throwIfAborted();
   // A pool whose connections the server just dropped may take long to give one: bounded.
-  const reserving = sql.reserve();
-  let reserved: Awaited<typeof reserving>;
-  try {
-    reserved = await shared("taking the catalogue's write lease", () => within(reserving, CONNECT_MS));
-  } catch (error) {
-    reserving.then((r) => r.release(), () => {});
-    throw error;
-  }
+  const reserved = await watch.reserve(sql, "taking the catalogue's write lease", CONNECT_MS);
   const giveBack = async () => {
     let timer: ReturnType<typeof setTimeout> | undefined;
     try {
-      // A connection the server dropped may never answer: the lease is gone with it anyway.
-      await Promise.race([
-        reserved`select pg_advisory_unlock(hashtextextended(${key}, 0))`,
-        new Promise((_, reject) => timer = setTimeout(() => reject(new Error("unlock timed out")), 2000)),
-      ]);
+      // A connection the server closed is not used again: the lease is gone with its session. One
+      // that closes now, or never answers, ends the same way.
+      if (reserved.alive()) {
+        await Promise.race([
+          reserved.sql`select pg_advisory_unlock(hashtextextended(${key}, 0))`,
+          new Promise((_, reject) => timer = setTimeout(() => reject(new Error("unlock timed out")), 2000)),
+        ]);
+      }
     } catch {
       // The connection is gone, and the lease with it (the server ends the session's locks).
     } finally {
@@ -102,18 +103,14 @@ async function atDatabase(sql: Sql, key: string, signal?: AbortSignal): Promise<
   };
   let held = false;
   try {
-    const [row] = await shared(
-      "taking the catalogue's write lease",
-      () => within(reserved`select pg_backend_pid() as pid`, CONNECT_MS),
-    );
     // Waits while another instance writes the catalogue; the request's time limit cancels the wait
     // (from another connection: this one is busy waiting).
-    const onAbort = () => sql`select pg_cancel_backend(${row!.pid})`.catch(() => {});
+    const onAbort = () => sql`select pg_cancel_backend(${reserved.pid})`.catch(() => {});
     signal?.addEventListener("abort", onAbort, { once: true });
     try {
       await shared(
         "taking the catalogue's write lease",
-        () => reserved`select pg_advisory_lock(hashtextextended(${key}, 0))`,
+        () => reserved.sql`select pg_advisory_lock(hashtextextended(${key}, 0))`,
       );
     } finally {
       signal?.removeEventListener("abort", onAbort);
@@ -131,20 +128,6 @@ async function atDatabase(sql: Sql, key: string, signal?: AbortSignal): Promise<
 
 /** How long taking a connection may take before the database counts as away. */
 const CONNECT_MS = 5000;
-
-/** `promise`, or a connection error (as the client's own) once `ms` have passed. */
-function within<T>(promise: Promise<T>, ms: number): Promise<T> {
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  return Promise.race([
-    promise,
-    new Promise<never>((_, reject) => {
-      timer = setTimeout(
-        () => reject(Object.assign(new Error("connect timed out"), { code: "CONNECT_TIMEOUT" })),
-        ms,
-      );
-    }),
-  ]).finally(() => clearTimeout(timer));
-}
 
 /** Waits for `promise`, or throws the signal's reason once it is aborted. */
 function untilAborted(promise: Promise<void>, signal?: AbortSignal): Promise<void> {

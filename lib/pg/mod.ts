@@ -1,10 +1,13 @@
 /**
- * Shared state in PostgreSQL (`DATABASE_URL`): the audit log table and catalogue write leases. The
+ * Shared state in PostgreSQL (`DATABASE_URL`): the audit log table, catalogue write leases, the GPSS
+ * quota ledger, answer cache and coalescing. The
  * client is made at the process edge and handed in.
  *
  * @module
  */
-export { isConnectionError, shared, type Sql } from "./client.ts";
+export { ConnectionWatch, isConnectionError, shared, type Sql } from "./client.ts";
 export { ensureSchema } from "./schema.ts";
 export { PgAuditLog } from "./audit_log.ts";
 export { pgWriteLease, type WriteLease } from "./lease.ts";
+export { PgQuotaLedger } from "./quota.ts";
+export { PgSharedSearches } from "./searches.ts";

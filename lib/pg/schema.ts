@@ -29,8 +29,30 @@ export async function ensureSchema(sql: Sql): Promise<void> {
         revision_after text not null,
         note text
       )`;
+    // A key per record, so an append retried after a lost answer is not recorded twice.
+    await tx`alter table po_audit add column if not exists record_key text`;
+    await tx`create unique index if not exists po_audit_key on po_audit (record_key)`;
     await tx`create index if not exists po_audit_file on po_audit (file_path, id)`;
     await tx`create index if not exists po_audit_who on po_audit (who, id)`;
     await tx`create index if not exists po_audit_time on po_audit (time)`;
+    // The GPSS quota ledger: a row per user code (a hash of it) and window (ms since the epoch).
+    await tx`
+      create table if not exists gpss_quota (
+        code_key text not null,
+        window_start bigint not null,
+        window_end bigint not null,
+        used bigint not null default 0,
+        reserved bigint not null default 0,
+        exhausted boolean not null default false,
+        primary key (code_key, window_start)
+      )`;
+    // GPSS answers shared by the instances, by the user code's hash and the request.
+    await tx`
+      create table if not exists gpss_cache (
+        key text primary key,
+        expires timestamptz not null,
+        outcome jsonb not null
+      )`;
+    await tx`create index if not exists gpss_cache_expires on gpss_cache (expires)`;
   });
 }
