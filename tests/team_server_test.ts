@@ -28,6 +28,12 @@ import {
 
 const missing = teamServerMissing();
 if (missing !== null) console.log(`team server tests not run: ${missing}`);
+if (missing === null && !Deno.env.get("TEST_PG_RESTART")) {
+  console.log(
+    "team server: the PostgreSQL restart test not run: TEST_PG_RESTART is not set (a known failure: a " +
+      "restart drops the write leases; docs/team-server.md)",
+  );
+}
 
 const TOKEN = "translator-token-0123456789";
 const N = 300;
