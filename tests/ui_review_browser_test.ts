@@ -57,7 +57,12 @@ Deno.test({
       page.on("pageerror", (e) => errors.push(String(e)));
       await page.goto(`${base}/`);
       await page.click("a:text('Drafts to review')");
-      await page.waitForSelector("li.draft");
+      await page.waitForURL("**/ui/review");
+      // On a timeout, say what the page showed instead (its status line: no draft, or an error).
+      await page.waitForSelector("li.draft").catch(async (error) => {
+        const status = await page.locator("p.status").first().textContent().catch(() => null);
+        throw new Error(`no draft listed; the page says ${JSON.stringify(status)} (${error})`);
+      });
       assert.equal(new URL(page.url()).pathname, "/ui/review");
       const cards = page.locator("li.draft");
       assert.equal(await cards.count(), 3);
