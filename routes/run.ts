@@ -31,7 +31,7 @@ import { buildMcpServer, logLine } from "./mcp.ts";
 import { startMemory } from "./memory.ts";
 import { LineTransport } from "./mcp_stdio.ts";
 import { createApp, serverFetch, serveTools, TOOL_GROUPS } from "./mod.ts";
-import { startServer } from "./server.ts";
+import { type RunningServer, startServer } from "./server.ts";
 
 /**
  * The production dependencies: a GPSS client, and a catalogue store that shares one allowance for
@@ -147,8 +147,15 @@ export async function runHttpServer(config: Config, { log, unrestricted }: RunOp
   // The translation memory is built in the background from the start: the first suggest waits
   // only for what is left of it.
   startMemory(deps);
+  let server: RunningServer | undefined;
+  // Before listening: Deno sets up its signal handling (a descriptor) on first use, and a flood of
+  // connections past the descriptor limit must not be what makes it fail.
+  stopOnSignals(async () => {
+    await server?.shutdown();
+    await shared?.sql.end({ timeout: 2 }).catch(() => {});
+  }, log);
   try {
-    startServer(serverFetch(app, log), {
+    server = startServer(serverFetch(app, log), {
       hostname: config.host,
       port: config.port,
       limits: {
@@ -169,6 +176,38 @@ export async function runHttpServer(config: Config, { log, unrestricted }: RunOp
     });
   } catch (error) {
     throw listenFailure(error, config.host, config.port);
+  }
+}
+
+/** How long a stop on SIGTERM or SIGINT lets the answers in progress run. */
+const STOP_GRACE_MS = 10_000;
+
+/**
+ * On SIGTERM or SIGINT: `stop` (no new connections; answers in progress finish, at most
+ * {@link STOP_GRACE_MS}), then exit 0. A second signal exits at once (status 130).
+ */
+function stopOnSignals(stop: () => Promise<void>, log: (line: string) => void): void {
+  let stopping = false;
+  const onSignal = (name: Deno.Signal) => () => {
+    if (stopping) Deno.exit(130);
+    stopping = true;
+    log(
+      `${name}: stopping: no new connections; answers in progress may finish (${
+        STOP_GRACE_MS / 1000
+      } s at most)`,
+    );
+    const grace = AbortSignal.timeout(STOP_GRACE_MS);
+    const timedOut = new Promise<void>((resolve) =>
+      grace.addEventListener("abort", () => resolve(), { once: true })
+    );
+    Promise.race([stop(), timedOut]).catch(() => {}).finally(() => Deno.exit(0));
+  };
+  for (const name of ["SIGTERM", "SIGINT"] as const) {
+    try {
+      Deno.addSignalListener(name, onSignal(name));
+    } catch {
+      // A platform without this signal (SIGTERM on Windows): its default stays.
+    }
   }
 }
 

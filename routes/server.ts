@@ -135,6 +135,8 @@ interface Tracked {
   closing: boolean;
   /** Aborting it drops the connection at once (Deno's forceful close of that one connection). */
   abort: AbortController;
+  /** Ends the connection once the answers in progress are sent (Deno's graceful close of it). */
+  finish?: () => Promise<void>;
 }
 
 const BUSY_ANSWER = new TextEncoder().encode(
@@ -306,7 +308,11 @@ export function startServer(handler: FetchHandler, options: StartServerOptions):
     const done = () => {
       if (--t.active > 0 || t.closing) return;
       busy.delete(t);
-      if (stopping) return close(t);
+      // Stopping: a graceful close, which sends what is left of the answer (an abort could drop it).
+      if (stopping) {
+        t.finish?.().catch(() => {});
+        return;
+      }
       t.since = performance.now();
       idle.add(t);
     };
@@ -327,7 +333,9 @@ export function startServer(handler: FetchHandler, options: StartServerOptions):
       log(`unhandled error: ${error instanceof Error ? error.stack ?? error.message : String(error)}`);
       return internalError();
     };
-    serveOn!(conn, t.abort.signal, tracked, onError, () => {}).finished.catch(() => {}).finally(() => {
+    const served = serveOn!(conn, t.abort.signal, tracked, onError, () => {});
+    t.finish = () => served.shutdown();
+    served.finished.catch(() => {}).finally(() => {
       all.delete(t);
       fresh.delete(t);
       idle.delete(t);
