@@ -15,8 +15,16 @@
  * @module
  */
 import process from "node:process";
-import { similarity, TranslationMemory } from "../lib/memory/mod.ts";
-import { encodePo, parsePo, PO_CODEC, type PoCatalog, type PoMessage } from "../lib/po/mod.ts";
+import { TranslationMemory } from "../lib/memory/mod.ts";
+import {
+  encodePo,
+  fuzzySimilarity,
+  LcsPattern,
+  parsePo,
+  PO_CODEC,
+  type PoCatalog,
+  type PoMessage,
+} from "../lib/po/mod.ts";
 import { CatalogueStore } from "../lib/store/mod.ts";
 import { Workbench } from "../lib/workbench/mod.ts";
 
@@ -184,12 +192,13 @@ function queries(sources: { name: string; catalog: PoCatalog }[], files: string[
 /** The brute force a user could write: every catalogue of the language read, parsed and scored. */
 async function bruteForce(files: string[], language: string, msgid: string): Promise<number> {
   let best = -1;
+  const query = new LcsPattern(new TextEncoder().encode(msgid));
   for (const file of files) {
     if (!file.startsWith(`${TREE}/${language}/`)) continue;
     const catalog = parsePo(await Deno.readFile(file), file);
     for (const m of catalog.messages) {
       if (m.obsolete ? m.msgstr === "" : m.msgstr === "" || m.flags.includes("fuzzy")) continue;
-      const value = similarity(msgid, m.msgid, 0.6);
+      const value = fuzzySimilarity(query, new TextEncoder().encode(m.msgid), 0.6);
       if (value > best) best = value;
     }
   }

@@ -7,12 +7,12 @@
  *   `python-docs-fr`), and per entry that has a translation — not fuzzy, msgstr (or msgstr[0])
  *   not empty, or obsolete with a msgstr — the msgid's number, msgctxt, msgstr and whether it is
  *   obsolete. Each distinct msgid is kept once for the whole tree (30 languages of one
- *   documentation share their msgids), with the entries that carry it, its character histogram
+ *   documentation share their msgids), with the entries that carry it, its UTF-8 length, its byte histogram
  *   and its words in an inverted index.
  * - **Finding candidates.** A query's words are looked up rarest first (each weighs log(N/df)),
  *   summing their weights per msgid within {@link MAX_POSTINGS_VISITED} postings, so a common word
  *   costs nothing once the rare ones have been counted; the {@link CANDIDATES} msgids with most
- *   weight in common are scored with msgmerge's measure (`similarity.ts`), cheapest bound first.
+ *   weight in common are scored with msgmerge's measure (lib/po's), cheapest bound first.
  * - **Freshness.** Built once, in the background (`start`) or by the first query, from the
  *   workbench's listing (which stats every file and re-reads only changed ones). After that:
  *   a write through the store updates that one catalogue at once (`CatalogueStore.onWritten`);
@@ -20,24 +20,17 @@
  *   again (the workbench's listing) and re-indexes only the catalogues whose revision changed
  *   (a `git pull`, an editor).
  * - **Bounds.** The query's length (the caller's schema), the postings visited, the candidates
- *   scored, the steps of the edit counts ({@link MAX_SCORE_STEPS}), the results, and the call's
+ *   scored, the work of the LCS counts ({@link MAX_SCORE_WORK}), the results, and the call's
  *   signal between candidates.
  *
  * @module
  */
 import { basename, relative } from "node:path";
 import { BusyError, DomainError } from "../errors.ts";
-import type { PoCatalog, PoMessage } from "../po/mod.ts";
+import { type FuzzyBudget, fuzzySimilarity, LcsPattern, type PoCatalog, type PoMessage } from "../po/mod.ts";
 import { type CatalogueStore, type WrittenCatalogue } from "../store/mod.ts";
 import { type CatalogueFile, catalogueLanguage, pathLanguage, type Workbench } from "../workbench/mod.ts";
-import {
-  BUCKETS,
-  charHistogram,
-  scoreOf,
-  similarity,
-  type SimilarityBudget,
-  similarityCeiling,
-} from "./similarity.ts";
+import { BUCKETS, byteHistogram, scoreOf, similarityCeiling } from "./similarity.ts";
 
 /** One suggestion: a translated entry somewhere under the roots. */
 export interface Suggestion {
@@ -97,8 +90,13 @@ export const DEFAULT_REFRESH_MS = 30_000;
 export const MAX_POSTINGS_VISITED = 400_000;
 /** Candidate msgids scored with the edit count, most words in common first. */
 export const CANDIDATES = 200;
-/** Steps of the edit counts one query may take (each a few ns: ~10 ms unloaded at worst). */
-export const MAX_SCORE_STEPS = 4_000_000;
+/**
+ * Work of the LCS counts one query may take, in byte × 32-byte-word steps (each a few ns: ~10 ms
+ * unloaded at worst).
+ */
+export const MAX_SCORE_WORK = 4_000_000;
+
+const utf8 = new TextEncoder();
 /** Words of a query looked up. */
 const MAX_QUERY_WORDS = 512;
 /** Reads of one file tried while the service is busy (BusyError) before it waits for the next check. */
@@ -145,6 +143,10 @@ export class TranslationMemory {
   /** Per msgid: the entries carrying it, `slot * 2^21 + index`. */
   readonly #occurrences: number[][] = [];
   #histograms = new Uint16Array(BUCKETS * 1024);
+  /** The UTF-8 length of each msgid. */
+  #byteLengths = new Int32Array(1024);
+  /** A candidate's UTF-8 bytes, reused. */
+  #candidateBytes = new Uint8Array(1024);
   readonly #postings = new Map<string, number[]>();
   /** Scratch of {@link TranslationMemory.#candidates}: a weight per msgid, zero between queries. */
   #weights = new Float64Array(0);
@@ -398,8 +400,13 @@ export class TranslationMemory {
       const grown = new Uint16Array(this.#histograms.length * 2);
       grown.set(this.#histograms);
       this.#histograms = grown;
+      const lengths = new Int32Array(this.#byteLengths.length * 2);
+      lengths.set(this.#byteLengths);
+      this.#byteLengths = lengths;
     }
-    charHistogram(msgid, this.#histograms.subarray(id * BUCKETS, (id + 1) * BUCKETS));
+    const bytes = utf8.encode(msgid);
+    this.#byteLengths[id] = bytes.length;
+    byteHistogram(bytes, this.#histograms.subarray(id * BUCKETS, (id + 1) * BUCKETS));
     for (const word of wordsOf(msgid)) {
       const list = this.#postings.get(word);
       if (list === undefined) this.#postings.set(word, [id]);
@@ -427,6 +434,14 @@ export class TranslationMemory {
     // Numbers of forgotten msgids are not reused: postings stay in ascending order.
   }
 
+  /** The UTF-8 bytes of msgid `id`, in a buffer the next call reuses. */
+  #bytesOf(id: number): Uint8Array {
+    const length = this.#byteLengths[id]!;
+    if (this.#candidateBytes.length < length) this.#candidateBytes = new Uint8Array(length * 2);
+    utf8.encodeInto(this.#msgids[id]!, this.#candidateBytes);
+    return this.#candidateBytes.subarray(0, length);
+  }
+
   /** The close msgids of `msgid` carried by entries of `languageKey` (null: any), best first. */
   #closest(
     msgid: string,
@@ -439,27 +454,36 @@ export class TranslationMemory {
     const candidates = this.#candidates(msgid);
     const exact = this.#idOf.get(msgid);
     if (exact !== undefined && !candidates.includes(exact)) candidates.unshift(exact);
-    const queryHistogram = charHistogram(msgid);
+    const queryBytes = utf8.encode(msgid);
+    const queryHistogram = byteHistogram(queryBytes);
+    let pattern: LcsPattern | undefined;
     const queryWords = wordCounts(msgid);
-    const budget: SimilarityBudget = { steps: MAX_SCORE_STEPS };
+    const budget: FuzzyBudget = {
+      comparisons: Infinity,
+      work: MAX_SCORE_WORK,
+      deadline: Infinity,
+      spent: false,
+    };
     // The best `limit` msgids found so far that have an entry to suggest, lowest first.
     const best: { id: number; value: number }[] = [];
     let floor = minScore / 100;
     for (let c = 0; c < candidates.length; c++) {
       if ((c & 15) === 15) signal?.throwIfAborted();
-      if (budget.steps <= 0) break;
+      if (budget.work <= 0) break;
       const id = candidates[c]!;
       const text = this.#msgids[id]!;
       const ceiling = similarityCeiling(
         queryHistogram,
-        msgid.length,
+        queryBytes.length,
         this.#histograms.subarray(id * BUCKETS, (id + 1) * BUCKETS),
-        text.length,
+        this.#byteLengths[id]!,
       );
       if (ceiling < floor) continue;
       if (id !== exact && !sharesWords(queryWords, text)) continue;
       if (!this.#hasEntry(id, languageKey, self, msgid)) continue;
-      const value = id === exact ? 1 : similarity(msgid, text, floor, budget);
+      const value = id === exact
+        ? 1
+        : fuzzySimilarity(pattern ??= new LcsPattern(queryBytes), this.#bytesOf(id), floor, budget);
       if (value < floor) continue;
       best.push({ id, value });
       best.sort((a, b) => a.value - b.value || b.id - a.id);

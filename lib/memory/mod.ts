@@ -10,7 +10,7 @@ export {
   DEFAULT_MIN_SCORE,
   DEFAULT_REFRESH_MS,
   MAX_POSTINGS_VISITED,
-  MAX_SCORE_STEPS,
+  MAX_SCORE_WORK,
   type MemoryOptions,
   type MemoryStats,
   rootLanguage,
@@ -20,4 +20,4 @@ export {
   TranslationMemory,
   wordsOf,
 } from "./memory.ts";
-export { indelDistance, scoreOf, similarity } from "./similarity.ts";
+export { scoreOf } from "./similarity.ts";

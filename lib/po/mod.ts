@@ -49,6 +49,7 @@ export {
 export { unifiedDiff } from "./write/unified_diff.ts";
 export { MAX_HEADER_UPDATES, MAX_HEADER_VALUE_CHARS, readHeader, updateHeader } from "./operations/header.ts";
 export { type FuzzyLimits, mergeCatalogs, type MergeOutcome, type MergeStats } from "./operations/merge.ts";
+export { type FuzzyBudget, LcsPattern, similarity as fuzzySimilarity } from "./operations/_fuzzy_match.ts";
 export {
   collectWrapTargets,
   type EntryKind,
