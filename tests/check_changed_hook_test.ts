@@ -5,69 +5,11 @@
  * fixes one word in a file with old warnings passes; one that introduces a broken role fails.
  */
 import assert from "node:assert/strict";
-import { dirname } from "node:path";
-import { fileURLToPath } from "node:url";
 import { BROKEN_ROLE, OLD, ONE_WORD_FIXED } from "./_changed_fixtures.ts";
 import { encodePo, parsePo } from "../lib/po/mod.ts";
+import { git, installed, run, toolsRepo } from "./_hook_repo.ts";
 
-const ROOT = dirname(dirname(fileURLToPath(import.meta.url)));
 const decoder = new TextDecoder();
-const GIT_IDENTITY = {
-  GIT_AUTHOR_NAME: "t",
-  GIT_AUTHOR_EMAIL: "t@example.org",
-  GIT_COMMITTER_NAME: "t",
-  GIT_COMMITTER_EMAIL: "t@example.org",
-};
-
-/** Runs a command with `deno` on PATH; a hang fails (after 120 s) instead of hanging. */
-async function run(cmd: string, args: string[], cwd: string, env: Record<string, string> = {}) {
-  const path = `${dirname(Deno.execPath())}:${Deno.env.get("PATH") ?? "/usr/bin:/bin"}`;
-  const inherited = Deno.env.toObject();
-  delete inherited.INIT_CWD;
-  const child = new Deno.Command(cmd, {
-    args,
-    cwd,
-    clearEnv: true,
-    env: { ...inherited, ...GIT_IDENTITY, NO_COLOR: "1", PATH: path, ...env },
-    stdin: "null",
-    stdout: "piped",
-    stderr: "piped",
-  }).spawn();
-  const timer = setTimeout(() => child.kill("SIGKILL"), 120_000);
-  const out = await child.output();
-  clearTimeout(timer);
-  assert.equal(out.signal, null, `${cmd} ${args.join(" ")} hung and was killed`);
-  return { code: out.code, out: decoder.decode(out.stdout) + decoder.decode(out.stderr) };
-}
-
-async function git(cwd: string, ...args: string[]): Promise<string> {
-  const r = await run("git", ["-c", "init.defaultBranch=main", ...args], cwd);
-  assert.equal(r.code, 0, `git ${args.join(" ")}: ${r.out}`);
-  return r.out;
-}
-
-async function installed(cmd: string): Promise<boolean> {
-  return await Promise.resolve().then(() =>
-    new Deno.Command(cmd, { args: ["--version"], stdout: "null", stderr: "null" }).output()
-  ).then((o) => o.success).catch(() => false);
-}
-
-/** A committed copy of this checkout's working tree (what pre-commit clones), and its HEAD. */
-async function toolsRepo(parent: string): Promise<{ dir: string; rev: string }> {
-  const dir = `${parent}/po-tools`;
-  await Deno.mkdir(dir);
-  const copy = await run("cp", [
-    "-R",
-    ...["main.ts", "deno.json", "deno.lock", "bin", "cli", "lib", "routes", ".pre-commit-hooks.yaml"]
-      .map((f) => `${ROOT}/${f}`),
-    dir,
-  ], parent);
-  assert.equal(copy.code, 0, copy.out);
-  await git(dir, "init", "-q");
-  await git(dir, "add", ".");
-  await git(dir, "commit", "-q", "--no-verify", "-m", "po-tools");
-  return { dir, rev: (await git(dir, "rev-parse", "HEAD")).trim() };
-}
 
 /** msgcat's layout of a text (so the wrap hook has nothing to say of it). */
 function laidOut(text: string): string {
