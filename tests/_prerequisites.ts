@@ -38,6 +38,9 @@ export const HAS_MSGFMT: boolean = runs("msgfmt");
 /** True when GNU `patch` runs (an independent check that a diff applies). */
 export const HAS_PATCH: boolean = runs("patch");
 
+/** True when GNU `diff` runs (an independent count of changed lines). */
+export const HAS_DIFF: boolean = runs("diff");
+
 /**
  * `../shared/tools/gettext-0.23`, which runs GNU gettext 0.23.1 (Debian trixie's) in a tree it built
  * once as root: true when the tree is built and we may enter it (root).
@@ -79,12 +82,13 @@ export const CHROMIUM_FLAGS: readonly string[] = [
 ];
 
 /** A prerequisite a test may lack. */
-export type Prerequisite = "shared" | "msgcat" | "patch" | "chromium" | "gettext-0.23";
+export type Prerequisite = "shared" | "msgcat" | "patch" | "diff" | "chromium" | "gettext-0.23";
 
 const DESCRIBED: Record<Prerequisite, [boolean, string]> = {
   shared: [HAS_SHARED, "../shared (the corpus; absent from a plain clone)"],
   msgcat: [HAS_MSGCAT, "msgcat (apt-get install gettext)"],
   patch: [HAS_PATCH, "GNU patch (apt-get install patch)"],
+  diff: [HAS_DIFF, "GNU diff (apt-get install diffutils)"],
   chromium: [CHROMIUM !== null, "Chromium (apt-get install chromium)"],
   "gettext-0.23": [
     HAS_GETTEXT_023,

@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import { unifiedDiff } from "../lib/po/mod.ts";
+import { changedLineCount } from "../lib/po/write/unified_diff.ts";
 import { lacks } from "./_prerequisites.ts";
 
 /** A catalogue-like text of `n` blocks (entries separated by empty lines). */
@@ -92,3 +93,26 @@ Deno.test(
     }
   },
 );
+
+Deno.test("changedLineCount: the - and + lines of the shortest diff, block for block, without the diff", () => {
+  const counted = (a: string, b: string) =>
+    unifiedDiff(a, b, "f").split("\n").filter((l) =>
+      (l[0] === "-" && !l.startsWith("--- ")) || (l[0] === "+" && !l.startsWith("+++ "))
+    ).length;
+  let seed = 11;
+  const random = () => (seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648;
+  for (let t = 0; t < 200; t++) {
+    const n = 1 + Math.floor(random() * 30);
+    const a = blocks(n, () => random() < 0.3);
+    // As a re-layout does: the same blocks, some lines of some of them rewritten, split or joined.
+    const b = a.split("\n\n").map((block) =>
+      random() < 0.4
+        ? block.replace(/msgstr "(\w+) /, 'msgstr ""\n"$1 ').replace("#, python-format\n", "")
+        : block
+    ).join("\n\n");
+    assert.equal(changedLineCount(a, b, 1e9), counted(a, b), `${a}\n----\n${b}`);
+  }
+  assert.equal(changedLineCount("a\n", "a\n", 10), 0);
+  // Blocks that do not pair (a block added): counted as the bounded diff counts.
+  assert.equal(changedLineCount(blocks(3), blocks(4), 1e9), counted(blocks(3), blocks(4)));
+});

@@ -24,7 +24,7 @@ import { canonicalCatalog, canonicalMessage } from "./canonical.ts";
 import { catalogCharset, encodeLegacy, isSingleByte } from "../charsets/_output_charset.ts";
 import { legacyCodec } from "../charsets/_legacy_charset.ts";
 import { messageLines, parsePo } from "../read/parse.ts";
-import { unifiedDiff } from "./unified_diff.ts";
+import { changedLineCount } from "./unified_diff.ts";
 import { LAID_OUT, laidOutVerdict } from "./laid_out.ts";
 import { dropped } from "./written_lines.ts";
 import { encodePoRuns } from "./write.ts";
@@ -148,15 +148,6 @@ function keyOf(m: PoMessage): string {
   return `${m.obsolete ? "~" : ""}${m.msgctxt === null ? "" : "\u0004" + m.msgctxt}\u0000${m.msgid}`;
 }
 
-/** Lines removed plus lines added by a unified diff. */
-function changedLines(diff: string): number {
-  let n = 0;
-  for (const line of diff.split("\n")) {
-    if ((line[0] === "+" && !line.startsWith("+++ ")) || (line[0] === "-" && !line.startsWith("--- "))) n++;
-  }
-  return n;
-}
-
 /** Steps the diff counting a full re-layout's lines may take (see `unified_diff.ts`). */
 const COUNT_DIFF_WORK = 10_000_000;
 
@@ -241,11 +232,11 @@ export function keptBytes(
     return fullWrite("the kept bytes read back differently (the full layout was written)");
   }
   const decoder = new TextDecoder();
-  const diff = unifiedDiff(decoder.decode(kept), decoder.decode(full), "po", { maxWork: COUNT_DIFF_WORK });
+  const changed = changedLineCount(decoder.decode(kept), decoder.decode(full), COUNT_DIFF_WORK);
   return {
     bytes: kept,
     catalog: read,
-    layout: { mode: "keep", file_in_layout: false, full_relayout_changed_lines: changedLines(diff) },
+    layout: { mode: "keep", file_in_layout: false, full_relayout_changed_lines: changed },
   };
 }
 

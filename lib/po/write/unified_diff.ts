@@ -210,6 +210,65 @@ function boundedScript(before: string, after: string, work: Work): (Op | Skip)[]
 }
 
 /**
+ * How many lines a diff from `before` to `after` removes and adds (the `-` and `+` lines of
+ * {@link unifiedDiff} with `maxWork`), without building the diff. When both texts have as many
+ * blocks (a catalogue and its re-layout: the same entries in the same order), block i of one is
+ * compared with block i of the other, a linear pass instead of a search over blocks; a changed
+ * pair's lines are diffed within the work left, else counted whole.
+ */
+export function changedLineCount(before: string, after: string, maxWork: number): number {
+  if (before === after) return 0;
+  const work: Work = { left: maxWork };
+  const a = blocksOf(before), b = blocksOf(after);
+  let n = 0;
+  if (a.length !== b.length) {
+    for (const op of boundedScript(before, after, work)) if (op[0] === "-" || op[0] === "+") n++;
+    return n;
+  }
+  for (let q = 0; q < a.length; q++) {
+    if (a[q] === b[q]) continue;
+    const la = splitLines(a[q]!), lb = splitLines(b[q]!);
+    const d = work.left > 0 ? editCount(la, lb, MAX_EDIT_DISTANCE, work) : -1;
+    n += d < 0 ? la.length + lb.length : d;
+  }
+  return n;
+}
+
+/** Myers' V, reused by {@link editCount} (a call runs to its end). */
+let furthest = new Int32Array(0);
+
+/**
+ * The length D of Myers' shortest edit script of `a` and `b` (lines removed + added), or -1 past
+ * `limit` or once `work` is spent: {@link myers} without the trace, for counting only.
+ */
+function editCount(a: readonly string[], b: readonly string[], limit: number, work: Work): number {
+  const n = a.length, m = b.length;
+  const max = Math.min(n + m, limit);
+  const offset = max + 1;
+  if (furthest.length < 2 * max + 3) furthest = new Int32Array(2 * max + 3);
+  const v = furthest;
+  v[offset + 1] = 0;
+  for (let d = 0; d <= max; d++) {
+    work.left -= d + 1;
+    for (let k = -d; k <= d; k += 2) {
+      let x = k === -d || (k !== d && v[offset + k - 1]! < v[offset + k + 1]!)
+        ? v[offset + k + 1]!
+        : v[offset + k - 1]! + 1;
+      let y = x - k;
+      while (x < n && y < m && a[x] === b[y]) {
+        x++;
+        y++;
+        work.left--;
+      }
+      v[offset + k] = x;
+      if (x >= n && y >= m) return d;
+    }
+    if (work.left < 0) return -1;
+  }
+  return -1;
+}
+
+/**
  * A unified diff (3 lines of context) from `before` to `after`, both named `path`; "" when equal.
  *
  * @example
