@@ -24,6 +24,7 @@ import type { ClosestIndex } from "./operations/_closest.ts";
 import type { LaidOutList } from "./write/_layout_cache.ts";
 import type { OutputCharset } from "./charsets/_output_charset.ts";
 import type { PoCatalog, PoMessage } from "./types.ts";
+import type { GettextGeneration } from "./layout/string_layout.ts";
 
 /**
  * `parse.ts`: the 1-based line of a message's `msgid` keyword in the file it was read from, kept
@@ -101,6 +102,13 @@ export const entryIndexes: WeakMap<PoCatalog, EntryIndex> = new WeakMap();
  * keep write to the same document takes the full layout without scanning the file again.
  */
 export const laidOutCatalogs: WeakSet<PoCatalog> = new WeakSet();
+
+/**
+ * `keep_layout.ts`: catalogues known to have been read from (or written as) bytes that are not in
+ * the layout of this gettext generation: one a keep write found otherwise, or wrote with lines a full
+ * re-layout would change. A later keep write to the same document skips the scan.
+ */
+export const notLaidOutCatalogs: WeakMap<PoCatalog, GettextGeneration> = new WeakMap();
 
 /** `_write_conflicts.ts`: the active entries of a catalogue sorted for the closest-key search. */
 export const closestIndexes: WeakMap<PoCatalog, ClosestIndex> = new WeakMap();

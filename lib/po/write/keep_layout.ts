@@ -30,7 +30,7 @@ import { dropped } from "./written_lines.ts";
 import { encodePoRuns } from "./write.ts";
 import type { PoCatalog, PoMessage } from "../types.ts";
 import type { GettextGeneration } from "../layout/string_layout.ts";
-import { laidOutCatalogs } from "../_identity_caches.ts";
+import { laidOutCatalogs, notLaidOutCatalogs } from "../_identity_caches.ts";
 
 /** How a write lays out a catalogue: only what it changes, or the whole file as msgcat does. */
 export type LayoutMode = "keep" | "full";
@@ -201,7 +201,8 @@ export function keptBytes(
   // A file in msgcat's layout: its entries are their msgcat layouts, so keeping them is the full
   // layout (tests/po_keep_layout_test.ts checks it on the corpus without this shortcut).
   if (
-    !options.verify && (laidOutCatalogs.has(before) || laidOutVerdict(old, false, generation) === LAID_OUT)
+    !options.verify && notLaidOutCatalogs.get(before) !== generation &&
+    (laidOutCatalogs.has(before) || laidOutVerdict(old, false, generation) === LAID_OUT)
   ) {
     laidOutCatalogs.add(before);
     return {
@@ -233,6 +234,10 @@ export function keptBytes(
   }
   const decoder = new TextDecoder();
   const changed = changedLineCount(decoder.decode(kept), decoder.decode(full), COUNT_DIFF_WORK);
+  if (changed > 0) {
+    notLaidOutCatalogs.set(before, generation);
+    notLaidOutCatalogs.set(read, generation);
+  }
   return {
     bytes: kept,
     catalog: read,
