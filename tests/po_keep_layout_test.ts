@@ -82,6 +82,22 @@ function middleEntry(catalog: PoCatalog): number {
   return -1;
 }
 
+/** The corpus catalogues msgcat takes (nothing is written to the others) that have an entry to edit. */
+function* writableCorpus(): Generator<{ name: string; bytes: Uint8Array; before: PoCatalog }> {
+  for (const e of [...Deno.readDirSync(CORPUS)].sort((a, b) => a.name.localeCompare(b.name))) {
+    if (!e.name.endsWith(".po")) continue;
+    const bytes = Deno.readFileSync(new URL(e.name, CORPUS));
+    let before: PoCatalog;
+    try {
+      before = read(bytes);
+      encodePo(before, { forcePo: true });
+    } catch {
+      continue;
+    }
+    if (middleEntry(before) >= 0) yield { name: e.name, bytes, before };
+  }
+}
+
 /** Edits one entry of the file and checks the keep write; returns the kept and the full diff sizes. */
 function checkOneEntryEdit(
   bytes: Uint8Array,
@@ -187,22 +203,12 @@ Deno.test({
   ignore: lacks(import.meta.url, "shared"),
   fn() {
     let notLaidOut = 0, laidOut = 0;
-    for (const e of [...Deno.readDirSync(CORPUS)].sort((a, b) => a.name.localeCompare(b.name))) {
-      if (!e.name.endsWith(".po")) continue;
-      const bytes = Deno.readFileSync(new URL(e.name, CORPUS));
-      let before: PoCatalog;
-      try {
-        before = read(bytes);
-        encodePo(before, { forcePo: true });
-      } catch {
-        continue; // a file msgcat refuses: nothing is written to it in either mode
-      }
-      if (middleEntry(before) < 0) continue;
-      const sizes = checkOneEntryEdit(bytes, e.name);
+    for (const { name, bytes } of writableCorpus()) {
+      const sizes = checkOneEntryEdit(bytes, name);
       if (sizes.inLayout) laidOut++;
       else notLaidOut++;
       console.log(
-        `${e.name}: keep ${sizes.keep} lines, full ${sizes.full} lines${sizes.inLayout ? " (laid out)" : ""}`,
+        `${name}: keep ${sizes.keep} lines, full ${sizes.full} lines${sizes.inLayout ? " (laid out)" : ""}`,
       );
     }
     assert.ok(notLaidOut > 0 && laidOut > 0, `not laid out ${notLaidOut}, laid out ${laidOut}`);
@@ -219,19 +225,8 @@ Deno.test({
     let compared = 0;
     const dir = await Deno.makeTempDir({ prefix: "keep-count-" });
     try {
-      for (const e of [...Deno.readDirSync(CORPUS)].sort((a, b) => a.name.localeCompare(b.name))) {
-        if (!e.name.endsWith(".po")) continue;
-        const bytes = Deno.readFileSync(new URL(e.name, CORPUS));
-        let before: PoCatalog;
-        try {
-          before = read(bytes);
-          encodePo(before, { forcePo: true });
-        } catch {
-          continue;
-        }
-        const i = middleEntry(before);
-        if (i < 0) continue;
-        const target = before.messages[i]!;
+      for (const { name, bytes, before } of writableCorpus()) {
+        const target = before.messages[middleEntry(before)]!;
         const after =
           applyWrite(before, [{ msgid: target.msgid, msgctxt: target.msgctxt, msgstr: "nouveau" }]).catalog;
         const kept = keptBytes(bytes, before, after, "keep");
@@ -248,7 +243,7 @@ Deno.test({
           l[0] === "<" || l[0] === ">"
         ).length;
         const said = kept.layout.full_relayout_changed_lines;
-        assert.equal(said, counted, `${e.name}: said ${said}, diff --minimal counts ${counted}`);
+        assert.equal(said, counted, `${name}: said ${said}, diff --minimal counts ${counted}`);
         compared++;
       }
     } finally {

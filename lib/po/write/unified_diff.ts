@@ -35,23 +35,28 @@ function splitLines(text: string): string[] {
 
 type Op = [kind: " " | "-" | "+", line: string];
 
+/** Myers' V, reused by {@link editCount} (a call runs to its end). */
+let furthest = new Int32Array(0);
+
 /**
- * Myers' O(ND) shortest edit script of two arrays, or null when D exceeds `limit` or the steps
- * taken (a diagonal tried, a pair compared) exhaust `work`.
+ * Myers' O(ND) search over two arrays: the D and the diagonal k where it reaches both ends, or null
+ * when D exceeds `limit` or the steps taken (a diagonal tried, a pair compared) exhaust `work`.
+ * `round(v, offset, d)` sees V before each round (what {@link myers} keeps to trace the script back).
  */
-function myers(
+function myersSearch(
   a: readonly string[],
   b: readonly string[],
   limit: number,
-  work: Work = { left: Infinity },
-): Op[] | null {
+  work: Work,
+  v: Int32Array,
+  round?: (v: Int32Array, offset: number, d: number) => void,
+): { d: number; k: number } | null {
   const n = a.length, m = b.length;
   const max = Math.min(n + m, limit);
   const offset = max + 1;
-  const v = new Int32Array(2 * max + 3);
-  const trace: Int32Array[] = [];
+  v[offset + 1] = 0;
   for (let d = 0; d <= max; d++) {
-    trace.push(v.slice(offset - d - 1, offset + d + 2));
+    round?.(v, offset, d);
     work.left -= d + 1;
     for (let k = -d; k <= d; k += 2) {
       let x = k === -d || (k !== d && v[offset + k - 1]! < v[offset + k + 1]!)
@@ -65,11 +70,48 @@ function myers(
       }
       work.left -= x - from;
       v[offset + k] = x;
-      if (x >= n && y >= m) return backtrack(a, b, trace, d, k);
+      if (x >= n && y >= m) return { d, k };
     }
     if (work.left < 0) return null;
   }
   return null;
+}
+
+/** The V array {@link myersSearch} needs for these arrays and this limit. */
+function vSize(a: readonly string[], b: readonly string[], limit: number): number {
+  return 2 * Math.min(a.length + b.length, limit) + 3;
+}
+
+/**
+ * Myers' shortest edit script of two arrays, or null when D exceeds `limit` or the steps taken
+ * exhaust `work`.
+ */
+function myers(
+  a: readonly string[],
+  b: readonly string[],
+  limit: number,
+  work: Work = { left: Infinity },
+): Op[] | null {
+  const trace: Int32Array[] = [];
+  const found = myersSearch(
+    a,
+    b,
+    limit,
+    work,
+    new Int32Array(vSize(a, b, limit)),
+    (v, offset, d) => trace.push(v.slice(offset - d - 1, offset + d + 2)),
+  );
+  return found === null ? null : backtrack(a, b, trace, found.d, found.k);
+}
+
+/**
+ * The length D of the shortest edit script (lines removed + added), or -1 past `limit` or once
+ * `work` is spent: {@link myers} without the trace, for counting only.
+ */
+function editCount(a: readonly string[], b: readonly string[], limit: number, work: Work): number {
+  const size = vSize(a, b, limit);
+  if (furthest.length < size) furthest = new Int32Array(size);
+  return myersSearch(a, b, limit, work, furthest)?.d ?? -1;
 }
 
 function backtrack(
@@ -232,40 +274,6 @@ export function changedLineCount(before: string, after: string, maxWork: number)
     n += d < 0 ? la.length + lb.length : d;
   }
   return n;
-}
-
-/** Myers' V, reused by {@link editCount} (a call runs to its end). */
-let furthest = new Int32Array(0);
-
-/**
- * The length D of Myers' shortest edit script of `a` and `b` (lines removed + added), or -1 past
- * `limit` or once `work` is spent: {@link myers} without the trace, for counting only.
- */
-function editCount(a: readonly string[], b: readonly string[], limit: number, work: Work): number {
-  const n = a.length, m = b.length;
-  const max = Math.min(n + m, limit);
-  const offset = max + 1;
-  if (furthest.length < 2 * max + 3) furthest = new Int32Array(2 * max + 3);
-  const v = furthest;
-  v[offset + 1] = 0;
-  for (let d = 0; d <= max; d++) {
-    work.left -= d + 1;
-    for (let k = -d; k <= d; k += 2) {
-      let x = k === -d || (k !== d && v[offset + k - 1]! < v[offset + k + 1]!)
-        ? v[offset + k + 1]!
-        : v[offset + k - 1]! + 1;
-      let y = x - k;
-      while (x < n && y < m && a[x] === b[y]) {
-        x++;
-        y++;
-        work.left--;
-      }
-      v[offset + k] = x;
-      if (x >= n && y >= m) return d;
-    }
-    if (work.left < 0) return -1;
-  }
-  return -1;
 }
 
 /**
