@@ -36,8 +36,8 @@ export function serverInstructions(examples: ToolExamples): string {
       examples.roots.map((r) => JSON.stringify(r)).join(", ")
     } (any other path is refused). For example ${JSON.stringify(examples.catalogue)}.`
     : "This server serves no catalogues.";
-  return "Tools to read, write, check and merge gettext PO catalogues (written back laid out as GNU " +
-    "msgcat 0.21 lays them out), a greeting, and TIPO GPSS patent search. " +
+  return "Tools to read, write, check and merge gettext PO catalogues (written back laid out as the " +
+    "catalogues' GNU msgcat, 0.21 or 0.23, lays them out), a greeting, and TIPO GPSS patent search. " +
     "Workflow: list_catalogues (progress, which files are unfinished) -> list_entries (one catalogue's " +
     "untranslated or fuzzy entries, in pages) -> search_entries (how a term was translated elsewhere) -> " +
     'write_po (mode "update" by default here: a mistyped msgid is refused with the closest ones; ' +

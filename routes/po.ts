@@ -141,6 +141,7 @@ export const LayoutAnswer = z.object({
   file_in_layout: z.boolean(),
   full_relayout_changed_lines: z.int(),
   reason: z.string().optional(),
+  gettext: z.enum(["0.21", "0.23"]),
 });
 
 const WRITE_MODE_DESCRIPTION = "update: existing entries (else 409, closest named); create: new ones; " +
@@ -413,13 +414,14 @@ const READS: ToolAnnotations = {
   openWorldHint: false,
 };
 
-/** How a write laid the file out, for its message. */
+/** How a write laid the file out, for its message (in the layout of the root's gettext). */
 export function laidOutHow(layout: LayoutReport): string {
+  const msgcat = `GNU msgcat ${layout.gettext}`;
   if (layout.mode === "keep" && !layout.file_in_layout) {
-    return "the changed entries laid out as GNU msgcat 0.21 lays them out and every other byte kept " +
+    return `the changed entries laid out as ${msgcat} lays them out and every other byte kept ` +
       `(the file is not in msgcat's layout: a full re-layout would change ${layout.full_relayout_changed_lines} lines)`;
   }
-  return "laid out as GNU msgcat 0.21 lays it out";
+  return `laid out as ${msgcat} lays it out`;
 }
 
 /** `/po/*`: they need the catalogue store (`deps.catalogues`). */

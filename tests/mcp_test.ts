@@ -247,7 +247,7 @@ Deno.test("MCP PO tools: every tool is listed, PO tools work on a temp catalogue
         outcomes: ["updated"],
         revision: undefined,
         written: true,
-        layout: { mode: "keep", file_in_layout: true, full_relayout_changed_lines: 0 },
+        layout: { mode: "keep", file_in_layout: true, full_relayout_changed_lines: 0, gettext: "0.21" },
         entries: [{ index: 0, line: 4, msgctxt: null, msgid: "a", state: "translated" }],
         problems: [],
         similar_existing: [],

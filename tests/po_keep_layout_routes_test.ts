@@ -88,7 +88,12 @@ Deno.test("HTTP: write_po keeps a Transifex file's other bytes by default, full 
     entries: [{ msgid: "Return the example.", msgstr: "Renvoie l'exemple donné." }],
     layout: "full",
   });
-  assert.deepEqual(full.body.layout, { mode: "full", file_in_layout: true, full_relayout_changed_lines: 0 });
+  assert.deepEqual(full.body.layout, {
+    mode: "full",
+    file_in_layout: true,
+    full_relayout_changed_lines: 0,
+    gettext: "0.21",
+  });
   assert.equal(
     await Deno.readTextFile(s.path("fr/full.po")),
     LAID_OUT.replace('msgstr "Renvoie l\'exemple."', 'msgstr "Renvoie l\'exemple donné."'),

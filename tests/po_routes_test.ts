@@ -90,7 +90,12 @@ Deno.test("POST /po/write updates in place and keeps what the request omits", as
   });
   assert.equal(w.status, 200);
   const { revision, layout, ...rest } = w.body;
-  assert.deepEqual(layout, { mode: "full", file_in_layout: true, full_relayout_changed_lines: 0 });
+  assert.deepEqual(layout, {
+    mode: "full",
+    file_in_layout: true,
+    full_relayout_changed_lines: 0,
+    gettext: "0.21",
+  });
   assert.deepEqual(rest, {
     success: true,
     message: `Successfully wrote to ${file}, laid out as GNU msgcat 0.21 lays it out`,
@@ -210,13 +215,19 @@ Deno.test("POST /po/write layout full lays the whole file out exactly as msgcat 
     mode: "keep",
     file_in_layout: false,
     full_relayout_changed_lines: 12,
+    gettext: "0.21",
   });
   const full = await f.post("/po/write", {
     file_path: f.path("g.po"),
     entries: [{ msgid: "z", msgstr: "y" }],
     layout: "full",
   });
-  assert.deepEqual(full.body.layout, { mode: "full", file_in_layout: true, full_relayout_changed_lines: 0 });
+  assert.deepEqual(full.body.layout, {
+    mode: "full",
+    file_in_layout: true,
+    full_relayout_changed_lines: 0,
+    gettext: "0.21",
+  });
   // msgcat 0.21's output for the same content (checked with /usr/bin/msgcat).
   assert.equal(
     await Deno.readTextFile(f.path("g.po")),

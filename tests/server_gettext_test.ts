@@ -79,6 +79,9 @@ Deno.test("a write and a header update over HTTP keep a 0.23 root in 0.23's layo
       entries: [{ msgid: LONG(1), msgstr: LONG(1) + " (revu)" }],
     });
     assert.equal(w.status, 200, JSON.stringify(w.body));
+    // The answer names the layout written: it once said 0.21 whatever the root's gettext.
+    assert.equal(w.body.layout.gettext, "0.23");
+    assert.match(w.body.message, /laid out as GNU msgcat 0\.23 lays it out/);
     const after = await Deno.readTextFile(f.path("fr/a.po"));
     // The whole file is 0.23's layout of what it now holds (0.21 would re-wrap every entry).
     const catalog = parsePo(new TextEncoder().encode(after));
@@ -90,6 +93,7 @@ Deno.test("a write and a header update over HTTP keep a 0.23 root in 0.23's layo
       set: { Language: "fr" },
     });
     assert.equal(h.status, 200, JSON.stringify(h.body));
+    assert.match(h.body.message, /GNU msgcat 0\.23/);
     const updated = await Deno.readTextFile(f.path("fr/a.po"));
     assert.ok(updated.includes("Language: fr"));
     assert.equal(

@@ -45,6 +45,8 @@ export interface LayoutReport {
   full_relayout_changed_lines: number;
   /** Why "keep" fell back to "full", when it did. */
   reason?: string;
+  /** The gettext generation whose msgcat layout was written. */
+  gettext: GettextGeneration;
 }
 
 /**
@@ -193,6 +195,7 @@ export function keptBytes(
       mode: "full",
       file_in_layout: true,
       full_relayout_changed_lines: 0,
+      gettext: generation,
       ...(reason === undefined ? {} : { reason }),
     },
   });
@@ -208,7 +211,7 @@ export function keptBytes(
     return {
       bytes: fullRuns,
       catalog: null,
-      layout: { mode: "keep", file_in_layout: true, full_relayout_changed_lines: 0 },
+      layout: { mode: "keep", file_in_layout: true, full_relayout_changed_lines: 0, gettext: generation },
     };
   }
   const full = flatBytes(fullRuns);
@@ -223,7 +226,7 @@ export function keptBytes(
       return {
         bytes: fullRuns,
         catalog: null,
-        layout: { mode: "keep", file_in_layout: true, full_relayout_changed_lines: 0 },
+        layout: { mode: "keep", file_in_layout: true, full_relayout_changed_lines: 0, gettext: generation },
       };
     }
     read = readsBackAs(kept, after, readBack);
@@ -241,7 +244,12 @@ export function keptBytes(
   return {
     bytes: kept,
     catalog: read,
-    layout: { mode: "keep", file_in_layout: false, full_relayout_changed_lines: changed },
+    layout: {
+      mode: "keep",
+      file_in_layout: false,
+      full_relayout_changed_lines: changed,
+      gettext: generation,
+    },
   };
 }
 
