@@ -122,7 +122,12 @@ export async function sharedState(config: Config, log: (line: string) => void): 
     `shared state in PostgreSQL at ${config.databaseUrl.hostname}: audit log, catalogue write leases, GPSS quota and answers`,
   );
   // Leases hold at most 6 of the 14 connections: the writers under them need some to record.
-  return { sql, audit: new PgAuditLog(sql), writeLease: pgWriteLease(sql, watch, 6), watch };
+  return {
+    sql,
+    audit: new PgAuditLog(sql),
+    writeLease: pgWriteLease(sql, watch, 6, { onProblem: log }),
+    watch,
+  };
 }
 
 /** How a server mode logs, and what `main.ts` found of its permissions. */

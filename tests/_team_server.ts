@@ -41,6 +41,43 @@ export async function freshDatabase() {
   };
 }
 
+/**
+ * The command that restarts the test PostgreSQL: `TEST_PG_RESTART` when set, else `pg_ctl restart`
+ * of the cluster `TEST_DATABASE_URL` names, found from the database itself (its data directory and
+ * its programs' directory, which a superuser may read), run as the data directory's owner. Null,
+ * with the reason, when it cannot be found (not a local superuser, say).
+ */
+export async function pgRestartCommand(): Promise<{ command: string } | { missing: string }> {
+  const given = Deno.env.get("TEST_PG_RESTART");
+  if (given) return { command: given };
+  const url = new URL(Deno.env.get("TEST_DATABASE_URL")!);
+  if (!["127.0.0.1", "localhost", "[::1]"].includes(url.hostname)) {
+    return { missing: `the test database is not on this machine (${url.hostname}): set TEST_PG_RESTART` };
+  }
+  const admin = postgres(url.href, { max: 1, onnotice: () => {} });
+  try {
+    const [dir] = await admin<
+      { setting: string }[]
+    >`select setting from pg_settings where name = 'data_directory'`;
+    const [bin] = await admin<{ setting: string }[]>`select setting from pg_config where name = 'BINDIR'`;
+    if (!dir?.setting || !bin?.setting) {
+      return { missing: "the data directory is not readable: set TEST_PG_RESTART" };
+    }
+    const owner = (await Deno.stat(dir.setting)).uid;
+    const quote = (text: string) => `'${text.replaceAll("'", `'\\''`)}'`;
+    const pgCtl = `${quote(`${bin.setting}/pg_ctl`)} -D ${quote(dir.setting)} -l ${
+      quote(`${dir.setting}/restart.log`)
+    } -w -t 60 -m fast restart`;
+    if (owner === Deno.uid()) return { command: pgCtl };
+    if (Deno.uid() !== 0) return { missing: "the data directory is another user's: set TEST_PG_RESTART" };
+    return { command: `runuser -u "$(id -nu ${owner})" -- ${pgCtl}` };
+  } catch (error) {
+    return { missing: `cannot find how to restart it (${(error as Error).message}): set TEST_PG_RESTART` };
+  } finally {
+    await admin.end({ timeout: 1 });
+  }
+}
+
 /** One `main.ts serve` instance. */
 export interface Instance {
   port: number;
