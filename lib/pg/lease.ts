@@ -20,6 +20,15 @@ export type WriteLease = (key: string, signal?: AbortSignal) => Promise<HeldWrit
 export interface WriteLeaseOptions {
   /** Told, in one line, of a record left for later and of a claimed write dropped. */
   onProblem?: (line: string) => void;
+  /** {@link RENAME_WITHIN_MS} (tests shorten it). */
+  renameWithinMs?: number;
+  /** {@link CLAIM_GRACE_MS} (tests shorten it); keep it well above `renameWithinMs`. */
+  claimGraceMs?: number;
+}
+
+interface Timing {
+  renameWithinMs: number;
+  claimGraceMs: number;
 }
 
 /**
@@ -51,6 +60,10 @@ export function pgWriteLease(
   maxLeases: number,
   options: WriteLeaseOptions = {},
 ): WriteLease {
+  const timing = {
+    renameWithinMs: options.renameWithinMs ?? RENAME_WITHIN_MS,
+    claimGraceMs: options.claimGraceMs ?? CLAIM_GRACE_MS,
+  };
   const queues = new Map<string, Promise<void>>();
   let held = 0;
   const waiting: (() => void)[] = [];
@@ -86,7 +99,7 @@ export function pgWriteLease(
     }
     let lease: HeldWriteLease;
     try {
-      lease = await atDatabase(sql, watch, key, signal, options.onProblem ?? (() => {}));
+      lease = await atDatabase(sql, watch, key, signal, options.onProblem ?? (() => {}), timing);
     } catch (error) {
       freeSlot();
       leave();
@@ -116,6 +129,7 @@ async function atDatabase(
   key: string,
   signal: AbortSignal | undefined,
   onProblem: (line: string) => void,
+  timing: Timing,
 ): Promise<HeldWriteLease> {
   signal?.throwIfAborted();
   // A pool whose connections the server just dropped may take long to give one: bounded.
@@ -164,7 +178,7 @@ async function atDatabase(
     await giveBack();
     throw error;
   }
-  return new PgHeldLease(sql, reserved, key, head, giveBack, onProblem);
+  return new PgHeldLease(sql, reserved, key, head, giveBack, onProblem, timing);
 }
 
 /** A catalogue's head: the id of the last write claimed, and that write when it is not recorded. */
@@ -235,6 +249,7 @@ class PgHeldLease implements HeldWriteLease {
   readonly #head: Head;
   readonly #giveBack: () => Promise<void>;
   readonly #onProblem: (line: string) => void;
+  readonly #timing: Timing;
   /** The intent this lease claimed and has not recorded yet. */
   #claimed: string | null = null;
   /** True when the claimed write is known not to have been renamed (too late). */
@@ -247,7 +262,9 @@ class PgHeldLease implements HeldWriteLease {
     head: Head,
     giveBack: () => Promise<void>,
     onProblem: (line: string) => void,
+    timing: Timing,
   ) {
+    this.#timing = timing;
     this.#sql = sql;
     this.#reserved = reserved;
     this.#key = key;
@@ -279,7 +296,7 @@ class PgHeldLease implements HeldWriteLease {
       () =>
         this.#reserved.sql<{ present: number; dropped: number }[]>`
         with i as (
-          select id, clock_timestamp() - claimed_at > ${CLAIM_GRACE_MS} * interval '1 millisecond' as old
+          select id, clock_timestamp() - claimed_at > ${this.#timing.claimGraceMs} * interval '1 millisecond' as old
           from po_write_intent where id = ${unfinished.id}
         ), d as (
           delete from po_write_intent where id in (select id from i where old) returning id
@@ -289,7 +306,7 @@ class PgHeldLease implements HeldWriteLease {
     if (row!.present === 0 || row!.dropped === 1) {
       if (row!.dropped === 1) {
         this.#onProblem(
-          `write lease: a write claimed ${CLAIM_GRACE_MS / 1000} s ago was never renamed: dropped`,
+          `write lease: a write claimed ${this.#timing.claimGraceMs / 1000} s ago was never renamed: dropped`,
         );
       }
       this.#head.unfinished = null;
@@ -336,7 +353,7 @@ class PgHeldLease implements HeldWriteLease {
     this.#claimed = row!.id;
     this.#head.intent = row!.id;
     return () => {
-      if (performance.now() - started > RENAME_WITHIN_MS) {
+      if (performance.now() - started > this.#timing.renameWithinMs) {
         this.#abandoned = true;
         throw new UnavailableError(
           "The write's claim took too long to rename under it (the shared database is slow or away); " +
