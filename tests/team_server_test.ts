@@ -3,9 +3,9 @@
  * nginx on loopback, sharing one catalogue root and one database (DATABASE_URL). Each instance has
  * a lock directory of its own, so only the database's write leases keep them from writing one
  * catalogue at once. Needs TEST_DATABASE_URL and nginx (.ci/run provides both); ignored, saying so,
- * without them. The PostgreSQL restart test restarts that server with `pg_ctl restart` (found from the
- * database: a local cluster and a superuser, as .ci/run's), or with the command TEST_PG_RESTART. Also the GPSS quota ledger, answer cache and
- * coalescing shared in PostgreSQL (at the end).
+ * without them. The PostgreSQL restart test restarts that server with `pg_ctl restart` (found from
+ * the database: a local cluster and a superuser, as .ci/run's), or with the command TEST_PG_RESTART.
+ * Also the GPSS quota ledger, answer cache and coalescing shared in PostgreSQL (at the end).
  */
 import assert from "node:assert/strict";
 import postgres from "postgres";
@@ -43,13 +43,20 @@ function catalogue(n: number): string {
   return out;
 }
 
-/** POSTs a write until it is answered 200 (a 502/503 from a dead instance or a database away is retried). */
+/** How long one write may take, retries included: the tests end by themselves. */
+const WRITE_DEADLINE_MS = 180_000;
+
+/**
+ * POSTs a write until it is answered 200 (a 502/503 from a dead instance or a database away is
+ * retried), for at most {@link WRITE_DEADLINE_MS}.
+ */
 async function writeUntilDone(
   base: string,
   i: number,
   msgstr: string,
 ): Promise<{ tries: number; revision: string }> {
-  for (let tries = 1; tries <= 60; tries++) {
+  const deadline = Date.now() + WRITE_DEADLINE_MS;
+  for (let tries = 1; tries <= 60 && Date.now() < deadline; tries++) {
     let status = 0;
     let body: { revision?: string; detail?: unknown } = {};
     try {
@@ -58,7 +65,7 @@ async function writeUntilDone(
         headers: { "content-type": "application/json", authorization: `Bearer ${TOKEN}` },
         body: JSON.stringify({ file_path: "fr.po", entries: [{ msgid: `message ${i}`, msgstr }] }),
         // Bounded: an instance that never answers is a failure, not a test that never ends.
-        signal: AbortSignal.timeout(60_000),
+        signal: AbortSignal.timeout(Math.max(1, Math.min(60_000, deadline - Date.now()))),
       });
       status = res.status;
       body = await res.json().catch(() => ({}));
@@ -216,6 +223,7 @@ Deno.test({
     }));
     await restart;
     assert.ok(restarted);
+    console.log(`restart: ${writes.filter((w) => w.tries > 1).length} of 200 writes were retried`);
     const text = await Deno.readTextFile(`${team.root}/fr.po`);
     for (let i = 0; i < 200; i++) assert.ok(text.includes(`msgstr "trois ${i}"\n`), `message ${i}`);
     const rows = await db.sql<
