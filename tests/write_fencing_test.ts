@@ -16,7 +16,7 @@ import {
   type Sql,
   type WriteLeaseOptions,
 } from "../lib/pg/mod.ts";
-import { CatalogueStore, type WrittenFile } from "../lib/store/mod.ts";
+import { CatalogueStore, type HeldWriteLease, type WrittenFile } from "../lib/store/mod.ts";
 import { freshDatabase } from "./_team_server.ts";
 import { lineCodec, type LineDoc, lineFile } from "./_store_writer_child.ts";
 
@@ -40,7 +40,7 @@ function recordOf(who: string, line: string) {
 }
 
 /** A fresh database with the schema, a root holding `a.po` (one line), and a store over both. */
-async function setUp(options: WriteLeaseOptions = {}) {
+async function setUp(options: WriteLeaseOptions = {}, wrap = (lease: HeldWriteLease) => lease) {
   const db = await freshDatabase();
   await ensureSchema(db.sql as unknown as Sql);
   const root = await Deno.realPath(await Deno.makeTempDir({ prefix: "po-fence-" }));
@@ -48,10 +48,11 @@ async function setUp(options: WriteLeaseOptions = {}) {
   const watch = new ConnectionWatch();
   const sql = postgres(db.url, { ...watch.options, max: 4, onnotice: () => {} }) as unknown as Sql;
   const problems: string[] = [];
+  const leases = pgWriteLease(sql, watch, 2, { onProblem: (line) => problems.push(line), ...options });
   const store = new CatalogueStore<LineDoc>({
     roots: [root],
     codec: lineCodec(),
-    writeLease: pgWriteLease(sql, watch, 2, { onProblem: (line) => problems.push(line), ...options }),
+    writeLease: async (key, signal) => wrap(await leases(key, signal)),
   });
   const append = (line: string, before?: () => Promise<void>) =>
     store.update(`${root}/a.po`, async (doc) => {
@@ -218,5 +219,31 @@ Deno.test({
     assert.deepEqual(rows.map((r) => r.entries[0]!.msgid), ["next"]);
     assert.equal(await t.intents(), 0);
     assert.ok(t.problems.some((p) => /never renamed: dropped/.test(p)), t.problems.join("\n"));
+  },
+});
+
+Deno.test({
+  ...PG,
+  name:
+    "a rename made after its claim was dropped (a writer paused past the grace) is logged as a possible loss",
+  async fn() {
+    let db: postgres.Sql | undefined;
+    // Between the claim and the rename, a later writer drops the claim (as it does past the grace).
+    await using t = await setUp({}, (lease) => {
+      const claim = lease.claim.bind(lease);
+      return Object.assign(lease, {
+        claim: async (write: Parameters<typeof lease.claim>[0]) => {
+          const check = await claim(write);
+          await db!`delete from po_write_intent`;
+          return check;
+        },
+      });
+    });
+    db = t.db.sql;
+    await t.append("paused");
+    assert.ok(
+      t.problems.some((p) => /renamed after its claim had been dropped/.test(p)),
+      t.problems.join("\n"),
+    );
   },
 });

@@ -254,6 +254,8 @@ class PgHeldLease implements HeldWriteLease {
   #claimed: string | null = null;
   /** True when the claimed write is known not to have been renamed (too late). */
   #abandoned = false;
+  /** True when the claimed write carries an audit record. */
+  #audited = false;
 
   constructor(
     sql: Sql,
@@ -351,6 +353,7 @@ class PgHeldLease implements HeldWriteLease {
       );
     }
     this.#claimed = row!.id;
+    this.#audited = write.record !== null;
     this.#head.intent = row!.id;
     return () => {
       if (performance.now() - started > this.#timing.renameWithinMs) {
@@ -370,7 +373,16 @@ class PgHeldLease implements HeldWriteLease {
     const deadline = Date.now() + COMPLETE_RETRY_MS;
     for (let wait = 100;; wait = Math.min(wait * 2, 2000)) {
       try {
-        await complete(this.#sql, id);
+        const { found, recorded } = await complete(this.#sql, id);
+        if (!found && !recorded && this.#audited) {
+          // Neither recorded by another writer (it found the bytes) nor kept: dropped as never
+          // renamed, so this rename came after the grace, and may have replaced a later write.
+          this.#onProblem(
+            `write lease: a write was renamed after its claim had been dropped (its writer paused longer than ${
+              this.#timing.claimGraceMs / 1000
+            } s): a later write of the catalogue may be lost`,
+          );
+        }
         return;
       } catch (error) {
         if (isConnectionError(error) && Date.now() + wait <= deadline) {
@@ -400,17 +412,27 @@ class PgHeldLease implements HeldWriteLease {
 }
 
 /** Turns the intent `id` into its audit record (once: a record already made is not made again). */
-async function complete(sql: Sql | Reserved["sql"], id: string): Promise<void> {
-  await sql`
-    with i as (delete from po_write_intent where id = ${id} returning id, record)
-    insert into po_audit (record_key, time, who, role, via, action, file_path, entries, entries_total,
-                          revision_before, revision_after, note)
-    select 'intent:' || i.id, (r->>'time')::timestamptz, r->>'who', r->>'role', r->>'via', r->>'action',
-           r->>'file_path', r->'entries', (r->>'entries_total')::integer, r->>'revision_before',
-           r->>'revision_after', r->>'note'
-    from i, lateral (select i.record as r) x
-    where i.record is not null
-    on conflict (record_key) do nothing`;
+async function complete(
+  sql: Sql | Reserved["sql"],
+  id: string,
+): Promise<{ found: boolean; recorded: boolean }> {
+  const [row] = await sql<{ found: boolean; recorded: boolean }[]>`
+    with i as (delete from po_write_intent where id = ${id} returning id, record),
+    made as (
+      insert into po_audit (record_key, time, who, role, via, action, file_path, entries, entries_total,
+                            revision_before, revision_after, note)
+      select 'intent:' || i.id, (r->>'time')::timestamptz, r->>'who', r->>'role', r->>'via', r->>'action',
+             r->>'file_path', r->'entries', (r->>'entries_total')::integer, r->>'revision_before',
+             r->>'revision_after', r->>'note'
+      from i, lateral (select i.record as r) x
+      where i.record is not null
+      on conflict (record_key) do nothing
+      returning 1
+    )
+    select exists (select 1 from i) as found,
+           exists (select 1 from made) or exists (select 1 from po_audit where record_key = ${`intent:${id}`})
+             as recorded`;
+  return row!;
 }
 
 /** How long taking a connection may take before the database counts as away. */
