@@ -227,19 +227,19 @@ Deno.test({
   name:
     "a rename made after its claim was dropped (a writer paused past the grace) is logged as a possible loss",
   async fn() {
-    let db: postgres.Sql | undefined;
+    const ref: { db?: postgres.Sql } = {};
     // Between the claim and the rename, a later writer drops the claim (as it does past the grace).
     await using t = await setUp({}, (lease) => {
       const claim = lease.claim.bind(lease);
       return Object.assign(lease, {
         claim: async (write: Parameters<typeof lease.claim>[0]) => {
           const check = await claim(write);
-          await db!`delete from po_write_intent`;
+          await ref.db!`delete from po_write_intent`;
           return check;
         },
       });
     });
-    db = t.db.sql;
+    ref.db = t.db.sql;
     await t.append("paused");
     assert.ok(
       t.problems.some((p) => /renamed after its claim had been dropped/.test(p)),
