@@ -12,12 +12,13 @@ import { UnavailableError } from "../lib/errors.ts";
 import {
   ConnectionWatch,
   ensureSchema,
+  leftWritePaths,
   pgWriteLease,
   type Sql,
   type WriteLeaseOptions,
 } from "../lib/pg/mod.ts";
 import { CatalogueStore, type HeldWriteLease, type WrittenFile } from "../lib/store/mod.ts";
-import { freshDatabase } from "./_team_server.ts";
+import { freshDatabase, startInstance, stopInstance } from "./_team_server.ts";
 import { lineCodec, type LineDoc, lineFile } from "./_store_writer_child.ts";
 
 const ignore = !Deno.env.get("TEST_DATABASE_URL");
@@ -65,6 +66,7 @@ async function setUp(options: WriteLeaseOptions = {}, wrap = (lease: HeldWriteLe
   const intents = async () => (await db.sql`select id from po_write_intent`).length;
   return {
     db,
+    sql,
     root,
     store,
     append,
@@ -201,6 +203,39 @@ Deno.test({
     ]]);
     assert.equal(rows[1]!.revision_before, rows[0]!.revision_after, "the records chain");
     assert.equal(await t.intents(), 0);
+  },
+});
+
+Deno.test({
+  ...PG,
+  name: "kill -9 between the rename and the record: a server's start-up records it without another write",
+  async fn() {
+    await using t = await setUp();
+    await runChild(t.db.url, t.root, "killed", "after-rename");
+    assert.deepEqual(await leftWritePaths(t.sql), [`${t.root}/a.po`]);
+    // A server started over the database settles it (routes/run.ts), before any write.
+    const state = await Deno.makeTempDir({ prefix: "po-fence-state-" });
+    const instance = await startInstance({
+      PO_ROOTS: t.root,
+      PO_LOCK_DIR: `${state}/locks`,
+      DATABASE_URL: t.db.url,
+    }, [
+      t.root,
+      state,
+    ]);
+    try {
+      for (let i = 0; i < 100 && !/settled the writes left on 1 file/.test(instance.stderr()); i++) {
+        await new Promise((r) => setTimeout(r, 100));
+      }
+      assert.match(instance.stderr(), /settled the writes left on 1 file/);
+    } finally {
+      await stopInstance(instance);
+      await Deno.remove(state, { recursive: true });
+    }
+    const rows = await t.audit();
+    assert.deepEqual(rows.map((r) => [r.who, r.entries[0]!.msgid]), [["child", "killed"]]);
+    assert.equal(await t.intents(), 0);
+    assert.deepEqual(await leftWritePaths(t.sql), []);
   },
 });
 

@@ -337,8 +337,9 @@ class PgHeldLease implements HeldWriteLease {
             and exists (select 1 from lease)
           returning intent
         ), made as (
-          insert into po_write_intent (id, key, revision_before, revision_after, record)
-          select intent, ${hkey}::text, ${write.revisionBefore}::text, ${write.revisionAfter}::text,
+          insert into po_write_intent (id, key, path, revision_before, revision_after, record)
+          select intent, ${hkey}::text, ${this.#key}::text, ${write.revisionBefore}::text,
+                 ${write.revisionAfter}::text,
                  ${record}::jsonb
           from head
           returning id
@@ -433,6 +434,18 @@ async function complete(
            exists (select 1 from made) or exists (select 1 from po_audit where record_key = ${`intent:${id}`})
              as recorded`;
   return row!;
+}
+
+/**
+ * The files (real paths, as leases name them) with a write claimed and not recorded: each is settled by
+ * the next write of the file, or by `CatalogueStore.settleLeftWrite` (at start-up). At most 1,000.
+ */
+export async function leftWritePaths(sql: Sql): Promise<string[]> {
+  const rows = await shared(
+    "reading the writes left unrecorded",
+    () => sql<{ path: string }[]>`select distinct path from po_write_intent order by path limit 1000`,
+  );
+  return rows.map((r) => r.path);
 }
 
 /** How long taking a connection may take before the database counts as away. */

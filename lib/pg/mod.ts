@@ -10,6 +10,7 @@ export { ensureSchema } from "./schema.ts";
 export { PgAuditLog } from "./audit_log.ts";
 export {
   CLAIM_GRACE_MS,
+  leftWritePaths,
   pgWriteLease,
   RENAME_WITHIN_MS,
   type WriteLease,

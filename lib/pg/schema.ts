@@ -46,6 +46,7 @@ export async function ensureSchema(sql: Sql): Promise<void> {
       create table if not exists po_write_intent (
         id bigserial primary key,
         key text not null,
+        path text not null,
         revision_before text,
         revision_after text not null,
         record jsonb,

@@ -67,6 +67,7 @@ import type {
 
 export type * from "./catalogue_types.ts";
 import {
+  CATALOGUE_EXTENSIONS,
   DEFAULT_MAX_FILE_BYTES,
   outsideRootsError,
   resolveCataloguePath,
@@ -449,6 +450,28 @@ export class CatalogueStore<D> {
       return { written: outcome.written !== null };
     } catch (error) {
       throw mapSandboxError(error, userPath, this.roots);
+    }
+  }
+
+  /**
+   * Settles what an earlier writer left of a write of `realPath` (absolute, in a root: as the lease
+   * names the file): takes its lease, which records a write whose bytes are in place and drops one
+   * never renamed (see {@link HeldWriteLease.unfinished}), and gives it back. Nothing without a lease.
+   *
+   * @throws the path errors of {@link update}; UnavailableError when the database is away.
+   */
+  async settleLeftWrite(realPath: string, signal?: AbortSignal): Promise<void> {
+    if (!this.#writeLease) return;
+    try {
+      const path = await resolveCataloguePath(this.roots, realPath, {
+        mustExist: false,
+        maxBytes: this.#maxFileBytes,
+        extensions: [...CATALOGUE_EXTENSIONS, ".mo"],
+      });
+      const lease = await this.#takeLease(path, realPath, signal);
+      await lease.release();
+    } catch (error) {
+      throw mapSandboxError(error, realPath, this.roots);
     }
   }
 
