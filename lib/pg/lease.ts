@@ -106,8 +106,11 @@ export function pgWriteLease(
       throw error;
     }
     const release = lease.release.bind(lease);
+    let released = false;
     return Object.assign(lease, {
       release: async () => {
+        if (released) return;
+        released = true;
         try {
           await release();
         } finally {
