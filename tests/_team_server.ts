@@ -22,11 +22,44 @@ export function teamServerMissing(): string | null {
   return null;
 }
 
-/** A database of its own on the test server; dispose drops it. */
-export async function freshDatabase() {
+/**
+ * A turn at the test PostgreSQL across test files (`deno test --parallel` runs files side by side):
+ * the restart test takes it alone (`exclusive`), every other test that uses the server shares it, so
+ * no test sees the server restart under it. A `flock` on a file named after the server's port.
+ */
+export async function pgTurn(exclusive: boolean) {
+  const port = new URL(Deno.env.get("TEST_DATABASE_URL")!).port || "5432";
+  const dir = Deno.env.get("TMPDIR") ?? "/tmp";
+  const file = await Deno.open(`${dir}/po-tools-test-pg-${port}.lock`, {
+    read: true,
+    write: true,
+    create: true,
+    mode: 0o600,
+  });
+  await file.lock(exclusive);
+  return {
+    [Symbol.asyncDispose]() {
+      file.close();
+      return Promise.resolve();
+    },
+  };
+}
+
+/**
+ * A database of its own on the test server, with a turn at the server ({@link pgTurn}: shared, or
+ * the server alone with `exclusive`); dispose drops it and ends the turn.
+ */
+export async function freshDatabase(options: { exclusive?: boolean } = {}) {
+  const turn = await pgTurn(options.exclusive ?? false);
   const admin = postgres(Deno.env.get("TEST_DATABASE_URL")!, { max: 1, onnotice: () => {} });
   const name = `po_test_${crypto.randomUUID().replaceAll("-", "").slice(0, 12)}`;
-  await admin`create database ${admin(name)}`;
+  try {
+    await admin`create database ${admin(name)}`;
+  } catch (error) {
+    await admin.end({ timeout: 1 });
+    await turn[Symbol.asyncDispose]();
+    throw error;
+  }
   const url = new URL(Deno.env.get("TEST_DATABASE_URL")!);
   url.pathname = `/${name}`;
   const sql = postgres(url.href, { max: 2, onnotice: () => {} });
@@ -34,9 +67,13 @@ export async function freshDatabase() {
     url: url.href,
     sql,
     async [Symbol.asyncDispose]() {
-      await sql.end({ timeout: 1 });
-      await admin`drop database if exists ${admin(name)} with (force)`;
-      await admin.end({ timeout: 1 });
+      try {
+        await sql.end({ timeout: 1 });
+        await admin`drop database if exists ${admin(name)} with (force)`;
+        await admin.end({ timeout: 1 });
+      } finally {
+        await turn[Symbol.asyncDispose]();
+      }
     },
   };
 }

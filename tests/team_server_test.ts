@@ -199,7 +199,8 @@ Deno.test({
   sanitizeResources: false,
   sanitizeOps: false,
   async fn() {
-    await using db = await freshDatabase();
+    // The server alone: no other test file sees it restart (tests/write_fencing_test.ts, say).
+    await using db = await freshDatabase({ exclusive: true });
     await using team = await setUp(db.url);
     await using proxy = await startNginx(team.instances.map((i) => i.port));
     let answered = 0;
