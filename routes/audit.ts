@@ -35,20 +35,26 @@ export function auditedWrite(
 ): CatalogueCallOptions {
   const audit = call.audit;
   if (audit === undefined) return { signal: call.signal };
+  const recordOf = (write: WrittenFile) =>
+    auditRecord({
+      who: call.identity?.name ?? "unknown",
+      role: call.identity?.role ?? null,
+      via: call.via ?? null,
+      action,
+      file_path: write.path,
+      entries: entries.map((e) => ({ msgctxt: e.msgctxt ?? null, msgid: e.msgid })),
+      revision_before: write.revisionBefore,
+      revision_after: write.revisionAfter,
+      note: note?.() ?? null,
+    });
   return {
     signal: call.signal,
+    // With a write lease (PostgreSQL), the record is the write's intent, kept before the rename and
+    // completed after it by the lease: nothing is appended here then.
+    auditRecord: recordOf,
     onWritten: async (write: WrittenFile) => {
-      const record = auditRecord({
-        who: call.identity?.name ?? "unknown",
-        role: call.identity?.role ?? null,
-        via: call.via ?? null,
-        action,
-        file_path: write.path,
-        entries: entries.map((e) => ({ msgctxt: e.msgctxt ?? null, msgid: e.msgid })),
-        revision_before: write.revisionBefore,
-        revision_after: write.revisionAfter,
-        note: note?.() ?? null,
-      });
+      if (write.recorded) return;
+      const record = recordOf(write);
       try {
         await audit.log.append(record);
       } catch (error) {

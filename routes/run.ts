@@ -17,6 +17,7 @@ import { type AuditLog, FileAuditLog, MemoryAuditLog } from "../lib/audit/mod.ts
 import {
   ConnectionWatch,
   ensureSchema,
+  leftWritePaths,
   PgAuditLog,
   PgQuotaLedger,
   PgSharedSearches,
@@ -122,7 +123,35 @@ export async function sharedState(config: Config, log: (line: string) => void): 
     `shared state in PostgreSQL at ${config.databaseUrl.hostname}: audit log, catalogue write leases, GPSS quota and answers`,
   );
   // Leases hold at most 6 of the 14 connections: the writers under them need some to record.
-  return { sql, audit: new PgAuditLog(sql), writeLease: pgWriteLease(sql, watch, 6), watch };
+  return {
+    sql,
+    audit: new PgAuditLog(sql),
+    writeLease: pgWriteLease(sql, watch, 6, { onProblem: log }),
+    watch,
+  };
+}
+
+/**
+ * At start-up, in the background: the writes an instance left claimed and unrecorded (killed between
+ * its claim and its record) are settled, catalogue by catalogue, under each one's lease: recorded when
+ * the file holds their bytes, dropped when it never will. The next write of a catalogue does the same.
+ */
+function settleLeftWrites(deps: AppDeps, shared: SharedState | null): void {
+  const catalogues = deps.catalogues;
+  if (shared === null || catalogues === undefined) return;
+  (async () => {
+    const paths = await leftWritePaths(shared.sql);
+    let settled = 0;
+    for (const path of paths) {
+      try {
+        await catalogues.settleLeftWrite(path, AbortSignal.timeout(60_000));
+        settled++;
+      } catch (error) {
+        deps.log(`write lease: a write left on ${path} is not settled yet: ${logLine(error)}`);
+      }
+    }
+    if (settled > 0) deps.log(`write lease: settled the writes left on ${settled} file(s)`);
+  })().catch((error) => deps.log(`write lease: the writes left are not settled yet: ${logLine(error)}`));
 }
 
 /** How a server mode logs, and what `main.ts` found of its permissions. */
@@ -143,6 +172,7 @@ export async function runHttpServer(config: Config, { log, unrestricted }: RunOp
   for (const line of serveWarnings({ ...facts, unrestricted })) log(line);
   const shared = await sharedState(config, log);
   const deps = appDeps(config, log, shared);
+  settleLeftWrites(deps, shared);
   const app = createApp(deps);
   // The translation memory is built in the background from the start: the first suggest waits
   // only for what is left of it.
@@ -213,7 +243,9 @@ function stopOnSignals(stop: () => Promise<void>, log: (line: string) => void): 
 
 /** Serves MCP over stdin/stdout: stdout carries protocol messages only, every log line goes to stderr. */
 export async function runMcpStdio(config: Config, { log }: RunOptions): Promise<void> {
-  const deps = appDeps(config, log, await sharedState(config, log));
+  const shared = await sharedState(config, log);
+  const deps = appDeps(config, log, shared);
+  settleLeftWrites(deps, shared);
   const tools = serveTools(TOOL_GROUPS, deps);
   startMemory(deps);
   const transport = new LineTransport(

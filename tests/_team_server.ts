@@ -22,11 +22,44 @@ export function teamServerMissing(): string | null {
   return null;
 }
 
-/** A database of its own on the test server; dispose drops it. */
-export async function freshDatabase() {
+/**
+ * A turn at the test PostgreSQL across test files (`deno test --parallel` runs files side by side):
+ * the restart test takes it alone (`exclusive`), every other test that uses the server shares it, so
+ * no test sees the server restart under it. A `flock` on a file named after the server's port.
+ */
+export async function pgTurn(exclusive: boolean) {
+  const port = new URL(Deno.env.get("TEST_DATABASE_URL")!).port || "5432";
+  const dir = Deno.env.get("TMPDIR") ?? "/tmp";
+  const file = await Deno.open(`${dir}/po-tools-test-pg-${port}.lock`, {
+    read: true,
+    write: true,
+    create: true,
+    mode: 0o600,
+  });
+  await file.lock(exclusive);
+  return {
+    [Symbol.asyncDispose]() {
+      file.close();
+      return Promise.resolve();
+    },
+  };
+}
+
+/**
+ * A database of its own on the test server, with a turn at the server ({@link pgTurn}: shared, or
+ * the server alone with `exclusive`); dispose drops it and ends the turn.
+ */
+export async function freshDatabase(options: { exclusive?: boolean } = {}) {
+  const turn = await pgTurn(options.exclusive ?? false);
   const admin = postgres(Deno.env.get("TEST_DATABASE_URL")!, { max: 1, onnotice: () => {} });
   const name = `po_test_${crypto.randomUUID().replaceAll("-", "").slice(0, 12)}`;
-  await admin`create database ${admin(name)}`;
+  try {
+    await admin`create database ${admin(name)}`;
+  } catch (error) {
+    await admin.end({ timeout: 1 });
+    await turn[Symbol.asyncDispose]();
+    throw error;
+  }
   const url = new URL(Deno.env.get("TEST_DATABASE_URL")!);
   url.pathname = `/${name}`;
   const sql = postgres(url.href, { max: 2, onnotice: () => {} });
@@ -34,11 +67,52 @@ export async function freshDatabase() {
     url: url.href,
     sql,
     async [Symbol.asyncDispose]() {
-      await sql.end({ timeout: 1 });
-      await admin`drop database if exists ${admin(name)} with (force)`;
-      await admin.end({ timeout: 1 });
+      try {
+        await sql.end({ timeout: 1 });
+        await admin`drop database if exists ${admin(name)} with (force)`;
+        await admin.end({ timeout: 1 });
+      } finally {
+        await turn[Symbol.asyncDispose]();
+      }
     },
   };
+}
+
+/**
+ * The command that restarts the test PostgreSQL: `TEST_PG_RESTART` when set, else `pg_ctl restart`
+ * of the cluster `TEST_DATABASE_URL` names, found from the database itself (its data directory and
+ * its programs' directory, which a superuser may read), run as the data directory's owner. Null,
+ * with the reason, when it cannot be found (not a local superuser, say).
+ */
+export async function pgRestartCommand(): Promise<{ command: string } | { missing: string }> {
+  const given = Deno.env.get("TEST_PG_RESTART");
+  if (given) return { command: given };
+  const url = new URL(Deno.env.get("TEST_DATABASE_URL")!);
+  if (!["127.0.0.1", "localhost", "[::1]"].includes(url.hostname)) {
+    return { missing: `the test database is not on this machine (${url.hostname}): set TEST_PG_RESTART` };
+  }
+  const admin = postgres(url.href, { max: 1, onnotice: () => {} });
+  try {
+    const [dir] = await admin<
+      { setting: string }[]
+    >`select setting from pg_settings where name = 'data_directory'`;
+    const [bin] = await admin<{ setting: string }[]>`select setting from pg_config where name = 'BINDIR'`;
+    if (!dir?.setting || !bin?.setting) {
+      return { missing: "the data directory is not readable: set TEST_PG_RESTART" };
+    }
+    const owner = (await Deno.stat(dir.setting)).uid;
+    const quote = (text: string) => `'${text.replaceAll("'", `'\\''`)}'`;
+    const pgCtl = `${quote(`${bin.setting}/pg_ctl`)} -D ${quote(dir.setting)} -l ${
+      quote(`${dir.setting}/restart.log`)
+    } -w -t 60 -m fast restart`;
+    if (owner === Deno.uid()) return { command: pgCtl };
+    if (Deno.uid() !== 0) return { missing: "the data directory is another user's: set TEST_PG_RESTART" };
+    return { command: `runuser -u "$(id -nu ${owner})" -- ${pgCtl}` };
+  } catch (error) {
+    return { missing: `cannot find how to restart it (${(error as Error).message}): set TEST_PG_RESTART` };
+  } finally {
+    await admin.end({ timeout: 1 });
+  }
 }
 
 /** One `main.ts serve` instance. */

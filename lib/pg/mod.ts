@@ -8,6 +8,13 @@
 export { ConnectionWatch, isConnectionError, shared, type Sql } from "./client.ts";
 export { ensureSchema } from "./schema.ts";
 export { PgAuditLog } from "./audit_log.ts";
-export { pgWriteLease, type WriteLease } from "./lease.ts";
+export {
+  CLAIM_GRACE_MS,
+  leftWritePaths,
+  pgWriteLease,
+  RENAME_WITHIN_MS,
+  type WriteLease,
+  type WriteLeaseOptions,
+} from "./lease.ts";
 export { PgQuotaLedger } from "./quota.ts";
 export { PgSharedSearches } from "./searches.ts";

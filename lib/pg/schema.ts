@@ -35,6 +35,23 @@ export async function ensureSchema(sql: Sql): Promise<void> {
     await tx`create index if not exists po_audit_file on po_audit (file_path, id)`;
     await tx`create index if not exists po_audit_who on po_audit (who, id)`;
     await tx`create index if not exists po_audit_time on po_audit (time)`;
+    // Write fencing (lib/pg/lease.ts): per catalogue (a hash of its real path), the last write
+    // claimed; per write claimed and not yet recorded, its intent (its audit record).
+    await tx`
+      create table if not exists po_write_head (
+        key text primary key,
+        intent bigint
+      )`;
+    await tx`
+      create table if not exists po_write_intent (
+        id bigserial primary key,
+        key text not null,
+        path text not null,
+        revision_before text,
+        revision_after text not null,
+        record jsonb,
+        claimed_at timestamptz not null default clock_timestamp()
+      )`;
     // The GPSS quota ledger: a row per user code (a hash of it) and window (ms since the epoch).
     await tx`
       create table if not exists gpss_quota (

@@ -83,6 +83,12 @@ export interface AtomicReplaceOptions {
   signal?: AbortSignal;
   /** The path to name in error messages (default `path`). */
   displayPath?: string;
+  /**
+   * Awaited once the temp file is written and synced, right before the rename (a write lease's
+   * claim): what it throws abandons the write (the temp file is removed). The function it returns,
+   * if any, is called immediately before the rename; what that throws abandons it too.
+   */
+  beforeRename?: () => Promise<(() => void) | void>;
 }
 
 /** Options of {@link atomicUpdateFile} and {@link updateFileUnderLock}. */
@@ -105,6 +111,8 @@ export interface AtomicUpdateOptions {
   signal?: AbortSignal;
   /** Where the cross-process lock file lives (default: the process's, see `setLockPlacement`). */
   locks?: LockPlacement;
+  /** {@link AtomicReplaceOptions.beforeRename}, told the file as the update found it and the new bytes. */
+  beforeRename?: (previous: CurrentFile | null, next: Bytes) => Promise<(() => void) | void>;
 }
 
 /** What {@link updateFileUnderLock} did. */
@@ -173,6 +181,8 @@ export async function atomicReplaceFile(
     closeFd(fd);
     fd = null;
     signal?.throwIfAborted();
+    const lastCheck = await options.beforeRename?.();
+    lastCheck?.();
     written = renameChecked(tmp, created, path, display, directories);
   } catch (error) {
     if (fd !== null) closeFd(fd);
@@ -250,12 +260,15 @@ export async function updateFileUnderLock(
         } else previous = current;
         if (staleAge !== null) removeStaleTemps(openPath, staleAge, directories);
         const mode = previous && previous.stat.mode !== null ? previous.stat.mode & 0o7777 : undefined;
-        const written = await atomicReplaceFile(openPath, next!, {
+        const replacing = next!;
+        const { beforeRename } = options;
+        const written = await atomicReplaceFile(openPath, replacing, {
           mode,
           newFileMode: options.newFileMode,
           directories,
           signal,
           displayPath,
+          ...(beforeRename ? { beforeRename: () => beforeRename(previous, replacing) } : {}),
         });
         return { previous, written };
       }, { signal, directories, displayPath, key: target.key, locks: options.locks });

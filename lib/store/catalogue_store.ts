@@ -43,7 +43,12 @@
  */
 import { type Bytes, flatBytes, sameBytes } from "../byte_runs.ts";
 import { InvalidInputError, NotFoundError } from "../errors.ts";
-import { type AtomicUpdateOptions, readRegularFile, updateFileUnderLock } from "./atomic_write.ts";
+import {
+  type AtomicUpdateOptions,
+  type CurrentFile,
+  readRegularFile,
+  updateFileUnderLock,
+} from "./atomic_write.ts";
 import { lstatOrNull } from "./_verified_path.ts";
 import { revisionOf } from "./revision.ts";
 import type {
@@ -53,6 +58,7 @@ import type {
   CatalogueStoreOptions,
   CurrentRevision,
   DocumentCodec,
+  HeldWriteLease,
   LoadAllowance,
   UpdateOutcome,
   UpdateStep,
@@ -61,6 +67,7 @@ import type {
 
 export type * from "./catalogue_types.ts";
 import {
+  CATALOGUE_EXTENSIONS,
   DEFAULT_MAX_FILE_BYTES,
   outsideRootsError,
   resolveCataloguePath,
@@ -326,7 +333,7 @@ export class CatalogueStore<D> {
       let next: { doc: D; result: R; bytes: Bytes } | undefined;
       let written = false;
       let revision: string | null = null;
-      const giveBack = this.#writeLease ? await this.#writeLease(path.realPath, signal) : null;
+      const lease = this.#writeLease ? await this.#takeLease(path, userPath, signal) : null;
       try {
         const outcome = await updateFileUnderLock(
           {
@@ -359,7 +366,7 @@ export class CatalogueStore<D> {
             this.#writing.set(path.realPath, next);
             return next.bytes;
           },
-          signal ? { ...this.#writeOptions, signal } : this.#writeOptions,
+          this.#leasedOptions(lease, userPath, options),
         );
         const stat = outcome.written ?? outcome.previous?.stat;
         if (stat) this.#remember(path.realPath, next!.doc, stat, next!.bytes, this.#now());
@@ -368,11 +375,19 @@ export class CatalogueStore<D> {
         revision = bytesNow === undefined ? null : revisionOf(bytesNow);
         if (written) this.#tellWritten({ path, doc: next!.doc, revision: revision! });
         // Told while the lease is held: writes are recorded in the order they were made.
-        if (written) await options.onWritten?.({ path: userPath, revisionBefore, revisionAfter: revision! });
+        if (written) {
+          await lease?.complete();
+          await options.onWritten?.({
+            path: userPath,
+            revisionBefore,
+            revisionAfter: revision!,
+            recorded: lease !== null && options.auditRecord !== undefined,
+          });
+        }
       } finally {
         // Only once the document is cached (or the update failed): no read falls between the two.
         if (next && this.#writing.get(path.realPath) === next) this.#writing.delete(path.realPath);
-        await giveBack?.();
+        await lease?.release();
       }
       return { result: next!.result, doc: next!.doc, revision, written };
     } catch (error) {
@@ -406,7 +421,7 @@ export class CatalogueStore<D> {
         maxBytes: this.#maxFileBytes,
         extensions,
       });
-      const giveBack = this.#writeLease ? await this.#writeLease(path.realPath, signal) : null;
+      const lease = this.#writeLease ? await this.#takeLease(path, userPath, signal) : null;
       let outcome: Awaited<ReturnType<typeof updateFileUnderLock>>;
       try {
         outcome = await updateFileUnderLock(
@@ -418,22 +433,100 @@ export class CatalogueStore<D> {
             directories: path.directories,
           },
           () => bytes,
-          signal ? { ...this.#writeOptions, signal } : this.#writeOptions,
+          this.#leasedOptions(lease, userPath, options),
         );
         if (outcome.written !== null) {
+          await lease?.complete();
           await options.onWritten?.({
             path: userPath,
             revisionBefore: outcome.previous === null ? null : revisionOf(outcome.previous.bytes),
             revisionAfter: revisionOf(bytes),
+            recorded: lease !== null && options.auditRecord !== undefined,
           });
         }
       } finally {
-        await giveBack?.();
+        await lease?.release();
       }
       return { written: outcome.written !== null };
     } catch (error) {
       throw mapSandboxError(error, userPath, this.roots);
     }
+  }
+
+  /**
+   * Settles what an earlier writer left of a write of `realPath` (absolute, in a root: as the lease
+   * names the file): takes its lease, which records a write whose bytes are in place and drops one
+   * never renamed (see {@link HeldWriteLease.unfinished}), and gives it back. Nothing without a lease.
+   *
+   * @throws the path errors of {@link update}; UnavailableError when the database is away.
+   */
+  async settleLeftWrite(realPath: string, signal?: AbortSignal): Promise<void> {
+    if (!this.#writeLease) return;
+    try {
+      const path = await resolveCataloguePath(this.roots, realPath, {
+        mustExist: false,
+        maxBytes: this.#maxFileBytes,
+        extensions: [...CATALOGUE_EXTENSIONS, ".mo"],
+      });
+      const lease = await this.#takeLease(path, realPath, signal);
+      await lease.release();
+    } catch (error) {
+      throw mapSandboxError(error, realPath, this.roots);
+    }
+  }
+
+  /**
+   * Takes the write lease of `path`, and settles a write of it that an earlier writer claimed and
+   * did not complete (killed, or its lease lost, between its claim and its record): recorded when
+   * the file holds its bytes, dropped once its writer can no longer rename (asked every 200 ms).
+   */
+  async #takeLease(
+    path: ResolvedCataloguePath,
+    userPath: string,
+    signal: AbortSignal | undefined,
+  ): Promise<HeldWriteLease> {
+    const lease = await this.#writeLease!(path.realPath, signal);
+    try {
+      while (lease.unfinished !== null) {
+        const current = await readRegularFile(path.lexicalPath, userPath, this.#maxFileBytes, {
+          followSymlinks: false,
+          directories: path.directories,
+          signal,
+        });
+        if (await lease.settle(current === null ? null : revisionOf(current.bytes))) break;
+        await new Promise((resolve) => setTimeout(resolve, 200));
+        signal?.throwIfAborted();
+      }
+    } catch (error) {
+      await lease.release();
+      throw error;
+    }
+    return lease;
+  }
+
+  /** The file-level options of a write: its signal, and the lease's claim right before the rename. */
+  #leasedOptions(
+    lease: HeldWriteLease | null,
+    userPath: string,
+    options: CatalogueCallOptions,
+  ): AtomicUpdateOptions {
+    const { signal, auditRecord } = options;
+    return {
+      ...this.#writeOptions,
+      ...(signal ? { signal } : {}),
+      ...(lease
+        ? {
+          beforeRename: (previous: CurrentFile | null, next: Bytes) => {
+            const write = {
+              path: userPath,
+              revisionBefore: previous === null ? null : revisionOf(previous.bytes),
+              revisionAfter: revisionOf(next),
+            };
+            return lease.claim({ ...write, record: auditRecord?.(write) ?? null });
+          },
+        }
+        : {}),
+    };
   }
 
   /**

@@ -4,6 +4,7 @@
  *
  * @module
  */
+import type { AuditRecord } from "../audit/mod.ts";
 import type { Bytes } from "../byte_runs.ts";
 import type { LockPlacement } from "./lock_dir.ts";
 import type { ResolvedCataloguePath } from "./path_policy.ts";
@@ -24,6 +25,12 @@ export interface CatalogueCallOptions {
    * log records writes through it. Awaited before the call returns; what it throws is thrown.
    */
   onWritten?: (write: WrittenFile) => void | Promise<void>;
+  /**
+   * The audit record of a write, asked right before its rename when the store has a write lease
+   * that journals writes ({@link HeldWriteLease.claim}): the lease keeps it with its claim and
+   * records it once the rename is done (then `onWritten` is told `recorded: true`).
+   */
+  auditRecord?: (write: WrittenFile) => AuditRecord;
 }
 
 /** A write {@link CatalogueCallOptions.onWritten} is told of. */
@@ -31,6 +38,45 @@ export interface WrittenFile {
   path: string;
   revisionBefore: string | null;
   revisionAfter: string;
+  /** True when the write lease's journal recorded the write already (see {@link HeldWriteLease}). */
+  recorded?: boolean;
+}
+
+/**
+ * A write lease, held (see {@link CatalogueStoreOptions.writeLease}). Besides keeping other writers
+ * out, it fences them: a write claims its change of the file right before the rename, and the claim
+ * is refused (UnavailableError, nothing renamed) when the lease was lost meanwhile; the claim is the
+ * write's intent record, completed into its audit record once the rename is done.
+ */
+export interface HeldWriteLease {
+  /**
+   * A write of this file claimed earlier and not completed (its writer died, or lost its lease,
+   * between the claim and the record), or null. Settle it with {@link HeldWriteLease.settle}.
+   */
+  readonly unfinished: { revisionAfter: string } | null;
+  /**
+   * Settles {@link HeldWriteLease.unfinished}, told the file's revision now: a file that holds that
+   * write's bytes gets its record (the write happened); else, once its writer can no longer rename,
+   * it is dropped (it did not happen). False: too early to tell, ask again shortly.
+   */
+  settle(current: string | null): Promise<boolean>;
+  /**
+   * Claims `write` right before its rename. Throws UnavailableError (nothing is renamed) when the
+   * lease is lost, or another writer claimed the file since the lease was taken. Returns the check
+   * to run immediately before the rename (it throws once the claim is too old to rename under).
+   */
+  claim(write: ClaimedWrite): Promise<() => void>;
+  /** After the rename: records the claimed write. Never throws (what it cannot record now is left to
+   * the next writer of the file, see {@link HeldWriteLease.unfinished}). */
+  complete(): Promise<void>;
+  /** Gives the lease back. */
+  release(): Promise<void>;
+}
+
+/** What a write claims (see {@link HeldWriteLease.claim}). */
+export interface ClaimedWrite extends WrittenFile {
+  /** Its audit record, or null when the write is not audited. */
+  record: AuditRecord | null;
 }
 
 /** Turns file bytes into a document and back. The PO codec is `parsePo`/`encodePo`. */
@@ -86,9 +132,10 @@ export interface CatalogueStoreOptions<D> {
   /**
    * A lease held around each write, besides the file lock, keyed by the file's real path: the
    * PostgreSQL advisory lock that keeps instances on several machines from writing one catalogue at
-   * once (`lib/pg/lease.ts`). Taken before the file lock, given back after it. Default: none.
+   * once (`lib/pg/lease.ts`). Taken before the file lock, given back after it; each write claims
+   * its change under it right before the rename (see {@link HeldWriteLease}). Default: none.
    */
-  writeLease?: (key: string, signal?: AbortSignal) => Promise<() => Promise<void>>;
+  writeLease?: (key: string, signal?: AbortSignal) => Promise<HeldWriteLease>;
 }
 
 /** The result of {@link CatalogueStore.read}. */
