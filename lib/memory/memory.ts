@@ -314,9 +314,13 @@ export class TranslationMemory {
     this.#put(path.lexicalPath, doc, revision, language, ++this.#writeSeq);
   }
 
-  /** Replaces the catalogue's entries in the index with `doc`'s. */
+  /**
+   * Replaces the catalogue's entries in the index with `doc`'s. The new entries are indexed before
+   * the old ones are dropped: a msgid both carry stays interned (a write that changes one entry of a
+   * 10,000-entry catalogue re-interned all its msgids, their words and histograms: 0.1 s a write).
+   */
   #put(filePath: string, doc: PoCatalog, revision: string, language: string | null, writtenAt: number): void {
-    this.#drop(filePath);
+    const previous = this.#slotOf.get(filePath);
     const kept: PoMessage[] = [];
     for (const message of doc.messages) {
       if (kept.length >= MAX_ENTRIES_PER_FILE) break;
@@ -363,6 +367,7 @@ export class TranslationMemory {
       obsolete,
       writtenAt,
     };
+    if (previous !== undefined) this.#dropSlot(previous);
     this.#slotOf.set(filePath, slot);
     this.#entries += kept.length;
   }
@@ -370,7 +375,10 @@ export class TranslationMemory {
   /** Removes a catalogue's entries; a msgid no entry carries any more is forgotten. */
   #drop(filePath: string): void {
     const slot = this.#slotOf.get(filePath);
-    if (slot === undefined) return;
+    if (slot !== undefined) this.#dropSlot(slot);
+  }
+
+  #dropSlot(slot: number): void {
     const record = this.#slots[slot]!;
     const low = slot * MAX_ENTRIES_PER_FILE, high = low + MAX_ENTRIES_PER_FILE;
     for (const id of new Set(record.ids)) {
@@ -386,7 +394,7 @@ export class TranslationMemory {
     this.#entries -= record.ids.length;
     this.#slots[slot] = null;
     this.#freeSlots.push(slot);
-    this.#slotOf.delete(filePath);
+    if (this.#slotOf.get(record.filePath) === slot) this.#slotOf.delete(record.filePath);
   }
 
   #intern(msgid: string): number {
