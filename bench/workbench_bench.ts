@@ -6,7 +6,7 @@
  * tree costs once listed and searched.
  *
  *   deno run --allow-read --allow-write --allow-run --allow-env --allow-sys \
- *     --v8-flags=--expose-gc,--memory-saver-mode bench/workbench_bench.ts [TREE_DIR]
+ *     --v8-flags=--expose-gc,--memory-saver-mode,--enable-experimental-regexp-engine bench/workbench_bench.ts [TREE_DIR]
  *
  * (`--memory-saver-mode` as `deno task start` runs the server; without it V8 grows its heap in larger
  * steps and the process's RSS after the first search is higher, see bench/README.md.)
