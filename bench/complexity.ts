@@ -22,7 +22,19 @@
  *
  * @module
  */
-import { applyWrite, encodePo, listEntries, parsePo, readContext, type WriteEntry } from "../lib/po/mod.ts";
+import {
+  applyWrite,
+  encodePo,
+  fuzzySimilarity,
+  keptBytes,
+  LcsPattern,
+  listEntries,
+  parsePo,
+  type PoCatalog,
+  readContext,
+  type WriteEntry,
+} from "../lib/po/mod.ts";
+import { buildTerminology, termsInMsgid } from "../lib/terms/mod.ts";
 import { loadNativeBytes } from "../lib/native_bytes.ts";
 import { knownLayout } from "../lib/po/write/laid_out.ts";
 
@@ -265,6 +277,40 @@ function tinyWrites(n: number): WriteEntry[] {
   return Array.from({ length: n }, (_, i): WriteEntry => ({ msgid: `m${i}`, msgstr: `t${i}` }));
 }
 
+/**
+ * A keep write of one changed msgstr to a file of N entries laid out with `--no-wrap` (not msgcat's
+ * layout): the entry laid out, the rest kept, read back, and the lines a re-layout would change counted.
+ */
+function unwrappedWrite(n: number): { bytes: Uint8Array; before: PoCatalog; after: PoCatalog } {
+  const long = "a sentence long enough to be wrapped by msgcat at its seventy-nine columns, and then some";
+  const entries = Array.from(
+    { length: n },
+    (_, i): WriteEntry => ({ msgid: `${long} ${i}`, msgstr: `${long} ${i}` }),
+  );
+  const bytes = encodePo(applyWrite(null, entries).catalog, { noWrap: true });
+  const before = parsePo(bytes);
+  const after = applyWrite(before, [{ msgid: `${long} ${n >> 1}`, msgstr: "changed" }]).catalog;
+  return { bytes, before, after };
+}
+
+/** A msgid of N words, and a terminology of 1,000 terms (10 of them, with patterns, in the msgid). */
+function termsInLongMsgid(n: number) {
+  const rows = ["term,translation,kind,pattern"];
+  for (let i = 0; i < 1000; i++) rows.push(`term${i} word,terme${i},glossary,term${i}* word*`);
+  const terminology = buildTerminology({ file: { text: rows.join("\n") + "\n", source: "t.csv" } });
+  const words = Array.from({ length: n }, (_, i) => (i % 97 === 0 ? `term${i % 10}s words` : `w${i % 13}`));
+  return { terminology, msgid: words.join(" ") };
+}
+
+/** The memory's score of two msgids of N bytes, one word in ten changed (fstrcmp, bit-parallel). */
+function similarPair(n: number): { a: LcsPattern; b: Uint8Array } {
+  const words = Array.from({ length: Math.ceil(n / 6) }, (_, i) => `w${i % 1000}`.padEnd(5, "x"));
+  const a = words.join(" ").slice(0, n);
+  const b = words.map((w, i) => (i % 10 === 0 ? "zzzzz" : w)).join(" ").slice(0, n);
+  const utf8 = new TextEncoder();
+  return { a: new LcsPattern(utf8.encode(a)), b: utf8.encode(b) };
+}
+
 interface Section<T> {
   name: string;
   sizes: number[];
@@ -370,6 +416,24 @@ async function main(): Promise<void> {
       [25e3, 1e5, 4e5],
       manyStringPieces,
       readOwnLines,
+    ),
+    section(
+      "keep write of one entry, N entries not in msgcat's layout",
+      [2500, 1e4, 4e4],
+      unwrappedWrite,
+      ({ bytes, before, after }) => keptBytes(bytes, before, after, "keep"),
+    ),
+    section(
+      "terms of a msgid of N words, 1,000 terms",
+      [25e3, 1e5, 4e5],
+      termsInLongMsgid,
+      ({ terminology, msgid }) => termsInMsgid(terminology, msgid),
+    ),
+    section(
+      "memory score of two msgids of N bytes",
+      [2500, 1e4, 4e4],
+      similarPair,
+      ({ a, b }) => fuzzySimilarity(a, b, 0),
     ),
   ];
   const started = performance.now();

@@ -43,6 +43,10 @@ const SuggestResponse = z.object({
     same_msgid: z.boolean(),
   })),
   terms: z.array(z.object({ term: z.string(), translation: z.string().nullable() })),
+  unscored: z.int().optional().meta({
+    description: "Close candidates not scored (the query's work bound, or msgids too long to compare): " +
+      "there may be better matches than these.",
+  }),
 }).meta({ id: "SuggestResponse" });
 
 /**
@@ -121,6 +125,7 @@ export const memoryTools: ToolGroup<{ memory: TranslationMemory; store: Catalogu
           return {
             suggestions: answer.suggestions,
             terms: await termsOf(store, input.msgid, filePath, call.signal),
+            ...(answer.unscored === undefined ? {} : { unscored: answer.unscored }),
           };
         },
       }),

@@ -317,6 +317,25 @@ Deno.test("suggest's bounds: msgid length, limit, a path outside the roots", asy
   assert.equal(long.status, 200);
 });
 
+Deno.test("two msgids too long to compare within one query's bound are counted as unscored, not silently left out", async () => {
+  // 2,500 words (~15,000 bytes) each: one comparison would cost more than MAX_COMPARISON_WORK (it
+  // took ~0.3 s of the event loop, and a 20,000-character query could take more).
+  const words = Array.from({ length: 2500 }, (_, i) => `word${i % 700}`);
+  const stored = words.join(" ");
+  const query = words.map((w, i) => (i === 1000 ? "zebra" : w)).join(" ");
+  await using f = await poFixture({
+    "fr.po": FR_HEADER + `msgid ${JSON.stringify(stored)}\nmsgstr "long"\n\n` +
+      'msgid "Return the value."\nmsgstr "Renvoie la valeur."\n',
+  });
+  const long = await f.post("/po/suggest", { msgid: query });
+  assert.equal(long.status, 200, JSON.stringify(long.body));
+  assert.deepEqual(long.body.suggestions, []);
+  assert.equal(long.body.unscored, 1);
+  const short = await f.post("/po/suggest", { msgid: "Return the values." });
+  assert.equal(short.body.suggestions[0].msgstr, "Renvoie la valeur.");
+  assert.equal(short.body.unscored, undefined);
+});
+
 Deno.test("suggest over MCP, as an agent calls it", async () => {
   await using f = await poFixture({
     "fr.po": FR_HEADER + 'msgid "Return the value."\nmsgstr "Renvoie la valeur."\n',

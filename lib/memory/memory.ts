@@ -63,6 +63,11 @@ export interface SuggestAnswer {
   suggestions: Suggestion[];
   /** The language the query's catalogue is in (null: none given or none known). */
   language: string | null;
+  /**
+   * Candidate msgids that may be close but were not scored (absent when none): the query's work
+   * bound was spent, or one was too long to compare with it ({@link MAX_COMPARISON_WORK}).
+   */
+  unscored?: number;
 }
 
 /** Counts of what the index holds (for the bench and the docs). */
@@ -90,6 +95,12 @@ export const DEFAULT_REFRESH_MS = 30_000;
 export const MAX_POSTINGS_VISITED = 400_000;
 /** Candidate msgids scored with the edit count, most words in common first. */
 export const CANDIDATES = 200;
+/**
+ * Most work one comparison may take (byte × 32-byte-word steps, ~40 ms unloaded): two ASCII msgids
+ * of ~14,000 characters. A longer pair is not scored, and the answer counts it (`unscored`).
+ */
+export const MAX_COMPARISON_WORK = 6_000_000;
+
 /**
  * Work of the LCS counts one query may take, in byte × 32-byte-word steps (each a few ns: ~10 ms
  * unloaded at worst).
@@ -229,12 +240,18 @@ export class TranslationMemory {
     }
     const languageKey = language === null ? null : normaliseLanguage(language);
     const minScore = query.minScore ?? DEFAULT_MIN_SCORE;
-    const close = this.#closest(query.msgid, languageKey, query.limit, minScore, self, signal);
-    const suggestions = close;
+    const { suggestions, unscored } = this.#closest(
+      query.msgid,
+      languageKey,
+      query.limit,
+      minScore,
+      self,
+      signal,
+    );
     if (languageKey !== null) {
       suggestions.push(...this.#otherLanguages(query.msgid, languageKey, query.limit));
     }
-    return { suggestions, language };
+    return unscored > 0 ? { suggestions, language, unscored } : { suggestions, language };
   }
 
   /**
@@ -458,7 +475,7 @@ export class TranslationMemory {
     minScore: number,
     self: { filePath: string; msgctxt: string | null } | null,
     signal: AbortSignal | undefined,
-  ): Suggestion[] {
+  ): { suggestions: Suggestion[]; unscored: number } {
     const candidates = this.#candidates(msgid);
     const exact = this.#idOf.get(msgid);
     if (exact !== undefined && !candidates.includes(exact)) candidates.unshift(exact);
@@ -475,9 +492,11 @@ export class TranslationMemory {
     // The best `limit` msgids found so far that have an entry to suggest, lowest first.
     const best: { id: number; value: number }[] = [];
     let floor = minScore / 100;
+    // Candidates that passed the cheap bounds but were not scored: the query's work was spent, or
+    // one comparison alone would cost more than MAX_COMPARISON_WORK (two long msgids).
+    let unscored = 0;
     for (let c = 0; c < candidates.length; c++) {
       if ((c & 15) === 15) signal?.throwIfAborted();
-      if (budget.work <= 0) break;
       const id = candidates[c]!;
       const text = this.#msgids[id]!;
       const ceiling = similarityCeiling(
@@ -489,6 +508,11 @@ export class TranslationMemory {
       if (ceiling < floor) continue;
       if (id !== exact && !sharesWords(queryWords, text)) continue;
       if (!this.#hasEntry(id, languageKey, self, msgid)) continue;
+      const cost = this.#byteLengths[id]! * Math.ceil(queryBytes.length / 32);
+      if (id !== exact && (budget.work <= 0 || cost > MAX_COMPARISON_WORK)) {
+        unscored++;
+        continue;
+      }
       const value = id === exact
         ? 1
         : fuzzySimilarity(pattern ??= new LcsPattern(queryBytes), this.#bytesOf(id), floor, budget);
@@ -520,7 +544,7 @@ export class TranslationMemory {
     }
     // Best first; among equals, live entries before obsolete ones.
     out.sort((a, b) => b.score - a.score || Number(a.obsolete) - Number(b.obsolete));
-    return out;
+    return { suggestions: out, unscored };
   }
 
   /** The same msgid's translations in languages other than `languageKey`: one per language. */
