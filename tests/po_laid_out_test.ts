@@ -197,14 +197,25 @@ Deno.test("laidOutVerdict: what msgcat prints otherwise is NOT_LAID_OUT, what it
     "two flag lines": `${HEADER}\n#, fuzzy\n#, c-format\n${body}`,
     "comments out of msgcat's order": `${HEADER}\n#. extracted\n# translator\n${body}`,
     "a string that msgcat wraps": `${HEADER}\nmsgid "${"word ".repeat(30)}"\nmsgstr "b"\n`,
+    // Whitespace to gettext's reader: msgcat prints one blank line between messages, none after.
+    "two blank lines": `${HEADER}\n\n${body}`,
+    "three blank lines between two messages": `${HEADER}\n${body}\n\n\nmsgid "c"\nmsgstr "d"\n`,
+    "a trailing blank line": `${HEADER}\n${body}\n`,
+    "trailing blank lines": `${HEADER}\n${body}\n\n\n`,
   };
   const unknown: Record<string, string> = {
     "a duplicate message (msgcat refuses the file)": `${HEADER}\n${body}\n${body}`,
     "the header alone (msgcat prints nothing)": HEADER,
     "no charset in the header": `msgid ""\nmsgstr "Project-Id-Version: x\\n"\n\n${body}`,
     "a Latin-1 catalogue": `msgid ""\nmsgstr "Content-Type: text/plain; charset=ISO-8859-1\\n"\n\n${body}`,
-    "two blank lines": `${HEADER}\n\n${body}`,
-    "a trailing blank line": `${HEADER}\n${body}\n`,
+    "a blank line between a msgid and its msgstr": `${HEADER}\nmsgid "a"\n\nmsgstr "b"\n`,
+    "a blank line between a comment and its message": `${HEADER}\n# c\n\n${body}`,
+    "a blank line between a msgctxt and its msgid": `${HEADER}\nmsgctxt "c"\n\n${body}`,
+    "a blank line between a previous msgid and its message": `${HEADER}\n#| msgid "p"\n\n${body}`,
+    "a blank line between two plural forms":
+      `${HEADER}\nmsgid "a"\nmsgid_plural "b"\nmsgstr[0] "c"\n\nmsgstr[1] "d"\n`,
+    "a blank line before a continuation line": `${HEADER}\nmsgid "a"\nmsgstr "b"\n\n"c"\n`,
+    "an obsolete message split by a blank line": `${HEADER}\n${body}\n#~ msgid "x"\n\n#~ msgstr "y"\n`,
     "no final newline": `${HEADER}\n${body}`.slice(0, -1),
     "an escape msgcat does not print": `${HEADER}\nmsgid "\\x41"\nmsgstr "b"\n`,
     "a domain directive": `${HEADER}\ndomain "other"\n\n${body}`,

@@ -16,7 +16,7 @@
  * - every line in a shape msgcat prints: comments (`#`, `#.`, `#:`, `#,`; none ending with a
  *   backslash, which joins it to the next line), `#|` previous strings, then the strings, each line
  *   `P"…"` with msgcat's own escapes only, in gettext's grammar (a `#| msgctxt` comes with a
- *   `#| msgid`, plural forms in order); messages one blank line apart;
+ *   `#| msgid`, plural forms in order); messages blank lines apart (msgcat prints one);
  * - no two messages with the same msgctxt and msgid (msgcat refuses the file), nor the same hash of
  *   them.
  *
@@ -556,10 +556,13 @@ function readVerdict(
     comments.reset();
     refLines.clear();
     shape.reset();
-    // Exactly one blank line between two messages, none after the last.
+    // msgcat prints one blank line between two messages and none after the last; more are
+    // whitespace to gettext's reader (a message's own lines never hold a blank one here: each
+    // part of one alone lacks its msgid or msgstr, and is UNKNOWN above).
     if (i < n) {
       i++;
-      if (i >= n || bytes[i] === 10) return UNKNOWN;
+      if (i >= n || bytes[i] === 10) differs = true;
+      while (i < n && bytes[i] === 10) i++;
     }
   }
   // A file of its header alone is printed as nothing.
