@@ -5,7 +5,7 @@
  * What a FIFO, a device or a directory would do to a plain `Deno.readFile` (block forever, read
  * `/dev/zero` without end) is refused: the path is stat'ed and anything but a regular file is
  * refused before it is opened; the open has a time limit (a file swapped for a FIFO between the
- * stat and the open blocks there); the opened handle is stat'ed again and must be a regular file
+ * stat and the open blocks there), watched by one timer for all the opens in progress; the opened handle is stat'ed again and must be a regular file
  * (a file atomically replaced in between is read as it now is); the read stops past the size limit.
  *
  * @module
@@ -50,81 +50,64 @@ export function fileKind(stat: Deno.FileInfo): string {
 }
 
 /**
- * Turns of the event loop (a message to this thread: a wait that needs no timer), on one channel
- * shared by the opens in progress and closed when none is left (an open port keeps the process
- * alive). A channel per turn cost several times as much, for a run over a tree most of what its
- * reads took.
+ * Opens in progress, each with the time (`performance.now()`) it must have ended by and how it is
+ * refused then. One timer watches them all: a run over a tree arms about one per time limit, not
+ * one per file.
  */
-let ticker: { channel: MessageChannel; waiters: (() => void)[]; users: number } | null = null;
+const pendingOpens = new Set<{ deadline: number; refuse: () => void }>();
 
-function enterTurns(): NonNullable<typeof ticker> {
-  if (ticker === null) {
-    const t = { channel: new MessageChannel(), waiters: [] as (() => void)[], users: 0 };
-    t.channel.port1.onmessage = () => {
-      const waiting = t.waiters;
-      t.waiters = [];
-      for (const resume of waiting) resume();
-    };
-    ticker = t;
-  }
-  ticker.users++;
-  return ticker;
-}
-
-function leaveTurns(t: NonNullable<typeof ticker>): void {
-  if (--t.users > 0) return;
-  t.channel.port1.close();
-  t.channel.port2.close();
-  if (ticker === t) ticker = null;
-}
-
-/** One turn of the event loop on `t`. */
-function nextTurn(t: NonNullable<typeof ticker>): Promise<void> {
-  return new Promise((resolve) => {
-    if (t.waiters.push(resolve) === 1) t.channel.port2.postMessage(null);
-  });
-}
+/** When the last timer armed fires (-Infinity: none is armed). */
+let armedUntil = -Infinity;
 
 /**
- * Turns of the event loop an open may take before the timer is armed: a regular file opens within
- * one to eight on our machines. The first timer of a process loads Deno's Node timers (longer than
- * the layout of a small catalogue), so a run whose opens all end quickly never loads them.
+ * Makes sure a timer fires by `deadline`, and then refuses the opens past theirs and watches the
+ * others. AbortSignal.timeout, not setTimeout: Deno's first setTimeout loads Node's timers (~10 ms,
+ * a third of a small file's wrap), and the signal's timer does not hold the process open either
+ * (only an open still waiting does), nor is it reported by the test sanitizers.
  */
-const QUICK_OPEN_TURNS = 8;
+function watchOpens(deadline: number): void {
+  const now = performance.now();
+  if (armedUntil >= now && armedUntil <= deadline) return; // a timer fires before it
+  armedUntil = deadline;
+  AbortSignal.timeout(Math.max(1, Math.ceil(deadline - now))).addEventListener("abort", () => {
+    if (armedUntil === deadline) armedUntil = -Infinity;
+    const at = performance.now();
+    for (const open of pendingOpens) {
+      if (open.deadline <= at) {
+        pendingOpens.delete(open);
+        open.refuse();
+      } else watchOpens(open.deadline);
+    }
+  }, { once: true });
+}
 
 /**
  * Opens `path` for reading, or throws NotRegularFileError when the open outlasts the limit (exported
  * for the tests: a FIFO swapped in after the check cannot be staged through
- * {@link readRegularFileBytes}, which refuses a FIFO it finds before it opens anything).
+ * {@link readRegularFileBytes}, which refuses a FIFO it finds before it opens anything). A late open
+ * that still succeeds is closed when it does.
  */
-export async function openInTime(path: string, displayPath: string, limitMs: number): Promise<Deno.FsFile> {
+export function openInTime(path: string, displayPath: string, limitMs: number): Promise<Deno.FsFile> {
   const opening = Deno.open(path, { read: true });
-  let settled = false;
-  opening.then(() => settled = true, () => settled = true);
-  const turns = enterTurns();
-  try {
-    for (let turn = 0; turn < QUICK_OPEN_TURNS && !settled; turn++) await nextTurn(turns);
-  } finally {
-    leaveTurns(turns);
-  }
-  if (settled) return await opening;
-  // AbortSignal.timeout, not setTimeout: Deno's first setTimeout loads Node's timers (~10 ms, a
-  // third of a small file's wrap); the signal's timer does not hold the process open either.
-  const timeout = AbortSignal.timeout(limitMs);
-  let onTimeout = () => {};
-  const late = new Promise<never>((_, reject) => {
-    onTimeout = () => reject(new NotRegularFileError(displayPath, "not openable in time (a FIFO?)"));
-    timeout.addEventListener("abort", onTimeout, { once: true });
+  return new Promise((resolve, reject) => {
+    const open = {
+      deadline: performance.now() + limitMs,
+      refuse: () => {
+        reject(new NotRegularFileError(displayPath, "not openable in time (a FIFO?)"));
+        opening.then((file) => file.close(), () => {});
+      },
+    };
+    pendingOpens.add(open);
+    watchOpens(open.deadline);
+    opening.then(
+      (file) => {
+        if (pendingOpens.delete(open)) resolve(file);
+      },
+      (error) => {
+        if (pendingOpens.delete(open)) reject(error);
+      },
+    );
   });
-  try {
-    return await Promise.race([opening, late]);
-  } catch (error) {
-    // A late open that still succeeds is closed when it does.
-    opening.then((file) => file.close(), () => {});
-    throw error;
-  } finally {
-    timeout.removeEventListener("abort", onTimeout);
-  }
 }
 
 /**
