@@ -75,7 +75,8 @@ Deno.test("a fresh checkout builds the bundle on first use, reuses it, and rebui
     assert.ok((await Deno.stat(first)).isFile);
     // The check looks at the modules the bundle was built from: a change elsewhere (the patent
     // client, never bundled) keeps the build; a change to one of them, or its removal, does not.
-    const inputs = (await Deno.readTextFile(`${dirname(second)}/inputs`)).split("\n");
+    // (inputs.sh: the list as a script the check sources, one module a line)
+    const inputs = (await Deno.readTextFile(`${dirname(second)}/inputs.sh`)).split("\n");
     assert.ok(inputs.includes("lib/po/read/parse.ts") && inputs.includes("cli/wrap/main.ts"));
     assert.ok(!inputs.some((m) => m.startsWith("lib/gpss/")));
     // (parse.ts back in the past, older than the build's mark, as an edit made before it would be)
