@@ -951,6 +951,11 @@ Deno.test("lib/po/layout/_scan_tables.ts is what .ci/gen_scan_tables.ts writes: 
   assert.deepEqual(tables.DFA_BY_NUMBER, steps.dfaByNumber);
   assert.deepEqual(tables.ASCII_STEP, steps.asciiStep);
   assert.equal(steps.asciiStep.length, (built.length / CLASS_COUNT) * 128);
+  // The BMP tables are the runs' (what the layout read from them before they were stored).
+  const { codePointTable } = await import("../lib/po/layout/_code_point_runs.ts");
+  const { LINE_BREAK_RUNS, WIDTH_RUNS } = await import("../lib/po/layout/_unicode_data.ts");
+  assert.deepEqual(tables.BMP_LINE_BREAK_CLASSES, codePointTable(LINE_BREAK_RUNS, (cls) => cls).bmp);
+  assert.deepEqual(tables.BMP_COLUMN_WIDTHS, codePointTable(WIDTH_RUNS, (w) => Math.max(0, w)).bmp);
 });
 
 /** Deterministic pseudo-random numbers in [0, 1) (mulberry32). */

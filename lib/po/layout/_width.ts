@@ -6,18 +6,24 @@
  *
  * @module
  */
-import { astralValue, codePointTable } from "./_code_point_runs.ts";
+import { astralValue, type CodePointTable, codePointTable } from "./_code_point_runs.ts";
+import { BMP_COLUMN_WIDTHS } from "./_scan_tables.ts";
 import { WIDTH_RUNS } from "./_unicode_data.ts";
 
-// Control characters have width -1 in libunistring; msgcat counts them as 0.
-const WIDTHS = codePointTable(WIDTH_RUNS, (width) => Math.max(0, width));
+/**
+ * Width of every BMP code point (controls already 0), for lookups without a search: the table of
+ * `WIDTH_RUNS`, stored (`_scan_tables.ts`; decoding it is cheaper at start-up than filling it).
+ */
+export const BMP_WIDTHS: Uint8Array = BMP_COLUMN_WIDTHS;
 
-/** Width of every BMP code point (controls already 0), for lookups without a search. */
-export const BMP_WIDTHS: Uint8Array = WIDTHS.bmp;
+/** The whole table, with the runs above U+FFFF, made at the first such code point. */
+let widths: CodePointTable | null = null;
 
 /** Width of a code point above U+FFFF (binary search over the runs). */
 export function astralWidth(codePoint: number): number {
-  return astralValue(WIDTHS, codePoint);
+  // Control characters have width -1 in libunistring; msgcat counts them as 0.
+  widths ??= codePointTable(WIDTH_RUNS, (width) => Math.max(0, width));
+  return astralValue(widths, codePoint);
 }
 
 /**
