@@ -267,6 +267,7 @@ export async function repositoryVotes(cwd: string, cacheFile: string | null): Pr
     // Best effort (a read-only checkout keeps none): written whole, then renamed over the old one.
     try {
       const tmp = `${cacheFile}.${Deno.pid}`;
+      Deno.mkdirSync(cacheFile.slice(0, cacheFile.lastIndexOf("/")) || "/", { recursive: true });
       // Other repositories' votes stay too, up to MAX_CACHED_VOTES files in all.
       const others = [...cache].filter(([path]) => !path.startsWith(`${top}/`));
       const all = { ...Object.fromEntries(others.slice(-(MAX_CACHED_VOTES - paths.length))), ...kept };
