@@ -5,8 +5,15 @@
  */
 import assert from "node:assert/strict";
 import { lacks } from "./_prerequisites.ts";
-import { encodePo, parsePo } from "../lib/po/mod.ts";
-import { knownLayout, LAID_OUT, laidOutVerdict, NOT_LAID_OUT, UNKNOWN } from "../lib/po/write/laid_out.ts";
+import { encodePo, layoutVote, parsePo } from "../lib/po/mod.ts";
+import {
+  differsInEveryGeneration,
+  knownLayout,
+  LAID_OUT,
+  laidOutVerdict,
+  NOT_LAID_OUT,
+  UNKNOWN,
+} from "../lib/po/write/laid_out.ts";
 import { loadNativeBytes } from "../lib/native_bytes.ts";
 
 const FIXTURES = new URL("./fixtures/", import.meta.url);
@@ -38,7 +45,27 @@ function unchanged(bytes: Uint8Array, noWrap = false): boolean {
  */
 function agrees(bytes: Uint8Array, noWrap: boolean, what: string): number {
   const fast = laidOutVerdict(bytes, noWrap);
+  const everywhere = differsInEveryGeneration();
   const known = knownLayout(bytes, noWrap);
+  assert.equal(differsInEveryGeneration(), everywhere, `${what}: the two readings disagree`);
+  if (everywhere) {
+    // Detection then skips 0.23's layout: it must not give the file back either.
+    assert.equal(fast, NOT_LAID_OUT, `${what}: differs everywhere, yet ${fast}`);
+    let other: Uint8Array | null = null;
+    try {
+      other = encodePo(parsePo(bytes, { placeholderCharset: true }), {
+        noWrap,
+        once: true,
+        generation: "0.23",
+      });
+    } catch {
+      other = null;
+    }
+    assert.ok(
+      other === null || !same(other, bytes),
+      `${what}: said to differ for every generation, not for 0.23`,
+    );
+  }
   if (fast === UNKNOWN) {
     assert.equal(known, null, `${what}: bytes without an answer`);
     return fast;
@@ -233,6 +260,23 @@ Deno.test("laidOutVerdict: what msgcat prints otherwise is NOT_LAID_OUT, what it
   for (const [what, text] of Object.entries(notLaidOut)) {
     assert.equal(agrees(utf8(text), false, what), NOT_LAID_OUT, what);
   }
+  // What no generation's layout of strings changes is told so (detection then lays out one only).
+  const everywhere = [
+    "an obsolete message before an active one (msgcat moves it)",
+    "an obsolete message without translation (msgcat drops it)",
+    "a Solaris reference (msgcat prints it on a #: line)",
+    "two flag lines",
+    "comments out of msgcat's order",
+    "two blank lines",
+    "three blank lines between two messages",
+    "a trailing blank line",
+    "trailing blank lines",
+  ];
+  for (const [what, text] of Object.entries(notLaidOut)) {
+    laidOutVerdict(utf8(text));
+    assert.equal(differsInEveryGeneration(), everywhere.includes(what), what);
+  }
+  assert.equal(layoutVote(utf8(notLaidOut["two blank lines"]!)), "neither");
   for (const [what, text] of Object.entries(unknown)) assert.equal(laidOutVerdict(utf8(text)), UNKNOWN, what);
   assert.equal(
     laidOutVerdict(new Uint8Array([0xef, 0xbb, 0xbf, ...utf8(`${HEADER}\n${body}`)])),
