@@ -951,11 +951,21 @@ Deno.test("lib/po/layout/_scan_tables.ts is what .ci/gen_scan_tables.ts writes: 
   assert.deepEqual(tables.DFA_BY_NUMBER, steps.dfaByNumber);
   assert.deepEqual(tables.ASCII_STEP, steps.asciiStep);
   assert.equal(steps.asciiStep.length, (built.length / CLASS_COUNT) * 128);
-  // The BMP tables are the runs' (what the layout read from them before they were stored).
-  const { codePointTable } = await import("../lib/po/layout/_code_point_runs.ts");
+});
+
+Deno.test("the BMP tables filled at start-up are the whole tables' BMP part", async () => {
+  const { bmpTable, codePointTable } = await import("../lib/po/layout/_code_point_runs.ts");
   const { LINE_BREAK_RUNS, WIDTH_RUNS } = await import("../lib/po/layout/_unicode_data.ts");
-  assert.deepEqual(tables.BMP_LINE_BREAK_CLASSES, codePointTable(LINE_BREAK_RUNS, (cls) => cls).bmp);
-  assert.deepEqual(tables.BMP_COLUMN_WIDTHS, codePointTable(WIDTH_RUNS, (w) => Math.max(0, w)).bmp);
+  const { BMP_CLASSES } = await import("../lib/po/layout/_linebreak.ts");
+  const { BMP_WIDTHS } = await import("../lib/po/layout/_width.ts");
+  assert.deepEqual(BMP_CLASSES, codePointTable(LINE_BREAK_RUNS, (cls) => cls).bmp);
+  assert.deepEqual(BMP_WIDTHS, codePointTable(WIDTH_RUNS, (w) => Math.max(0, w)).bmp);
+  // Runs that end inside the BMP, at U+FFFF, and one that crosses it.
+  for (
+    const runs of [[0, 1], [0, 2, 0x300, -1, 0x370, 1], [0, 1, 0xffff, 2], [0, 1, 0xfff0, 2, 0x10400, 0]]
+  ) {
+    assert.deepEqual(bmpTable(runs), codePointTable(runs, (v) => Math.max(0, v)).bmp, JSON.stringify(runs));
+  }
 });
 
 /** Deterministic pseudo-random numbers in [0, 1) (mulberry32). */

@@ -9,8 +9,8 @@
  *
  * @module
  */
-import { astralValue, type CodePointTable, codePointTable } from "./_code_point_runs.ts";
-import { BMP_LINE_BREAK_CLASSES, LINE_BREAK_DFA as STORED_LINE_BREAK_DFA } from "./_scan_tables.ts";
+import { astralValue, bmpTable, type CodePointTable, codePointTable } from "./_code_point_runs.ts";
+import { LINE_BREAK_DFA as STORED_LINE_BREAK_DFA } from "./_scan_tables.ts";
 import { LINE_BREAK_CLASS_NAMES, LINE_BREAK_RUNS, PAIR_CLASS_COUNT, PAIR_TABLE } from "./_unicode_data.ts";
 
 function classNumber(name: string): number {
@@ -79,11 +79,8 @@ function pairTable(): Uint8Array {
   return table;
 }
 
-/**
- * Line-break class of every BMP code point: `codePointTable(LINE_BREAK_RUNS)`'s, stored
- * (`_scan_tables.ts`; decoding it is cheaper at start-up than filling it from the runs).
- */
-export const BMP_CLASSES: Uint8Array = BMP_LINE_BREAK_CLASSES;
+/** Line-break class of every BMP code point. */
+export const BMP_CLASSES: Uint8Array = bmpTable(LINE_BREAK_RUNS);
 
 /** The whole table, with the runs above U+FFFF, made at the first such code point. */
 let classes: CodePointTable | null = null;

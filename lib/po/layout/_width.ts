@@ -6,15 +6,14 @@
  *
  * @module
  */
-import { astralValue, type CodePointTable, codePointTable } from "./_code_point_runs.ts";
-import { BMP_COLUMN_WIDTHS } from "./_scan_tables.ts";
+import { astralValue, bmpTable, type CodePointTable, codePointTable } from "./_code_point_runs.ts";
 import { WIDTH_RUNS } from "./_unicode_data.ts";
 
 /**
- * Width of every BMP code point (controls already 0), for lookups without a search: the table of
- * `WIDTH_RUNS`, stored (`_scan_tables.ts`; decoding it is cheaper at start-up than filling it).
+ * Width of every BMP code point, for lookups without a search (control characters have width -1 in
+ * libunistring; msgcat counts them as 0, as `bmpTable` clamps them).
  */
-export const BMP_WIDTHS: Uint8Array = BMP_COLUMN_WIDTHS;
+export const BMP_WIDTHS: Uint8Array = bmpTable(WIDTH_RUNS);
 
 /** The whole table, with the runs above U+FFFF, made at the first such code point. */
 let widths: CodePointTable | null = null;
