@@ -467,3 +467,25 @@ Deno.test("laid_out: 20,000 same-length msgids that differ in a few bytes are al
   // And one duplicate among them is found.
   assert.equal(laidOutVerdict(utf8(parts.join("\n") + "\n" + parts[1])), UNKNOWN);
 });
+
+Deno.test("knownLayout right after laidOutVerdict of the same bytes answers as a reading of its own", () => {
+  const body = 'msgid "a"\nmsgstr "b"\n';
+  const notLaidOut = utf8(`${HEADER}\n\n${body}`);
+  const other = utf8(`${HEADER}\n#, fuzzy\n#, c-format\n${body}`);
+  const fresh = knownLayout(notLaidOut.slice());
+  assert.ok(fresh !== null);
+  assert.equal(laidOutVerdict(notLaidOut), NOT_LAID_OUT);
+  assert.deepEqual(knownLayout(notLaidOut), fresh);
+  // Another file read in between, or other options: read again.
+  laidOutVerdict(notLaidOut);
+  laidOutVerdict(other);
+  assert.deepEqual(knownLayout(notLaidOut), fresh);
+  laidOutVerdict(notLaidOut, true);
+  assert.deepEqual(knownLayout(notLaidOut), fresh);
+  laidOutVerdict(notLaidOut);
+  assert.deepEqual(knownLayout(notLaidOut, false, "0.23"), knownLayout(notLaidOut.slice(), false, "0.23"));
+  // Laid out: the bytes themselves.
+  const laidOut = utf8(`${HEADER}\n${body}`);
+  assert.equal(laidOutVerdict(laidOut), LAID_OUT);
+  assert.equal(knownLayout(laidOut), laidOut);
+});

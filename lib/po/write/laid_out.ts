@@ -373,7 +373,9 @@ export function laidOutVerdict(
   noWrap = false,
   generation: GettextGeneration = "0.21",
 ): LaidOutVerdict {
+  lastReading = null;
   const verdict = readVerdict(bytes, noWrap, generation);
+  lastReading = { bytes, noWrap, generation, verdict };
   releaseLarge();
   return verdict === REORDERED ? NOT_LAID_OUT : verdict;
 }
@@ -408,8 +410,23 @@ function releaseLarge(): void {
   if (expected.buf.length > KEPT_BYTES) {
     expected.buf = new Uint8Array(1 << 16);
     expected.pos = 0;
+    lastReading = null;
   }
 }
+
+/**
+ * The last {@link laidOutVerdict}'s file and answer (`expected` still holding msgcat's bytes after
+ * NOT_LAID_OUT): a {@link knownLayout} of the same bytes with the same options right after it
+ * answers from them instead of reading the file again (`wrap` outside a repository elects the
+ * layout from the very file it then lays out). The same array means the same bytes: neither
+ * function is given one that changed in between.
+ */
+let lastReading: {
+  bytes: Uint8Array;
+  noWrap: boolean;
+  generation: GettextGeneration;
+  verdict: LaidOutVerdict | typeof REORDERED;
+} | null = null;
 
 /**
  * The reading itself ({@link laidOutVerdict}); after NOT_LAID_OUT, `expected` holds msgcat's bytes
@@ -616,7 +633,12 @@ export function knownLayout(
   noWrap = false,
   generation: GettextGeneration = "0.21",
 ): Uint8Array | null {
-  const verdict = readVerdict(bytes, noWrap, generation);
+  const last = lastReading;
+  lastReading = null;
+  const verdict =
+    last !== null && last.bytes === bytes && last.noWrap === noWrap && last.generation === generation
+      ? last.verdict
+      : readVerdict(bytes, noWrap, generation);
   const out = verdict === LAID_OUT
     ? bytes
     : verdict === NOT_LAID_OUT
