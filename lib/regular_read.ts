@@ -56,29 +56,52 @@ export function fileKind(stat: Deno.FileInfo): string {
  */
 const pendingOpens = new Set<{ deadline: number; refuse: () => void }>();
 
-/** When the last timer armed fires (-Infinity: none is armed). */
-let armedUntil = -Infinity;
+/**
+ * The armed timer: when it fires, and whether it is listened to. It is listened to only while an
+ * open is in progress: a listened timer holds the process open until it fires, and one left armed
+ * after the last open would keep a server that should exit waiting up to the time limit.
+ */
+let watch: { signal: AbortSignal; until: number; listening: boolean } | null = null;
+
+/** Refuses the opens past their time, and watches the others. */
+function watchFired(): void {
+  watch = null;
+  const at = performance.now();
+  let next = Infinity;
+  for (const open of pendingOpens) {
+    if (open.deadline <= at) {
+      pendingOpens.delete(open);
+      open.refuse();
+    } else if (open.deadline < next) next = open.deadline;
+  }
+  if (next < Infinity) watchOpens(next);
+}
 
 /**
- * Makes sure a timer fires by `deadline`, and then refuses the opens past theirs and watches the
- * others. AbortSignal.timeout, not setTimeout: Deno's first setTimeout loads Node's timers (~10 ms,
- * a third of a small file's wrap), and the signal's timer does not hold the process open either
- * (only an open still waiting does), nor is it reported by the test sanitizers.
+ * Makes sure a timer fires by `deadline` and is listened to. AbortSignal.timeout, not setTimeout:
+ * Deno's first setTimeout loads Node's timers (~10 ms, a third of a small file's wrap). A timer
+ * armed for an earlier open and still running is listened to again rather than a new one made.
  */
 function watchOpens(deadline: number): void {
-  const now = performance.now();
-  if (armedUntil >= now && armedUntil <= deadline) return; // a timer fires before it
-  armedUntil = deadline;
-  AbortSignal.timeout(Math.max(1, Math.ceil(deadline - now))).addEventListener("abort", () => {
-    if (armedUntil === deadline) armedUntil = -Infinity;
-    const at = performance.now();
-    for (const open of pendingOpens) {
-      if (open.deadline <= at) {
-        pendingOpens.delete(open);
-        open.refuse();
-      } else watchOpens(open.deadline);
+  if (watch !== null && !watch.signal.aborted && watch.until <= deadline) {
+    if (!watch.listening) {
+      watch.signal.addEventListener("abort", watchFired, { once: true });
+      watch.listening = true;
     }
-  }, { once: true });
+    return;
+  }
+  if (watch?.listening) watch.signal.removeEventListener("abort", watchFired);
+  const signal = AbortSignal.timeout(Math.max(1, Math.ceil(deadline - performance.now())));
+  signal.addEventListener("abort", watchFired, { once: true });
+  watch = { signal, until: deadline, listening: true };
+}
+
+/** After an open ended: with none left in progress, the timer no longer holds the process open. */
+function unwatchIfIdle(): void {
+  if (pendingOpens.size === 0 && watch !== null && watch.listening) {
+    watch.signal.removeEventListener("abort", watchFired);
+    watch.listening = false;
+  }
 }
 
 /**
@@ -102,9 +125,11 @@ export function openInTime(path: string, displayPath: string, limitMs: number): 
     opening.then(
       (file) => {
         if (pendingOpens.delete(open)) resolve(file);
+        unwatchIfIdle();
       },
       (error) => {
         if (pendingOpens.delete(open)) reject(error);
+        unwatchIfIdle();
       },
     );
   });

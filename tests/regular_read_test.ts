@@ -131,3 +131,41 @@ Deno.test("opens in progress share one watch: a short limit is kept while a long
     await Deno.remove(dir, { recursive: true });
   }
 });
+
+Deno.test("a process whose opens have all ended is not held open by their time limit", async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    await Deno.writeTextFile(`${dir}/a.po`, "x");
+    // Reads with a ten-minute limit, then has nothing left to do: it must end at once, not when
+    // the limit's timer fires (it did, holding a server that should exit for the limit).
+    const script = `${dir}/read.ts`;
+    await Deno.writeTextFile(
+      script,
+      `import { readRegularFileBytes } from ${
+        JSON.stringify(new URL("../lib/regular_read.ts", import.meta.url).href)
+      };\n` +
+        `console.log((await readRegularFileBytes(${
+          JSON.stringify(`${dir}/a.po`)
+        }, 1024, 600_000)).length);\n`,
+    );
+    const child = new Deno.Command(Deno.execPath(), {
+      args: [
+        "run",
+        "--quiet",
+        "--no-prompt",
+        `--allow-read=${dir},${new URL("..", import.meta.url).pathname}`,
+        script,
+      ],
+      stdout: "piped",
+      stderr: "piped",
+    }).spawn();
+    // A hang, not a speed: killed only if it is still there long after any start-up.
+    const killer = setTimeout(() => child.kill("SIGKILL"), 120_000);
+    const out = await child.output();
+    clearTimeout(killer);
+    assert.equal(new TextDecoder().decode(out.stdout), "1\n", new TextDecoder().decode(out.stderr));
+    assert.equal(out.code, 0);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
