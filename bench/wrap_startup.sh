@@ -35,7 +35,8 @@ def static_imports(name, seen):
     if name not in seen:
         seen.add(name)
         with open(os.path.join(os.path.dirname(BUNDLE), name)) as f:
-            for dep in re.findall(r'^(?:import|export)[^;]*? from "\./([^"]+)";', f.read(), re.M | re.S):
+            # (minified: `import{a as b}from"./chunk.js";` several to a line)
+            for dep in re.findall(r'(?:^|(?<=;))\s*(?:import|export)\b[^;"]*?from\s*"\./([^"]+)";', f.read(), re.M | re.S):
                 static_imports(dep, seen)
     return seen
 loaded = static_imports("main.js", set())

@@ -42,11 +42,14 @@ export async function gettextChoice(
   let dir = start;
   for (let depth = 0; depth < SETTINGS_DEPTH; depth++) {
     const path = `${dir === "/" ? "" : dir}/.po-tools.toml`;
+    const here = markers(dir);
     let text: string | null = null;
-    try {
-      text = new TextDecoder().decode(await readRegularFileBytes(path, MAX_SETTINGS_BYTES));
-    } catch {
-      text = null; // none here (or not a regular file)
+    if (here.settings) {
+      try {
+        text = new TextDecoder().decode(await readRegularFileBytes(path, MAX_SETTINGS_BYTES));
+      } catch {
+        text = null; // not a regular file, or gone
+      }
     }
     if (text !== null) {
       const setting = gettextSetting(text);
@@ -54,17 +57,48 @@ export async function gettextChoice(
         return typeof setting === "string" ? { generation: setting, source: path } : setting;
       }
     }
-    let top = false;
-    try {
-      top = Deno.statSync(`${dir === "/" ? "" : dir}/.git`) !== null;
-    } catch {
-      top = false;
-    }
     const parent = dir.slice(0, Math.max(1, dir.lastIndexOf("/")));
-    if (top || parent === dir) break;
+    if (here.git || parent === dir) break;
     dir = parent;
   }
   return null;
+}
+
+/** Most entries of a directory {@link markers} lists; past them, it stats the two names instead. */
+const LISTED_ENTRIES = 4096;
+
+/**
+ * Whether the directory `dir` holds a `.po-tools.toml` and a `.git` (file or directory), from one
+ * listing: a stat of a missing name throws, and a short run (a hook's) pays more for its first
+ * exception than for the listing. A directory that cannot be listed, or is too large to, has the
+ * two names stat'ed; one that cannot be read holds neither.
+ */
+function markers(dir: string): { settings: boolean; git: boolean } {
+  const found = { settings: false, git: false };
+  try {
+    let entries = 0;
+    for (const e of Deno.readDirSync(dir)) {
+      if (e.name === ".po-tools.toml") found.settings = true;
+      else if (e.name === ".git") found.git = true;
+      if (++entries >= LISTED_ENTRIES) return statMarkers(dir);
+    }
+    return found;
+  } catch {
+    return statMarkers(dir);
+  }
+}
+
+/** {@link markers} by stat. */
+function statMarkers(dir: string): { settings: boolean; git: boolean } {
+  const exists = (name: string) => {
+    try {
+      Deno.statSync(`${dir === "/" ? "" : dir}/${name}`);
+      return true;
+    } catch {
+      return false;
+    }
+  };
+  return { settings: exists(".po-tools.toml"), git: exists(".git") };
 }
 
 /** Most directory entries one root's detection looks at. */
@@ -165,12 +199,7 @@ export async function chooseLayoutGenerations(
 function repositoryTop(cwd: string): string | null {
   let dir = cwd;
   for (let depth = 0; depth < SETTINGS_DEPTH; depth++) {
-    try {
-      Deno.statSync(`${dir === "/" ? "" : dir}/.git`);
-      return dir;
-    } catch {
-      // not the top
-    }
+    if (markers(dir).git) return dir;
     const parent = dir.slice(0, Math.max(1, dir.lastIndexOf("/")));
     if (parent === dir) break;
     dir = parent;
@@ -267,6 +296,7 @@ export async function repositoryVotes(cwd: string, cacheFile: string | null): Pr
     // Best effort (a read-only checkout keeps none): written whole, then renamed over the old one.
     try {
       const tmp = `${cacheFile}.${Deno.pid}`;
+      Deno.mkdirSync(cacheFile.slice(0, cacheFile.lastIndexOf("/")) || "/", { recursive: true });
       // Other repositories' votes stay too, up to MAX_CACHED_VOTES files in all.
       const others = [...cache].filter(([path]) => !path.startsWith(`${top}/`));
       const all = { ...Object.fromEntries(others.slice(-(MAX_CACHED_VOTES - paths.length))), ...kept };

@@ -6,12 +6,16 @@
  */
 import { type EntryKind, entryKind, pathFunctions } from "../lib/po/mod.ts";
 
-/** "directory" when PATH is a directory (a symbolic link to one counts), else "other". */
-export async function pathKind(path: string): Promise<"directory" | "other"> {
+/**
+ * "directory" when PATH is a directory (a symbolic link to one counts), else "other". A stat opens
+ * nothing (a FIFO cannot block it), so it is synchronous: the read of each file stats it so too, and
+ * a run on one file starts without a first asynchronous stat.
+ */
+export function pathKind(path: string): Promise<"directory" | "other"> {
   try {
-    return (await Deno.stat(path)).isDirectory ? "directory" : "other";
+    return Promise.resolve(Deno.statSync(path).isDirectory ? "directory" : "other");
   } catch {
-    return "other"; // the reader reports a missing or unreadable FILE
+    return Promise.resolve("other"); // the reader reports a missing or unreadable FILE
   }
 }
 

@@ -5,7 +5,7 @@
  * What a FIFO, a device or a directory would do to a plain `Deno.readFile` (block forever, read
  * `/dev/zero` without end) is refused: the path is stat'ed and anything but a regular file is
  * refused before it is opened; the open has a time limit (a file swapped for a FIFO between the
- * stat and the open blocks there); the opened handle is stat'ed again and must be a regular file
+ * stat and the open blocks there), watched by one timer for all the opens in progress; the opened handle is stat'ed again and must be a regular file
  * (a file atomically replaced in between is read as it now is); the read stops past the size limit.
  *
  * @module
@@ -50,81 +50,89 @@ export function fileKind(stat: Deno.FileInfo): string {
 }
 
 /**
- * Turns of the event loop (a message to this thread: a wait that needs no timer), on one channel
- * shared by the opens in progress and closed when none is left (an open port keeps the process
- * alive). A channel per turn cost several times as much, for a run over a tree most of what its
- * reads took.
+ * Opens in progress, each with the time (`performance.now()`) it must have ended by and how it is
+ * refused then. One timer watches them all: a run over a tree arms about one per time limit, not
+ * one per file.
  */
-let ticker: { channel: MessageChannel; waiters: (() => void)[]; users: number } | null = null;
+const pendingOpens = new Set<{ deadline: number; refuse: () => void }>();
 
-function enterTurns(): NonNullable<typeof ticker> {
-  if (ticker === null) {
-    const t = { channel: new MessageChannel(), waiters: [] as (() => void)[], users: 0 };
-    t.channel.port1.onmessage = () => {
-      const waiting = t.waiters;
-      t.waiters = [];
-      for (const resume of waiting) resume();
-    };
-    ticker = t;
+/**
+ * The armed timer: when it fires, and whether it is listened to. It is listened to only while an
+ * open is in progress: a listened timer holds the process open until it fires, and one left armed
+ * after the last open would keep a server that should exit waiting up to the time limit.
+ */
+let watch: { signal: AbortSignal; until: number; listening: boolean } | null = null;
+
+/** Refuses the opens past their time, and watches the others. */
+function watchFired(): void {
+  watch = null;
+  const at = performance.now();
+  let next = Infinity;
+  for (const open of pendingOpens) {
+    if (open.deadline <= at) {
+      pendingOpens.delete(open);
+      open.refuse();
+    } else if (open.deadline < next) next = open.deadline;
   }
-  ticker.users++;
-  return ticker;
-}
-
-function leaveTurns(t: NonNullable<typeof ticker>): void {
-  if (--t.users > 0) return;
-  t.channel.port1.close();
-  t.channel.port2.close();
-  if (ticker === t) ticker = null;
-}
-
-/** One turn of the event loop on `t`. */
-function nextTurn(t: NonNullable<typeof ticker>): Promise<void> {
-  return new Promise((resolve) => {
-    if (t.waiters.push(resolve) === 1) t.channel.port2.postMessage(null);
-  });
+  if (next < Infinity) watchOpens(next);
 }
 
 /**
- * Turns of the event loop an open may take before the timer is armed: a regular file opens within
- * one to eight on our machines. The first timer of a process loads Deno's Node timers (longer than
- * the layout of a small catalogue), so a run whose opens all end quickly never loads them.
+ * Makes sure a timer fires by `deadline` and is listened to. AbortSignal.timeout, not setTimeout:
+ * Deno's first setTimeout loads Node's timers (~10 ms, a third of a small file's wrap). A timer
+ * armed for an earlier open and still running is listened to again rather than a new one made.
  */
-const QUICK_OPEN_TURNS = 8;
+function watchOpens(deadline: number): void {
+  if (watch !== null && !watch.signal.aborted && watch.until <= deadline) {
+    if (!watch.listening) {
+      watch.signal.addEventListener("abort", watchFired, { once: true });
+      watch.listening = true;
+    }
+    return;
+  }
+  if (watch?.listening) watch.signal.removeEventListener("abort", watchFired);
+  const signal = AbortSignal.timeout(Math.max(1, Math.ceil(deadline - performance.now())));
+  signal.addEventListener("abort", watchFired, { once: true });
+  watch = { signal, until: deadline, listening: true };
+}
+
+/** After an open ended: with none left in progress, the timer no longer holds the process open. */
+function unwatchIfIdle(): void {
+  if (pendingOpens.size === 0 && watch !== null && watch.listening) {
+    watch.signal.removeEventListener("abort", watchFired);
+    watch.listening = false;
+  }
+}
 
 /**
  * Opens `path` for reading, or throws NotRegularFileError when the open outlasts the limit (exported
  * for the tests: a FIFO swapped in after the check cannot be staged through
- * {@link readRegularFileBytes}, which refuses a FIFO it finds before it opens anything).
+ * {@link readRegularFileBytes}, which refuses a FIFO it finds before it opens anything). A late open
+ * that still succeeds is closed when it does.
  */
-export async function openInTime(path: string, displayPath: string, limitMs: number): Promise<Deno.FsFile> {
+export function openInTime(path: string, displayPath: string, limitMs: number): Promise<Deno.FsFile> {
   const opening = Deno.open(path, { read: true });
-  let settled = false;
-  opening.then(() => settled = true, () => settled = true);
-  const turns = enterTurns();
-  try {
-    for (let turn = 0; turn < QUICK_OPEN_TURNS && !settled; turn++) await nextTurn(turns);
-  } finally {
-    leaveTurns(turns);
-  }
-  if (settled) return await opening;
-  // AbortSignal.timeout, not setTimeout: Deno's first setTimeout loads Node's timers (~10 ms, a
-  // third of a small file's wrap); the signal's timer does not hold the process open either.
-  const timeout = AbortSignal.timeout(limitMs);
-  let onTimeout = () => {};
-  const late = new Promise<never>((_, reject) => {
-    onTimeout = () => reject(new NotRegularFileError(displayPath, "not openable in time (a FIFO?)"));
-    timeout.addEventListener("abort", onTimeout, { once: true });
+  return new Promise((resolve, reject) => {
+    const open = {
+      deadline: performance.now() + limitMs,
+      refuse: () => {
+        reject(new NotRegularFileError(displayPath, "not openable in time (a FIFO?)"));
+        opening.then((file) => file.close(), () => {});
+      },
+    };
+    pendingOpens.add(open);
+    watchOpens(open.deadline);
+    opening.then(
+      (file) => {
+        if (pendingOpens.delete(open)) resolve(file);
+        unwatchIfIdle();
+      },
+      (error) => {
+        if (pendingOpens.delete(open)) reject(error);
+        unwatchIfIdle();
+      },
+    );
   });
-  try {
-    return await Promise.race([opening, late]);
-  } catch (error) {
-    // A late open that still succeeds is closed when it does.
-    opening.then((file) => file.close(), () => {});
-    throw error;
-  } finally {
-    timeout.removeEventListener("abort", onTimeout);
-  }
 }
 
 /**

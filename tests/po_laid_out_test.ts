@@ -5,8 +5,15 @@
  */
 import assert from "node:assert/strict";
 import { lacks } from "./_prerequisites.ts";
-import { encodePo, parsePo } from "../lib/po/mod.ts";
-import { knownLayout, LAID_OUT, laidOutVerdict, NOT_LAID_OUT, UNKNOWN } from "../lib/po/write/laid_out.ts";
+import { encodePo, layoutVote, parsePo } from "../lib/po/mod.ts";
+import {
+  differsInEveryGeneration,
+  knownLayout,
+  LAID_OUT,
+  laidOutVerdict,
+  NOT_LAID_OUT,
+  UNKNOWN,
+} from "../lib/po/write/laid_out.ts";
 import { loadNativeBytes } from "../lib/native_bytes.ts";
 
 const FIXTURES = new URL("./fixtures/", import.meta.url);
@@ -38,7 +45,27 @@ function unchanged(bytes: Uint8Array, noWrap = false): boolean {
  */
 function agrees(bytes: Uint8Array, noWrap: boolean, what: string): number {
   const fast = laidOutVerdict(bytes, noWrap);
+  const everywhere = differsInEveryGeneration();
   const known = knownLayout(bytes, noWrap);
+  assert.equal(differsInEveryGeneration(), everywhere, `${what}: the two readings disagree`);
+  if (everywhere) {
+    // Detection then skips 0.23's layout: it must not give the file back either.
+    assert.equal(fast, NOT_LAID_OUT, `${what}: differs everywhere, yet ${fast}`);
+    let other: Uint8Array | null = null;
+    try {
+      other = encodePo(parsePo(bytes, { placeholderCharset: true }), {
+        noWrap,
+        once: true,
+        generation: "0.23",
+      });
+    } catch {
+      other = null;
+    }
+    assert.ok(
+      other === null || !same(other, bytes),
+      `${what}: said to differ for every generation, not for 0.23`,
+    );
+  }
   if (fast === UNKNOWN) {
     assert.equal(known, null, `${what}: bytes without an answer`);
     return fast;
@@ -197,14 +224,25 @@ Deno.test("laidOutVerdict: what msgcat prints otherwise is NOT_LAID_OUT, what it
     "two flag lines": `${HEADER}\n#, fuzzy\n#, c-format\n${body}`,
     "comments out of msgcat's order": `${HEADER}\n#. extracted\n# translator\n${body}`,
     "a string that msgcat wraps": `${HEADER}\nmsgid "${"word ".repeat(30)}"\nmsgstr "b"\n`,
+    // Whitespace to gettext's reader: msgcat prints one blank line between messages, none after.
+    "two blank lines": `${HEADER}\n\n${body}`,
+    "three blank lines between two messages": `${HEADER}\n${body}\n\n\nmsgid "c"\nmsgstr "d"\n`,
+    "a trailing blank line": `${HEADER}\n${body}\n`,
+    "trailing blank lines": `${HEADER}\n${body}\n\n\n`,
   };
   const unknown: Record<string, string> = {
     "a duplicate message (msgcat refuses the file)": `${HEADER}\n${body}\n${body}`,
     "the header alone (msgcat prints nothing)": HEADER,
     "no charset in the header": `msgid ""\nmsgstr "Project-Id-Version: x\\n"\n\n${body}`,
     "a Latin-1 catalogue": `msgid ""\nmsgstr "Content-Type: text/plain; charset=ISO-8859-1\\n"\n\n${body}`,
-    "two blank lines": `${HEADER}\n\n${body}`,
-    "a trailing blank line": `${HEADER}\n${body}\n`,
+    "a blank line between a msgid and its msgstr": `${HEADER}\nmsgid "a"\n\nmsgstr "b"\n`,
+    "a blank line between a comment and its message": `${HEADER}\n# c\n\n${body}`,
+    "a blank line between a msgctxt and its msgid": `${HEADER}\nmsgctxt "c"\n\n${body}`,
+    "a blank line between a previous msgid and its message": `${HEADER}\n#| msgid "p"\n\n${body}`,
+    "a blank line between two plural forms":
+      `${HEADER}\nmsgid "a"\nmsgid_plural "b"\nmsgstr[0] "c"\n\nmsgstr[1] "d"\n`,
+    "a blank line before a continuation line": `${HEADER}\nmsgid "a"\nmsgstr "b"\n\n"c"\n`,
+    "an obsolete message split by a blank line": `${HEADER}\n${body}\n#~ msgid "x"\n\n#~ msgstr "y"\n`,
     "no final newline": `${HEADER}\n${body}`.slice(0, -1),
     "an escape msgcat does not print": `${HEADER}\nmsgid "\\x41"\nmsgstr "b"\n`,
     "a domain directive": `${HEADER}\ndomain "other"\n\n${body}`,
@@ -222,6 +260,23 @@ Deno.test("laidOutVerdict: what msgcat prints otherwise is NOT_LAID_OUT, what it
   for (const [what, text] of Object.entries(notLaidOut)) {
     assert.equal(agrees(utf8(text), false, what), NOT_LAID_OUT, what);
   }
+  // What no generation's layout of strings changes is told so (detection then lays out one only).
+  const everywhere = [
+    "an obsolete message before an active one (msgcat moves it)",
+    "an obsolete message without translation (msgcat drops it)",
+    "a Solaris reference (msgcat prints it on a #: line)",
+    "two flag lines",
+    "comments out of msgcat's order",
+    "two blank lines",
+    "three blank lines between two messages",
+    "a trailing blank line",
+    "trailing blank lines",
+  ];
+  for (const [what, text] of Object.entries(notLaidOut)) {
+    laidOutVerdict(utf8(text));
+    assert.equal(differsInEveryGeneration(), everywhere.includes(what), what);
+  }
+  assert.equal(layoutVote(utf8(notLaidOut["two blank lines"]!)), "neither");
   for (const [what, text] of Object.entries(unknown)) assert.equal(laidOutVerdict(utf8(text)), UNKNOWN, what);
   assert.equal(
     laidOutVerdict(new Uint8Array([0xef, 0xbb, 0xbf, ...utf8(`${HEADER}\n${body}`)])),
@@ -411,4 +466,26 @@ Deno.test("laid_out: 20,000 same-length msgids that differ in a few bytes are al
   assert.equal(laidOutVerdict(bytes), LAID_OUT);
   // And one duplicate among them is found.
   assert.equal(laidOutVerdict(utf8(parts.join("\n") + "\n" + parts[1])), UNKNOWN);
+});
+
+Deno.test("knownLayout right after laidOutVerdict of the same bytes answers as a reading of its own", () => {
+  const body = 'msgid "a"\nmsgstr "b"\n';
+  const notLaidOut = utf8(`${HEADER}\n\n${body}`);
+  const other = utf8(`${HEADER}\n#, fuzzy\n#, c-format\n${body}`);
+  const fresh = knownLayout(notLaidOut.slice());
+  assert.ok(fresh !== null);
+  assert.equal(laidOutVerdict(notLaidOut), NOT_LAID_OUT);
+  assert.deepEqual(knownLayout(notLaidOut), fresh);
+  // Another file read in between, or other options: read again.
+  laidOutVerdict(notLaidOut);
+  laidOutVerdict(other);
+  assert.deepEqual(knownLayout(notLaidOut), fresh);
+  laidOutVerdict(notLaidOut, true);
+  assert.deepEqual(knownLayout(notLaidOut), fresh);
+  laidOutVerdict(notLaidOut);
+  assert.deepEqual(knownLayout(notLaidOut, false, "0.23"), knownLayout(notLaidOut.slice(), false, "0.23"));
+  // Laid out: the bytes themselves.
+  const laidOut = utf8(`${HEADER}\n${body}`);
+  assert.equal(laidOutVerdict(laidOut), LAID_OUT);
+  assert.equal(knownLayout(laidOut), laidOut);
 });

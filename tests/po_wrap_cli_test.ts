@@ -325,3 +325,24 @@ Deno.test("wrap over several files reports progress per file, clears it before a
   assert.equal(await runWrap(["--stdout", "b.po", "c.po"], f.io), 0);
   assert.deepEqual(events, [], "no progress with --quiet or --stdout");
 });
+
+Deno.test("outside a repository, the few files detection reads are laid out without a second read", async () => {
+  const files = { "a.po": UNWRAPPED, "b.po": LAID_OUT };
+  const f = fakeIo(files);
+  const reads: string[] = [];
+  const read = f.io.readFile;
+  f.io.readFile = (path) => {
+    reads.push(path);
+    return read(path);
+  };
+  const forgotten: string[] = [];
+  f.io.forget = (path) => forgotten.push(path);
+  assert.equal(await runWrap(["a.po", "b.po"], f.io), 0);
+  assert.deepEqual(reads, ["a.po", "b.po"]);
+  assert.deepEqual(f.written, ["a.po"]);
+  // The same bytes as when every file is read for its layout (a generation given: no detection).
+  const given = fakeIo(files);
+  assert.equal(await runWrap(["--gettext=0.21", "a.po", "b.po"], given.io), 0);
+  assert.equal(f.text("a.po"), given.text("a.po"));
+  assert.deepEqual(forgotten, ["b.po"]); // a.po is rewritten: the host drops it at the write
+});

@@ -953,6 +953,21 @@ Deno.test("lib/po/layout/_scan_tables.ts is what .ci/gen_scan_tables.ts writes: 
   assert.equal(steps.asciiStep.length, (built.length / CLASS_COUNT) * 128);
 });
 
+Deno.test("the BMP tables filled at start-up are the whole tables' BMP part", async () => {
+  const { bmpTable, codePointTable } = await import("../lib/po/layout/_code_point_runs.ts");
+  const { LINE_BREAK_RUNS, WIDTH_RUNS } = await import("../lib/po/layout/_unicode_data.ts");
+  const { BMP_CLASSES } = await import("../lib/po/layout/_linebreak.ts");
+  const { BMP_WIDTHS } = await import("../lib/po/layout/_width.ts");
+  assert.deepEqual(BMP_CLASSES, codePointTable(LINE_BREAK_RUNS, (cls) => cls).bmp);
+  assert.deepEqual(BMP_WIDTHS, codePointTable(WIDTH_RUNS, (w) => Math.max(0, w)).bmp);
+  // Runs that end inside the BMP, at U+FFFF, and one that crosses it.
+  for (
+    const runs of [[0, 1], [0, 2, 0x300, -1, 0x370, 1], [0, 1, 0xffff, 2], [0, 1, 0xfff0, 2, 0x10400, 0]]
+  ) {
+    assert.deepEqual(bmpTable(runs), codePointTable(runs, (v) => Math.max(0, v)).bmp, JSON.stringify(runs));
+  }
+});
+
 /** Deterministic pseudo-random numbers in [0, 1) (mulberry32). */
 function random(seed: number): () => number {
   return () => {

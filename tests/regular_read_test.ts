@@ -75,10 +75,10 @@ Deno.test("readRegularFileBytes reads a file that writers keep replacing by atom
   }
 });
 
-Deno.test("an open that blocks (a FIFO with no writer, as after a swap) is refused at the time limit, and a quick one is not timed", async () => {
+Deno.test("an open that blocks (a FIFO with no writer, as after a swap) is refused at the time limit, and a quick one is not", async () => {
   const dir = await Deno.makeTempDir();
   try {
-    // A regular file opens within the quick turns: no timer, nothing left behind.
+    // A regular file opens well within the limit.
     await Deno.writeTextFile(`${dir}/a.po`, "x");
     (await openInTime(`${dir}/a.po`, "a.po", 50)).close();
     const made = await new Deno.Command("mkfifo", { args: [`${dir}/f.po`] }).output().catch(() => null);
@@ -98,6 +98,73 @@ Deno.test("an open that blocks (a FIFO with no writer, as after a swap) is refus
     writer.close();
     // Let the released open settle (its handle is closed by openInTime) before the op sanitizer looks.
     for (let i = 0; i < 50; i++) await new Promise((r) => setTimeout(r, 10));
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("opens in progress share one watch: a short limit is kept while a longer one is armed, and two blocked opens are both refused", async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    await Deno.writeTextFile(`${dir}/a.po`, "x");
+    // Arms the watch for a long limit first.
+    (await openInTime(`${dir}/a.po`, "a.po", 60_000)).close();
+    for (const name of ["f.po", "g.po"]) {
+      const made = await new Deno.Command("mkfifo", { args: [`${dir}/${name}`] }).output().catch(() => null);
+      if (!made?.success) {
+        console.log("mkfifo unavailable: the blocked opens are not tested");
+        return;
+      }
+    }
+    const started = performance.now();
+    const refused = (e: unknown) =>
+      e instanceof NotRegularFileError && e.what === "not openable in time (a FIFO?)";
+    await Promise.all([
+      assert.rejects(openInTime(`${dir}/f.po`, "f.po", 200), refused),
+      assert.rejects(openInTime(`${dir}/g.po`, "g.po", 400), refused),
+    ]);
+    // Refused at their own limits, not the first open's minute (an upper bound a slow machine keeps).
+    assert.ok(performance.now() - started < 30_000);
+    for (const name of ["f.po", "g.po"]) (await Deno.open(`${dir}/${name}`, { write: true })).close();
+    for (let i = 0; i < 50; i++) await new Promise((r) => setTimeout(r, 10));
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("a process whose opens have all ended is not held open by their time limit", async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    await Deno.writeTextFile(`${dir}/a.po`, "x");
+    // Reads with a ten-minute limit, then has nothing left to do: it must end at once, not when
+    // the limit's timer fires (it did, holding a server that should exit for the limit).
+    const script = `${dir}/read.ts`;
+    await Deno.writeTextFile(
+      script,
+      `import { readRegularFileBytes } from ${
+        JSON.stringify(new URL("../lib/regular_read.ts", import.meta.url).href)
+      };\n` +
+        `console.log((await readRegularFileBytes(${
+          JSON.stringify(`${dir}/a.po`)
+        }, 1024, 600_000)).length);\n`,
+    );
+    const child = new Deno.Command(Deno.execPath(), {
+      args: [
+        "run",
+        "--quiet",
+        "--no-prompt",
+        `--allow-read=${dir},${new URL("..", import.meta.url).pathname}`,
+        script,
+      ],
+      stdout: "piped",
+      stderr: "piped",
+    }).spawn();
+    // A hang, not a speed: killed only if it is still there long after any start-up.
+    const killer = setTimeout(() => child.kill("SIGKILL"), 120_000);
+    const out = await child.output();
+    clearTimeout(killer);
+    assert.equal(new TextDecoder().decode(out.stdout), "1\n", new TextDecoder().decode(out.stderr));
+    assert.equal(out.code, 0);
   } finally {
     await Deno.remove(dir, { recursive: true });
   }

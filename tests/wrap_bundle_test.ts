@@ -75,7 +75,8 @@ Deno.test("a fresh checkout builds the bundle on first use, reuses it, and rebui
     assert.ok((await Deno.stat(first)).isFile);
     // The check looks at the modules the bundle was built from: a change elsewhere (the patent
     // client, never bundled) keeps the build; a change to one of them, or its removal, does not.
-    const inputs = (await Deno.readTextFile(`${dirname(second)}/inputs`)).split("\n");
+    // (inputs.sh: the list as a script the check sources, one module a line)
+    const inputs = (await Deno.readTextFile(`${dirname(second)}/inputs.sh`)).split("\n");
     assert.ok(inputs.includes("lib/po/read/parse.ts") && inputs.includes("cli/wrap/main.ts"));
     assert.ok(!inputs.some((m) => m.startsWith("lib/gpss/")));
     // (parse.ts back in the past, older than the build's mark, as an edit made before it would be)
@@ -88,7 +89,13 @@ Deno.test("a fresh checkout builds the bundle on first use, reuses it, and rebui
     assert.equal(await entryOf(root), second);
     await Deno.writeTextFile(parse, "\n// changed again\n", { append: true });
     await Deno.utime(parse, new Date(), new Date(Date.now() + 8000));
-    assert.notEqual(await entryOf(root), second);
+    const third = await entryOf(root);
+    assert.notEqual(third, second);
+    // A change to how it is built (bundle.sh itself) rebuilds it too.
+    const script = `${root}/cli/wrap/bundle.sh`;
+    await Deno.writeTextFile(script, "\n# changed\n", { append: true });
+    await Deno.utime(script, new Date(), new Date(Date.now() + 10000));
+    assert.notEqual(await entryOf(root), third);
   } finally {
     await Deno.remove(dirname(root), { recursive: true });
   }
@@ -165,8 +172,25 @@ Deno.test("the bundle starts with its own modules only: no node: built-in, no np
 });
 
 Deno.test("what every start loads holds no check, merge or compile code: the door's other exports are shaken out", async () => {
-  const bundle = await entryOf(ROOT);
-  const bundleDir = dirname(bundle);
+  // bundle.sh's build without --minify (which drops the comments naming each module): the same
+  // modules and the same shaking.
+  const bundleDir = await Deno.makeTempDir({ prefix: "wrap_bundle_plain_" });
+  const built = await new Deno.Command(Deno.execPath(), {
+    args: [
+      ...["bundle", "--quiet", "--platform", "deno", "--code-splitting", "--external", "gettext-parser"],
+      ...["--config", "deno.json", "--outdir", bundleDir, "cli/wrap/main.ts", "cli/wrap/worker.ts"],
+    ],
+    cwd: ROOT,
+    env: { NO_COLOR: "1" },
+    stdout: "null",
+    stderr: "piped",
+  }).output();
+  assert.equal(built.code, 0, decoder.decode(built.stderr));
+  assert.match(
+    await Deno.readTextFile(`${ROOT}/cli/wrap/bundle.sh`),
+    /bundle --quiet --platform deno --code-splitting --external gettext-parser \\\n *--minify --keep-names --sourcemap=external \\\n *--config deno.json --outdir/,
+  );
+  const bundle = `${bundleDir}/main.js`;
   // The modules the entry imports statically (the pool, the store and the full reader are dynamic).
   const loaded = new Set<string>();
   const stack = [bundle];
@@ -195,6 +219,7 @@ Deno.test("what every start loads holds no check, merge or compile code: the doo
     /\bfunction\b|\bclass\b|=>/.test(code.replace(/^export \{[^}]*\};?\s*$/m, ""))
   ).map(([m]) => m);
   assert.deepEqual(unused, []);
+  await Deno.remove(bundleDir, { recursive: true });
 });
 
 Deno.test("the bundled wrap prints, checks, rewrites and reports like cli/wrap/main.ts, on its workers too", async () => {
@@ -256,10 +281,10 @@ Deno.test("bin/wrap run first from another directory builds the same bundle, its
     }).output();
     assert.equal(run.code, 0, decoder.decode(run.stderr));
     const key = (await Deno.readTextFile(`${root}/.cache/wrap/current`)).trim();
-    const main = await Deno.readTextFile(`${root}/.cache/wrap/${key}/main.js`);
+    const inputs = await Deno.readTextFile(`${root}/.cache/wrap/${key}/inputs.sh`);
     // Named from the checkout (as a build from inside it names them), never "../../tmp/…/cli/…".
-    assert.match(main, /^\/\/ cli\/wrap\/main\.ts$/m);
-    assert.doesNotMatch(main, /^\/\/ \.\.\//m);
+    assert.match(inputs, /^cli\/wrap\/main\.ts$/m);
+    assert.doesNotMatch(inputs, /\.\.\//);
   } finally {
     await Deno.remove(away, { recursive: true });
     await Deno.remove(dirname(root), { recursive: true });

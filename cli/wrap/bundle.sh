@@ -9,11 +9,11 @@
 # The deno.json task `wrap` runs it; bin/wrap sources it (WRAP_BUNDLE_SOURCED=1) and calls
 # wrap_bundle_entry, which sets wrap_entry, to spare the processes. The check starts no process (a
 # pre-commit hook pays it on every commit): the bundle is fresh while every module it was built from
-# (its `inputs`, listed at build time; without that list, every file and folder of cli/ and lib/),
-# deno.json and deno.lock is older than .cache/wrap/current (written with the time the
-# sources were hashed, before the build, so a change made during a build is seen at the next run;
-# "older", not "not newer", so a shell whose test sees whole seconds only rehashes rather than
-# missing a change made in the same second). The build itself runs here, outside the sandbox;
+# (its `inputs.sh`, listed at build time; without that list, every file and folder of cli/ and lib/),
+# deno.json, deno.lock and this script (how it is built) is older than .cache/wrap/current
+# (written with the time the sources were hashed, before the build, so a change made during a build
+# is seen at the next run; "older", not "not newer", so a shell whose test sees whole seconds only
+# rehashes rather than missing a change made in the same second). The build itself runs here, outside the sandbox;
 # `wrap` then runs with its own narrow permissions.
 
 # Whether PATH (a file, or a folder and all below it but dot files) is not older than MARK: changed,
@@ -28,12 +28,18 @@ wrap_bundle_changed() {
   return 1
 }
 
-# Whether a module the bundle was built from (the list INPUTS, paths from ROOT) is gone or not older
-# than MARK. Only those can change the bundle: a new import changes the module that imports it.
+# Whether a module the bundle was built from (the list INPUTS, a script setting
+# wrap_bundle_inputs to their paths from ROOT, one a line) is gone or not older than MARK. Only
+# those can change the bundle: a new import changes the module that imports it. Sourced, not read
+# line by line: the shell's `read` takes a file one byte (one system call) at a time.
 wrap_bundle_inputs_changed() {
-  while IFS= read -r _input; do
+  wrap_bundle_inputs=
+  # shellcheck disable=SC1090
+  . "$2" || return 0
+  [ -n "$wrap_bundle_inputs" ] || return 0
+  for _input in $wrap_bundle_inputs; do
     [ -f "$1/$_input" ] && [ "$1/$_input" -ot "$3" ] || return 0
-  done <"$2"
+  done
   return 1
 }
 
@@ -47,8 +53,9 @@ wrap_bundle_entry() {
     if [ -n "$_key" ] && [ -f "$_cache/$_key/main.js" ] &&
       ! wrap_bundle_changed "$_root/deno.json" "$_cache/current" &&
       ! wrap_bundle_changed "$_root/deno.lock" "$_cache/current" &&
-      if [ -f "$_cache/$_key/inputs" ]; then
-        ! wrap_bundle_inputs_changed "$_root" "$_cache/$_key/inputs" "$_cache/current"
+      ! wrap_bundle_changed "$_root/cli/wrap/bundle.sh" "$_cache/current" &&
+      if [ -f "$_cache/$_key/inputs.sh" ]; then
+        ! wrap_bundle_inputs_changed "$_root" "$_cache/$_key/inputs.sh" "$_cache/current"
       else
         ! wrap_bundle_changed "$_root/cli" "$_cache/current" && ! wrap_bundle_changed "$_root/lib" "$_cache/current"
       fi; then
@@ -81,19 +88,28 @@ wrap_bundle_entry() {
     rm -rf "$_tmp"
     # gettext-parser (the MO compiler's) stays outside: wrap never loads it, and bundled it would
     # bring Node's module loader into every start.
-    # From the checkout itself: the bundler names each module by its path from where it runs, and
-    # the same sources must give the same bundle whatever directory the first run came from.
+    # Minified (names kept, for error names and stack traces): every start pays for each byte it
+    # loads, V8's code cache or not (bench/README.md#wrap). From the checkout itself, so that the
+    # same sources give the same bundle whatever directory the first run came from.
     if ! (cd "$_root" && "$@" bundle --quiet --platform deno --code-splitting --external gettext-parser \
+      --minify --keep-names --sourcemap=external \
       --config deno.json --outdir ".cache/wrap/build.$$" cli/wrap/main.ts cli/wrap/worker.ts) \
       >/dev/null 2>&1 || [ ! -f "$_tmp/main.js" ]; then
       rm -rf "$_tmp" "$_mark"
       wrap_entry=$_sources
       return 0
     fi
-    # The modules it was built from, as the bundler names them (what the next runs' check looks at).
-    grep -h '^// [a-z][^ ]*\.ts$' "$_tmp"/*.js 2>/dev/null | sed 's|^// ||' | LC_ALL=C sort -u >"$_tmp/inputs" ||
-      rm -f "$_tmp/inputs"
-    [ -s "$_tmp/inputs" ] || rm -f "$_tmp/inputs"
+    # The modules it was built from, as the source maps name them from .cache/wrap/build.N/ (what
+    # the next runs' check looks at; the maps themselves are not kept), as a script the check
+    # sources: only when every name is plain (letters, digits, `_./-`), so none can be read as
+    # shell; else the check falls back to the walk over cli/ and lib/.
+    if grep -ho '"sources": *\[[^]]*\]' "$_tmp"/*.js.map 2>/dev/null | sed 's/^"sources": *\[//; s/\]$//' |
+      tr ',' '\n' | sed 's/^ *"//; s/" *$//; s|^\(\.\./\)*||' | grep '^[a-z][^ ]*\.ts$' | LC_ALL=C sort -u >"$_tmp/inputs" &&
+      [ -s "$_tmp/inputs" ] && ! LC_ALL=C grep -q '[^A-Za-z0-9_./-]' "$_tmp/inputs"; then
+      { printf '%s\n' "# The modules this bundle was built from (cli/wrap/bundle.sh sources it)." "wrap_bundle_inputs='" &&
+        cat "$_tmp/inputs" && printf "'\n"; } >"$_tmp/inputs.sh" || rm -f "$_tmp/inputs.sh"
+    fi
+    rm -f "$_tmp/inputs" "$_tmp"/*.js.map
     # Another run may have built the same key meanwhile: either copy is the same.
     mv "$_tmp" "$_cache/$_key" 2>/dev/null || rm -rf "$_tmp"
   fi

@@ -379,6 +379,12 @@ export async function runWrap(args: string[], io: WrapIo): Promise<number> {
     }
     generation = chosen?.generation;
   }
+  /**
+   * Files read for detection, kept to be laid out without a second read when the sample is every
+   * file of the run (a hook's few files), up to READ_AHEAD_BYTES in all: what is held stays within
+   * the read-ahead's budget. The host keeps them as read, as it does a file read for its layout.
+   */
+  const sampled = new Map<string, Uint8Array>();
   if (generation === undefined) {
     // Detected: the repository's catalogues (outside one, a sample spread over the files given).
     const each = (await io.repositoryVotes?.()) ?? null;
@@ -388,17 +394,25 @@ export async function runWrap(args: string[], io: WrapIo): Promise<number> {
       const sample: Uint8Array[] = [];
       const files = run.files;
       const step = Math.max(1, files.length / DETECTION_SAMPLE);
+      let kept = 0;
       for (
         let k = 0;
         k < files.length && sample.length < DETECTION_SAMPLE;
         k = Math.floor(sample.length * step)
       ) {
+        const path = files[k]!;
         try {
-          sample.push(await io.readFile(files[k]!));
+          const bytes = await io.readFile(path);
+          sample.push(bytes);
+          if (files.length <= DETECTION_SAMPLE && kept + bytes.length <= READ_AHEAD_BYTES) {
+            kept += bytes.length;
+            sampled.set(path, bytes);
+            continue;
+          }
         } catch {
           sample.push(new Uint8Array(0)); // the run reports it
         }
-        io.forget?.(files[k]!);
+        io.forget?.(path);
       }
       votes = electGeneration(sample);
     }
@@ -419,7 +433,8 @@ export async function runWrap(args: string[], io: WrapIo): Promise<number> {
   /** Reads one file and lays it out (on a worker when there is a pool). */
   const layOut = async (path: string): Promise<Outcome> => {
     try {
-      const before = await io.readFile(path);
+      const before = sampled.get(path) ?? await io.readFile(path);
+      sampled.delete(path);
       bytesRead += before.length;
       if (pool) {
         return { path, before, after: await pool.layOut(path, before, noWrap, layoutGeneration), text: null };

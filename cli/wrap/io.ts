@@ -116,8 +116,9 @@ export function wrapIo(host: WrapHost): WrapIo {
 
 /**
  * Where detection keeps each sampled catalogue's layout vote: beside the wrap bundle, in this
- * checkout's `.cache/wrap/` (the bundle runs from `.cache/wrap/KEY/`; the sources from `cli/wrap/`);
- * null when that is not a local directory.
+ * checkout's `.cache/wrap/` (the bundle runs from `.cache/wrap/KEY/`; the sources from `cli/wrap/`,
+ * and `repositoryVotes` makes the directory when it first writes there); null when that is not a
+ * local directory.
  */
 function votesCacheFile(): string | null {
   const here = new URL(".", import.meta.url);
@@ -125,10 +126,5 @@ function votesCacheFile(): string | null {
   const dir = here.pathname.includes("/.cache/wrap/")
     ? new URL("..", here)
     : new URL("../../.cache/wrap/", here);
-  try {
-    Deno.mkdirSync(dir, { recursive: true });
-  } catch {
-    return null;
-  }
   return decodeURIComponent(new URL("layout-votes.json", dir).pathname);
 }

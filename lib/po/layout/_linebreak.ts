@@ -9,7 +9,7 @@
  *
  * @module
  */
-import { astralValue, codePointTable } from "./_code_point_runs.ts";
+import { astralValue, bmpTable, type CodePointTable, codePointTable } from "./_code_point_runs.ts";
 import { LINE_BREAK_DFA as STORED_LINE_BREAK_DFA } from "./_scan_tables.ts";
 import { LINE_BREAK_CLASS_NAMES, LINE_BREAK_RUNS, PAIR_CLASS_COUNT, PAIR_TABLE } from "./_unicode_data.ts";
 
@@ -64,20 +64,31 @@ export const BREAK_MANDATORY = 2;
 const P = 0;
 const I = 1;
 const D = 2;
-const PAIRS = new Uint8Array(PAIR_CLASS_COUNT * PAIR_CLASS_COUNT);
-for (let i = 0; i < PAIRS.length; i++) {
-  const cell = PAIR_TABLE[i];
-  PAIRS[i] = cell === "D" ? D : cell === "I" ? I : P;
+/**
+ * The pair table, made on first use: only {@link nextLineBreak} reads it, and the layout scans
+ * with the stored automaton instead (what `wrap` starts with on a small file).
+ */
+let pairs: Uint8Array | null = null;
+
+function pairTable(): Uint8Array {
+  const table = new Uint8Array(PAIR_CLASS_COUNT * PAIR_CLASS_COUNT);
+  for (let i = 0; i < table.length; i++) {
+    const cell = PAIR_TABLE[i];
+    table[i] = cell === "D" ? D : cell === "I" ? I : P;
+  }
+  return table;
 }
 
-const CLASSES = codePointTable(LINE_BREAK_RUNS, (cls) => cls);
-
 /** Line-break class of every BMP code point. */
-export const BMP_CLASSES: Uint8Array = CLASSES.bmp;
+export const BMP_CLASSES: Uint8Array = bmpTable(LINE_BREAK_RUNS);
+
+/** The whole table, with the runs above U+FFFF, made at the first such code point. */
+let classes: CodePointTable | null = null;
 
 /** Line-break class of a code point above U+FFFF (binary search over the runs). */
 export function astralLineBreakClass(codePoint: number): number {
-  return astralValue(CLASSES, codePoint);
+  classes ??= codePointTable(LINE_BREAK_RUNS, (cls) => cls);
+  return astralValue(classes, codePoint);
 }
 
 /**
@@ -156,7 +167,7 @@ export function nextLineBreak(scan: LineBreakScan, k: number): number {
     } else if (prev === HL_BA) {
       brk = BREAK_PROHIBITED;
     } else {
-      const cell = PAIRS[last * PAIR_CLASS_COUNT + k];
+      const cell = (pairs ??= pairTable())[last * PAIR_CLASS_COUNT + k];
       brk = cell === D || (cell === I && space) ? BREAK_POSSIBLE : BREAK_PROHIBITED;
     }
     scan.last = k;

@@ -6,18 +6,23 @@
  *
  * @module
  */
-import { astralValue, codePointTable } from "./_code_point_runs.ts";
+import { astralValue, bmpTable, type CodePointTable, codePointTable } from "./_code_point_runs.ts";
 import { WIDTH_RUNS } from "./_unicode_data.ts";
 
-// Control characters have width -1 in libunistring; msgcat counts them as 0.
-const WIDTHS = codePointTable(WIDTH_RUNS, (width) => Math.max(0, width));
+/**
+ * Width of every BMP code point, for lookups without a search (control characters have width -1 in
+ * libunistring; msgcat counts them as 0, as `bmpTable` clamps them).
+ */
+export const BMP_WIDTHS: Uint8Array = bmpTable(WIDTH_RUNS);
 
-/** Width of every BMP code point (controls already 0), for lookups without a search. */
-export const BMP_WIDTHS: Uint8Array = WIDTHS.bmp;
+/** The whole table, with the runs above U+FFFF, made at the first such code point. */
+let widths: CodePointTable | null = null;
 
 /** Width of a code point above U+FFFF (binary search over the runs). */
 export function astralWidth(codePoint: number): number {
-  return astralValue(WIDTHS, codePoint);
+  // Control characters have width -1 in libunistring; msgcat counts them as 0.
+  widths ??= codePointTable(WIDTH_RUNS, (width) => Math.max(0, width));
+  return astralValue(widths, codePoint);
 }
 
 /**

@@ -7,9 +7,9 @@
  * @module
  */
 import { encodePo } from "../write/write.ts";
-import { LAID_OUT, laidOutVerdict, NOT_LAID_OUT } from "../write/laid_out.ts";
+import { differsInEveryGeneration, LAID_OUT, laidOutVerdict, NOT_LAID_OUT } from "../write/laid_out.ts";
 import { parsePo } from "../read/parse.ts";
-import { GETTEXT_GENERATIONS, type GettextGeneration, parseGeneration } from "../layout/generation.ts";
+import { type GettextGeneration, parseGeneration } from "../layout/generation.ts";
 import { sameBytes } from "../../byte_runs.ts";
 
 /** The most catalogues {@link detectGeneration} callers should sample (each is laid out twice at most). */
@@ -73,11 +73,18 @@ export interface GenerationVotes {
   mixed: boolean;
 }
 
-/** Whether `bytes` is what `msgcat` of `generation` prints for it. */
-function fixedPoint(bytes: Uint8Array, generation: GettextGeneration): boolean {
+/**
+ * Whether `bytes` is what `msgcat` of `generation` prints for it. `everywhere` (optional) is told
+ * whether the answer "no" holds for every generation (`differsInEveryGeneration`): then the other
+ * generation's layout need not be made.
+ */
+function fixedPoint(bytes: Uint8Array, generation: GettextGeneration, everywhere?: { no: boolean }): boolean {
   const verdict = laidOutVerdict(bytes, false, generation);
   if (verdict === LAID_OUT) return true;
-  if (verdict === NOT_LAID_OUT) return false;
+  if (verdict === NOT_LAID_OUT) {
+    if (everywhere) everywhere.no = differsInEveryGeneration();
+    return false;
+  }
   try {
     return sameBytes(
       encodePo(parsePo(bytes, { placeholderCharset: generation === "0.23" }), { generation, once: true }),
@@ -108,8 +115,9 @@ export function detectGeneration(catalogues: readonly Uint8Array[]): GenerationV
  * exact when `mixed` (what a note prints).
  */
 export function electGeneration(catalogues: readonly Uint8Array[]): GenerationVotes {
-  const old = catalogues.map((bytes) => fixedPoint(bytes, "0.21"));
-  const now = catalogues.map((bytes, i) => !old[i]! && fixedPoint(bytes, "0.23"));
+  const neither = catalogues.map(() => ({ no: false }));
+  const old = catalogues.map((bytes, i) => fixedPoint(bytes, "0.21", neither[i]));
+  const now = catalogues.map((bytes, i) => !old[i]! && !neither[i]!.no && fixedPoint(bytes, "0.23"));
   if (now.includes(true)) return detectGeneration(catalogues);
   const only021 = old.filter(Boolean).length;
   return {
@@ -127,7 +135,10 @@ export type LayoutVote = "0.21" | "0.23" | "both" | "neither";
 
 /** The vote of one catalogue's bytes (see {@link detectGeneration}). */
 export function layoutVote(bytes: Uint8Array): LayoutVote {
-  const [old, now] = GETTEXT_GENERATIONS.map((g) => fixedPoint(bytes, g));
+  const neither = { no: false };
+  const old = fixedPoint(bytes, "0.21", neither);
+  if (neither.no) return "neither";
+  const now = fixedPoint(bytes, "0.23");
   return old && now ? "both" : old ? "0.21" : now ? "0.23" : "neither";
 }
 

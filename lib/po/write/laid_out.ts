@@ -16,7 +16,7 @@
  * - every line in a shape msgcat prints: comments (`#`, `#.`, `#:`, `#,`; none ending with a
  *   backslash, which joins it to the next line), `#|` previous strings, then the strings, each line
  *   `P"…"` with msgcat's own escapes only, in gettext's grammar (a `#| msgctxt` comes with a
- *   `#| msgid`, plural forms in order); messages one blank line apart;
+ *   `#| msgid`, plural forms in order); messages blank lines apart (msgcat prints one);
  * - no two messages with the same msgctxt and msgid (msgcat refuses the file), nor the same hash of
  *   them.
  *
@@ -373,9 +373,32 @@ export function laidOutVerdict(
   noWrap = false,
   generation: GettextGeneration = "0.21",
 ): LaidOutVerdict {
+  lastReading = null;
   const verdict = readVerdict(bytes, noWrap, generation);
+  lastReading = { bytes, noWrap, generation, verdict };
   releaseLarge();
   return verdict === REORDERED ? NOT_LAID_OUT : verdict;
+}
+
+/** What {@link differsInEveryGeneration} answers: set by the last reading. */
+let differedEverywhere = false;
+
+/**
+ * Whether the file the last {@link laidOutVerdict} or {@link knownLayout} call read NOT_LAID_OUT
+ * differs from msgcat's output in a way no generation's layout of strings changes: blank lines,
+ * comments out of msgcat's order or kind, an untranslated obsolete message, obsolete messages before
+ * active ones. Such a file is then NOT_LAID_OUT (or UNKNOWN) for every generation, so detection need
+ * not lay it out as the other one. False after any other answer.
+ *
+ * @example
+ * ```ts
+ * if (laidOutVerdict(bytes) === NOT_LAID_OUT && differsInEveryGeneration()) {
+ *   // not a fixed point of 0.23's msgcat either
+ * }
+ * ```
+ */
+export function differsInEveryGeneration(): boolean {
+  return differedEverywhere;
 }
 
 /** Buffers kept from file to file: up to this size (a huge file's would otherwise stay for the run). */
@@ -387,8 +410,23 @@ function releaseLarge(): void {
   if (expected.buf.length > KEPT_BYTES) {
     expected.buf = new Uint8Array(1 << 16);
     expected.pos = 0;
+    lastReading = null;
   }
 }
+
+/**
+ * The last {@link laidOutVerdict}'s file and answer (`expected` still holding msgcat's bytes after
+ * NOT_LAID_OUT): a {@link knownLayout} of the same bytes with the same options right after it
+ * answers from them instead of reading the file again (`wrap` outside a repository elects the
+ * layout from the very file it then lays out). The same array means the same bytes: neither
+ * function is given one that changed in between.
+ */
+let lastReading: {
+  bytes: Uint8Array;
+  noWrap: boolean;
+  generation: GettextGeneration;
+  verdict: LaidOutVerdict | typeof REORDERED;
+} | null = null;
 
 /**
  * The reading itself ({@link laidOutVerdict}); after NOT_LAID_OUT, `expected` holds msgcat's bytes
@@ -405,6 +443,9 @@ function readVerdict(
   // Set at the first thing msgcat would print otherwise; reading goes on, to tell a file msgcat
   // takes from one it refuses (UNKNOWN).
   let differs = false;
+  // Set with it where no generation's layout makes the difference (see differsInEveryGeneration).
+  let everywhere = false;
+  differedEverywhere = false;
   // Obsolete messages before active ones: msgcat moves them, and `expected` is not its output.
   let reordered = false;
   // Messages written to `expected` (msgcat drops some).
@@ -444,7 +485,7 @@ function readVerdict(
         // msgcat prints each kind in its place (so one out of it is printed elsewhere), one `#,`
         // line (the last one read), and a `#!` line as a `#,` one.
         if (d === 58) {
-          if (section > S_REFERENCES) differs = true;
+          if (section > S_REFERENCES) differs = everywhere = true;
           else section = S_REFERENCES;
           // Lines msgcat prints as they are are taken as bytes while they follow one another and
           // no reference was read otherwise.
@@ -457,8 +498,9 @@ function readVerdict(
           }
         } else {
           const kind = d === 46 ? S_EXTRACTED : d === 44 || d === 33 ? S_FLAGS : S_TRANSLATOR;
-          if (d === 33 || kind < section || (kind === S_FLAGS && ++flagLines > 1)) differs = true;
-          else section = kind;
+          if (d === 33 || kind < section || (kind === S_FLAGS && ++flagLines > 1)) {
+            differs = everywhere = true;
+          } else section = kind;
           const text = lineText(bytes, i + 1, eol);
           if (text === null) return UNKNOWN;
           // A Solaris `# File:` comment adds a reference: after those taken as bytes.
@@ -468,7 +510,7 @@ function readVerdict(
           const references = comments.references.length;
           comments.comment(text);
           // A Solaris `# File: …` line is a reference, printed on a `#:` line.
-          if (comments.references.length !== references) differs = true;
+          if (comments.references.length !== references) differs = everywhere = true;
         }
         i = eol + 1;
         continue;
@@ -530,7 +572,7 @@ function readVerdict(
     if (!shape.has(F_ID) || shape.obsolete === null) return UNKNOWN;
     const obsolete = shape.obsolete;
     if (obsoleteSeen && !obsolete) {
-      differs = true; // msgcat moves obsolete messages last (this reading does not)
+      differs = everywhere = true; // msgcat moves obsolete messages last (this reading does not)
       reordered = true;
     }
     obsoleteSeen ||= obsolete;
@@ -544,7 +586,7 @@ function readVerdict(
     if (layout === DROPPED) {
       // An obsolete message without translation: msgcat prints neither it nor its blank line.
       expected.pos = separatorAt;
-      differs = true;
+      differs = everywhere = true;
     } else {
       written++;
       if (layout === NOT_LAID_OUT) differs = true;
@@ -556,14 +598,18 @@ function readVerdict(
     comments.reset();
     refLines.clear();
     shape.reset();
-    // Exactly one blank line between two messages, none after the last.
+    // msgcat prints one blank line between two messages and none after the last; more are
+    // whitespace to gettext's reader (a message's own lines never hold a blank one here: each
+    // part of one alone lacks its msgid or msgstr, and is UNKNOWN above).
     if (i < n) {
       i++;
-      if (i >= n || bytes[i] === 10) return UNKNOWN;
+      if (i >= n || bytes[i] === 10) differs = everywhere = true;
+      while (i < n && bytes[i] === 10) i++;
     }
   }
   // A file of its header alone is printed as nothing.
   if (messages < 2) return UNKNOWN;
+  differedEverywhere = everywhere;
   if (reordered) return REORDERED;
   if (!differs && expected.pos === n && equalBytes(expected.buf.subarray(0, n), bytes)) return LAID_OUT;
   return NOT_LAID_OUT;
@@ -587,7 +633,12 @@ export function knownLayout(
   noWrap = false,
   generation: GettextGeneration = "0.21",
 ): Uint8Array | null {
-  const verdict = readVerdict(bytes, noWrap, generation);
+  const last = lastReading;
+  lastReading = null;
+  const verdict =
+    last !== null && last.bytes === bytes && last.noWrap === noWrap && last.generation === generation
+      ? last.verdict
+      : readVerdict(bytes, noWrap, generation);
   const out = verdict === LAID_OUT
     ? bytes
     : verdict === NOT_LAID_OUT
