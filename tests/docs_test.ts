@@ -127,10 +127,10 @@ function markdownLinks(markdown: string): { path: string; anchor: string | undef
 
 Deno.test("README.md and bench/README.md stay short: a user's page and a list of benchmarks", () => {
   const lines = (path: string) => Deno.readTextFileSync(new URL(path, ROOT)).split("\n").length;
-  assert.ok(lines("README.md") <= 300, `README.md has ${lines("README.md")} lines (at most 300)`);
+  assert.ok(lines("README.md") <= 250, `README.md has ${lines("README.md")} lines (at most 250)`);
   assert.ok(
-    lines("bench/README.md") <= 250,
-    `bench/README.md has ${lines("bench/README.md")} lines (at most 250)`,
+    lines("bench/README.md") <= 200,
+    `bench/README.md has ${lines("bench/README.md")} lines (at most 200)`,
   );
 });
 
