@@ -10,10 +10,25 @@
  * @module
  */
 import postgres from "postgres";
-import { auditRecord } from "../lib/audit/mod.ts";
+import { type AuditRecord, auditRecord } from "../lib/audit/mod.ts";
 import { ConnectionWatch, pgWriteLease, type Sql } from "../lib/pg/mod.ts";
-import { CatalogueStore } from "../lib/store/mod.ts";
+import { CatalogueStore, type WrittenFile } from "../lib/store/mod.ts";
 import { lineCodec } from "./_store_writer_child.ts";
+
+/** The audit record of a write that adds `line` (the tests' writes, in this process and the child's). */
+export function lineRecord(who: string, line: string): (write: WrittenFile) => AuditRecord {
+  return (write) =>
+    auditRecord({
+      who,
+      role: "translator",
+      via: null,
+      action: "write_po",
+      file_path: write.path,
+      entries: [{ msgctxt: null, msgid: line }],
+      revision_before: write.revisionBefore,
+      revision_after: write.revisionAfter,
+    });
+}
 
 if (import.meta.main) {
   const [url, root, file, line, when] = Deno.args as [string, string, string, string, string];
@@ -40,17 +55,7 @@ if (import.meta.main) {
     },
   });
   await store.update(file, (doc) => ({ doc: { lines: [...(doc?.lines ?? []), line] }, result: null }), {
-    auditRecord: (write) =>
-      auditRecord({
-        who: "child",
-        role: "translator",
-        via: null,
-        action: "write_po",
-        file_path: write.path,
-        entries: [{ msgctxt: null, msgid: line }],
-        revision_before: write.revisionBefore,
-        revision_after: write.revisionAfter,
-      }),
+    auditRecord: lineRecord("child", line),
   });
   console.log("not killed");
   await sql.end();

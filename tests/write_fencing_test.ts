@@ -7,7 +7,6 @@
  */
 import assert from "node:assert/strict";
 import postgres from "postgres";
-import { type AuditRecord, auditRecord } from "../lib/audit/mod.ts";
 import { UnavailableError } from "../lib/errors.ts";
 import {
   ConnectionWatch,
@@ -19,26 +18,13 @@ import {
 } from "../lib/pg/mod.ts";
 import { CatalogueStore, type HeldWriteLease, type WrittenFile } from "../lib/store/mod.ts";
 import { freshDatabase, startInstance, stopInstance } from "./_team_server.ts";
+import { lineRecord } from "./_lease_writer_child.ts";
 import { lineCodec, type LineDoc, lineFile } from "./_store_writer_child.ts";
 
 const ignore = !Deno.env.get("TEST_DATABASE_URL");
 if (ignore) console.log("write fencing tests not run: TEST_DATABASE_URL is not set (.ci/run starts one)");
 
 const CHILD = new URL("./_lease_writer_child.ts", import.meta.url).pathname;
-
-function recordOf(who: string, line: string) {
-  return (write: WrittenFile): AuditRecord =>
-    auditRecord({
-      who,
-      role: "translator",
-      via: null,
-      action: "write_po",
-      file_path: write.path,
-      entries: [{ msgctxt: null, msgid: line }],
-      revision_before: write.revisionBefore,
-      revision_after: write.revisionAfter,
-    });
-}
 
 /** A fresh database with the schema, a root holding `a.po` (one line), and a store over both. */
 async function setUp(options: WriteLeaseOptions = {}, wrap = (lease: HeldWriteLease) => lease) {
@@ -59,7 +45,7 @@ async function setUp(options: WriteLeaseOptions = {}, wrap = (lease: HeldWriteLe
     store.update(`${root}/a.po`, async (doc) => {
       await before?.();
       return { doc: { lines: [...(doc?.lines ?? []), line] }, result: null };
-    }, { auditRecord: recordOf("parent", line) });
+    }, { auditRecord: lineRecord("parent", line) });
   const audit = () =>
     db.sql<{ who: string; revision_before: string; revision_after: string; entries: { msgid: string }[] }[]>`
       select who, revision_before, revision_after, entries from po_audit order by id`;
@@ -108,7 +94,7 @@ Deno.test({
       `${t.root}/a.po`,
       (doc) => ({ doc: { lines: [...doc!.lines, "one"] }, result: null }),
       {
-        auditRecord: recordOf("parent", "one"),
+        auditRecord: lineRecord("parent", "one"),
         onWritten: (write) => void told.push(write),
       },
     );
