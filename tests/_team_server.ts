@@ -205,6 +205,11 @@ ${ports.map((p) => `    server 127.0.0.1:${p} max_fails=0;`).join("\n")}
     stdout: "null",
     stderr: "piped",
   }).spawn();
+  return await proxyListening(child, port, dir);
+}
+
+/** A proxy started as `child`, once it accepts on `port`: its base URL; dispose stops it and removes `dir`. */
+async function proxyListening(child: Deno.ChildProcess, port: number, dir: string) {
   for (let i = 0; i < 100; i++) {
     try {
       (await Deno.connect({ hostname: "127.0.0.1", port })).close();
@@ -262,25 +267,7 @@ ${ports.map((p, k) => `  server s${k} 127.0.0.1:${p}`).join("\n")}
     stdout: "null",
     stderr: "piped",
   }).spawn();
-  for (let i = 0; i < 100; i++) {
-    try {
-      (await Deno.connect({ hostname: "127.0.0.1", port })).close();
-      break;
-    } catch {
-      await new Promise((r) => setTimeout(r, 50));
-    }
-  }
-  return {
-    base: `http://127.0.0.1:${port}`,
-    async [Symbol.asyncDispose]() {
-      try {
-        child.kill("SIGTERM");
-      } catch { /* gone */ }
-      await child.stderr.cancel();
-      await child.status;
-      await Deno.remove(dir, { recursive: true });
-    },
-  };
+  return await proxyListening(child, port, dir);
 }
 
 /** Stops an instance (SIGTERM) and waits for it. */
