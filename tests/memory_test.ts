@@ -336,6 +336,19 @@ Deno.test("two msgids too long to compare within one query's bound are counted a
   assert.equal(short.body.unscored, undefined);
 });
 
+Deno.test("a term finds its inflected forms: the words of one stem are looked up for a short query", async () => {
+  await using f = await poFixture({
+    "fr.po": FR_HEADER + 'msgid "annotation"\nmsgstr "annotation (nom)"\n\nmsgid "abstract base class"\n' +
+      'msgstr "classe mère abstraite"\n\nmsgid "Return the value."\nmsgstr "Renvoie la valeur."\n',
+  });
+  const plural = await f.post("/po/suggest", { msgid: "annotations" });
+  assert.equal(plural.status, 200, JSON.stringify(plural.body));
+  // Words alone found nothing here: "annotations" is no word of the catalogue.
+  assert.deepEqual(plural.body.suggestions.map((s: { msgid: string }) => s.msgid), ["annotation"]);
+  const classes = await f.post("/po/suggest", { msgid: "abstract base classes" });
+  assert.equal(classes.body.suggestions[0]?.msgid, "abstract base class");
+});
+
 Deno.test("suggest over MCP, as an agent calls it", async () => {
   await using f = await poFixture({
     "fr.po": FR_HEADER + 'msgid "Return the value."\nmsgstr "Renvoie la valeur."\n',

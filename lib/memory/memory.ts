@@ -159,6 +159,8 @@ export class TranslationMemory {
   /** A candidate's UTF-8 bytes, reused. */
   #candidateBytes = new Uint8Array(1024);
   readonly #postings = new Map<string, number[]>();
+  /** The words of {@link TranslationMemory.#postings} by their stem (see {@link stemOf}). */
+  readonly #stems = new Map<string, string[]>();
   /** Scratch of {@link TranslationMemory.#candidates}: a weight per msgid, zero between queries. */
   #weights = new Float64Array(0);
   #deadIds = 0;
@@ -434,8 +436,16 @@ export class TranslationMemory {
     byteHistogram(bytes, this.#histograms.subarray(id * BUCKETS, (id + 1) * BUCKETS));
     for (const word of wordsOf(msgid)) {
       const list = this.#postings.get(word);
-      if (list === undefined) this.#postings.set(word, [id]);
-      else list.push(id);
+      if (list !== undefined) {
+        list.push(id);
+        continue;
+      }
+      this.#postings.set(word, [id]);
+      const stem = stemOf(word);
+      if (stem === null) continue;
+      const words = this.#stems.get(stem);
+      if (words === undefined) this.#stems.set(stem, [word]);
+      else words.push(word);
     }
     return id;
   }
@@ -453,7 +463,14 @@ export class TranslationMemory {
       let w = 0;
       for (const id of list) if (this.#msgids[id] !== null) list[w++] = id;
       list.length = w;
-      if (w === 0) this.#postings.delete(word);
+      if (w > 0) continue;
+      this.#postings.delete(word);
+      const stem = stemOf(word);
+      const words = stem === null ? undefined : this.#stems.get(stem);
+      if (words === undefined) continue;
+      const at = words.indexOf(word);
+      if (at >= 0) words.splice(at, 1);
+      if (words.length === 0) this.#stems.delete(stem!);
     }
     this.#deadIds = 0;
     // Numbers of forgotten msgids are not reused: postings stay in ascending order.
@@ -596,21 +613,34 @@ export class TranslationMemory {
     return false;
   }
 
-  /** Msgids sharing the most (rarity-weighted) words with `msgid`, at most {@link CANDIDATES}. */
+  /**
+   * Msgids sharing the most (rarity-weighted) words with `msgid`, at most {@link CANDIDATES}. A
+   * short query (a term, a label: fewer than {@link WORD_TEST_FROM} words) also looks up the words
+   * that share a word's stem, at half weight: "annotations" finds "annotation".
+   */
   #candidates(msgid: string): number[] {
     const live = Math.max(1, this.#idOf.size);
-    const words = [...new Set(wordsOf(msgid))].slice(0, MAX_QUERY_WORDS)
-      .map((word) => this.#postings.get(word))
-      .filter((list): list is number[] => list !== undefined)
-      .sort((a, b) => a.length - b.length);
+    const queryWords = [...new Set(wordsOf(msgid))].slice(0, MAX_QUERY_WORDS);
+    const looked: { list: number[]; factor: number }[] = [];
+    for (const word of queryWords) {
+      const list = this.#postings.get(word);
+      if (list !== undefined) looked.push({ list, factor: 1 });
+      const stem = queryWords.length < WORD_TEST_FROM ? stemOf(word) : null;
+      for (
+        const other of (stem === null ? undefined : this.#stems.get(stem))?.slice(0, MAX_STEM_WORDS) ?? []
+      ) {
+        if (other !== word) looked.push({ list: this.#postings.get(other)!, factor: 0.5 });
+      }
+    }
+    looked.sort((a, b) => a.list.length - b.list.length);
     if (this.#weights.length < this.#msgids.length) this.#weights = new Float64Array(this.#msgids.length * 2);
     const weights = this.#weights;
     const touched: number[] = [];
     let visited = 0;
-    for (const list of words) {
+    for (const { list, factor } of looked) {
       if (visited + list.length > MAX_POSTINGS_VISITED && visited > 0) break;
       visited += list.length;
-      const weight = Math.log(1 + live / list.length);
+      const weight = factor * Math.log(1 + live / list.length);
       for (let i = 0; i < list.length; i++) {
         const id = list[i]!;
         if (weights[id] === 0) touched.push(id);
@@ -674,6 +704,15 @@ function msgstrOf(slot: FileSlot, i: number): string {
 
 /** Words of a sentence below which {@link sharesWords} lets every candidate through. */
 const WORD_TEST_FROM = 5;
+/** Characters of a word's stem: "annotation" and "annotations", "class" and "classes" share one. */
+const STEM_CHARS = 5;
+/** Words of one stem a query looks up. */
+const MAX_STEM_WORDS = 64;
+
+/** A word's stem (its first {@link STEM_CHARS} characters), or null for a shorter word. */
+function stemOf(word: string): string | null {
+  return word.length >= STEM_CHARS ? word.slice(0, STEM_CHARS) : null;
+}
 /** Least share of words in common (Dice, counted with repeats) between two sentences. */
 const MIN_WORD_SHARE = 0.5;
 
