@@ -206,10 +206,9 @@ const CompileMoResponse = z.object({
  */
 const REQUEST_FUZZY_LIMITS: Partial<FuzzyLimits> = { maxMs: 2_000, maxComparisons: 500_000, maxWork: 1e9 };
 
-/** Each outcome's count, and a page of its entries (msgids cut after 200 characters). */
+/** Each outcome's count, and a page of its entries (whole msgids: a client finds the entry by them). */
 function outcomeLists(outcomes: readonly MergeOutcome[], limit: number, offset: number) {
   const kinds = ["kept", "fuzzied", "new", "obsoleted", "dropped"] as const;
-  const cut = (s: string) => s.length > 200 ? s.slice(0, 200) + "…" : s;
   const lists = Object.fromEntries(kinds.map((k) => [k, {
     count: 0,
     entries: [] as { msgctxt: string | null; msgid: string; previous_msgid?: string; now_fuzzy?: boolean }[],
@@ -229,8 +228,8 @@ function outcomeLists(outcomes: readonly MergeOutcome[], limit: number, offset: 
     }
     list.entries.push({
       msgctxt: o.msgctxt,
-      msgid: cut(o.msgid),
-      ...(o.previousMsgid !== undefined ? { previous_msgid: cut(o.previousMsgid) } : {}),
+      msgid: o.msgid,
+      ...(o.previousMsgid !== undefined ? { previous_msgid: o.previousMsgid } : {}),
       ...(o.nowFuzzy ? { now_fuzzy: true } : {}),
     });
   }

@@ -125,3 +125,31 @@ Deno.test("merge_po's lists are paged (outcomes_limit, outcomes_offset on a dry 
   assert.equal(second.outcomes.kept.next_offset, null);
   assert.equal(await Deno.readTextFile(f.path("fr.po")), before, "a dry run writes nothing");
 });
+
+Deno.test("merge_po's outcomes, similar_existing and a check's size problem name an entry by its whole msgid", async () => {
+  // They were cut after 200 characters with "…": not the key a client finds the entry again by.
+  const long = "A paragraph of the documentation, long as many are. ".repeat(8);
+  await using f = await poFixture({
+    "fr.po": HEADER + `msgid ${JSON.stringify(long)}\nmsgstr "Un paragraphe."\n`,
+    "app.pot": HEADER +
+      `msgid ${JSON.stringify(long)}\nmsgstr ""\n\nmsgid ${JSON.stringify(long + "New.")}\nmsgstr ""\n`,
+  });
+  const merged = await f.post("/po/merge", { file_path: f.path("fr.po"), template_path: f.path("app.pot") });
+  assert.equal(merged.status, 200, JSON.stringify(merged.body));
+  assert.deepEqual(merged.body.outcomes.kept.entries, [{ msgctxt: null, msgid: long }]);
+  const created = long.replace("documentation", "documentatoin");
+  const w = await f.post("/po/write", {
+    file_path: f.path("fr.po"),
+    entries: [{ msgid: created, msgstr: "x" }],
+    mode: "upsert",
+    dry_run: true,
+  });
+  assert.equal(w.status, 200, JSON.stringify(w.body));
+  assert.equal(w.body.similar_existing[0].msgid, created);
+  // An entry too long to check: the size problem names it whole too.
+  const huge = "x".repeat(300_000);
+  const checked = await f.post("/po/check", { entry: { msgid: huge, msgstr: "y" } });
+  assert.equal(checked.status, 200);
+  assert.equal(checked.body.problems[0].check, "size");
+  assert.equal(checked.body.problems[0].msgid, huge);
+});

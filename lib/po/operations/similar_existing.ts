@@ -22,7 +22,7 @@ export interface SimilarExisting {
   /** Its position in the request's `entries`. */
   index: number;
   msgctxt: string | null;
-  /** Its msgid (cut after 200 characters, with "…"). */
+  /** Its msgid, whole. */
   msgid: string;
   /**
    * Existing non-obsolete entries whose msgid is at most {@link similarDistance} edits away
@@ -77,7 +77,7 @@ export function similarExisting(
     out.push({
       index: i,
       msgctxt: e.msgctxt === undefined || e.msgctxt === "" ? null : e.msgctxt,
-      msgid: e.msgid.length > 200 ? e.msgid.slice(0, 200) + "…" : e.msgid,
+      msgid: e.msgid,
       similar: near,
     });
   }
