@@ -14,11 +14,11 @@ export {
   MAX_SCORE_WORK,
   type MemoryOptions,
   type MemoryStats,
-  rootLanguage,
   type SuggestAnswer,
   type Suggestion,
   type SuggestQuery,
   TranslationMemory,
-  wordsOf,
 } from "./memory.ts";
+export { wordsOf } from "./words.ts";
+export { rootLanguage } from "./language.ts";
 export { scoreOf } from "./similarity.ts";

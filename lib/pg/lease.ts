@@ -9,6 +9,7 @@
  * @module
  */
 import { createHash } from "node:crypto";
+import { abortable } from "../abortable.ts";
 import { UnavailableError } from "../errors.ts";
 import type { ClaimedWrite, HeldWriteLease } from "../store/mod.ts";
 import { type ConnectionWatch, isConnectionError, type Reserved, shared, type Sql } from "./client.ts";
@@ -91,7 +92,7 @@ export function pgWriteLease(
       if (queues.get(key) === tail) queues.delete(key);
     };
     try {
-      await untilAborted(before, signal);
+      await abortable(before, signal);
       await slot(signal);
     } catch (error) {
       leave();
@@ -453,17 +454,3 @@ export async function leftWritePaths(sql: Sql): Promise<string[]> {
 
 /** How long taking a connection may take before the database counts as away. */
 const CONNECT_MS = 5000;
-
-/** Waits for `promise`, or throws the signal's reason once it is aborted. */
-function untilAborted(promise: Promise<void>, signal?: AbortSignal): Promise<void> {
-  if (signal === undefined) return promise;
-  signal.throwIfAborted();
-  return new Promise<void>((resolve, reject) => {
-    const onAbort = () => reject(signal.reason);
-    signal.addEventListener("abort", onAbort, { once: true });
-    promise.then(() => {
-      signal.removeEventListener("abort", onAbort);
-      resolve();
-    }, reject);
-  });
-}

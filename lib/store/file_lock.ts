@@ -33,6 +33,7 @@
  * @module
  */
 import { basename, dirname, join } from "node:path";
+import { abortable } from "../abortable.ts";
 import { InvalidInputError } from "../errors.ts";
 import { lockFileOf, type LockPlacement, lockPlacement } from "./lock_dir.ts";
 import {
@@ -185,17 +186,6 @@ async function acquire(lock: Deno.FsFile, signal: AbortSignal | undefined): Prom
     await new Promise((resolve) => setTimeout(resolve, wait));
     signal.throwIfAborted();
   }
-}
-
-/** Resolves as `promise` does, or rejects with the signal's reason once it is aborted. */
-function abortable<T>(promise: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
-  if (!signal) return promise;
-  signal.throwIfAborted();
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = () => reject(signal.reason);
-    signal.addEventListener("abort", onAbort, { once: true });
-    promise.then(resolve, reject).finally(() => signal.removeEventListener("abort", onAbort));
-  });
 }
 
 /** Number of files with a holder or waiters in this process (for tests: it returns to 0). */

@@ -31,6 +31,7 @@
  * @module
  */
 import { relative } from "node:path";
+import { abortable } from "../abortable.ts";
 import {
   BusyError,
   DomainError,
@@ -488,15 +489,4 @@ function lstatOrNull(path: string): Deno.FileInfo | null {
   } catch {
     return null;
   }
-}
-
-/** `promise`, or the signal's reason once it is aborted first. */
-function abortable<T>(promise: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
-  if (!signal) return promise;
-  return new Promise<T>((resolve, reject) => {
-    const stop = () => reject(signal.reason);
-    if (signal.aborted) return stop();
-    signal.addEventListener("abort", stop, { once: true });
-    promise.then(resolve, reject).finally(() => signal.removeEventListener("abort", stop));
-  });
 }
