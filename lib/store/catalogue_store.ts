@@ -43,13 +43,9 @@
  */
 import { type Bytes, flatBytes, sameBytes } from "../byte_runs.ts";
 import { InvalidInputError, NotFoundError } from "../errors.ts";
-import {
-  type AtomicUpdateOptions,
-  type CurrentFile,
-  readRegularFile,
-  updateFileUnderLock,
-} from "./atomic_write.ts";
+import { type AtomicUpdateOptions, readRegularFile, updateFileUnderLock } from "./atomic_write.ts";
 import { lstatOrNull } from "./_verified_path.ts";
+import { leasedOptions, takeLease } from "./_leased_write.ts";
 import { revisionOf } from "./revision.ts";
 import type {
   CatalogueCacheStats,
@@ -58,7 +54,6 @@ import type {
   CatalogueStoreOptions,
   CurrentRevision,
   DocumentCodec,
-  HeldWriteLease,
   LoadAllowance,
   UpdateOutcome,
   UpdateStep,
@@ -333,7 +328,9 @@ export class CatalogueStore<D> {
       let next: { doc: D; result: R; bytes: Bytes } | undefined;
       let written = false;
       let revision: string | null = null;
-      const lease = this.#writeLease ? await this.#takeLease(path, userPath, signal) : null;
+      const lease = this.#writeLease
+        ? await takeLease(this.#writeLease, path, userPath, this.#maxFileBytes, signal)
+        : null;
       try {
         const outcome = await updateFileUnderLock(
           {
@@ -366,7 +363,7 @@ export class CatalogueStore<D> {
             this.#writing.set(path.realPath, next);
             return next.bytes;
           },
-          this.#leasedOptions(lease, userPath, options),
+          leasedOptions(this.#writeOptions, lease, userPath, options),
         );
         const stat = outcome.written ?? outcome.previous?.stat;
         if (stat) this.#remember(path.realPath, next!.doc, stat, next!.bytes, this.#now());
@@ -421,7 +418,9 @@ export class CatalogueStore<D> {
         maxBytes: this.#maxFileBytes,
         extensions,
       });
-      const lease = this.#writeLease ? await this.#takeLease(path, userPath, signal) : null;
+      const lease = this.#writeLease
+        ? await takeLease(this.#writeLease, path, userPath, this.#maxFileBytes, signal)
+        : null;
       let outcome: Awaited<ReturnType<typeof updateFileUnderLock>>;
       try {
         outcome = await updateFileUnderLock(
@@ -433,7 +432,7 @@ export class CatalogueStore<D> {
             directories: path.directories,
           },
           () => bytes,
-          this.#leasedOptions(lease, userPath, options),
+          leasedOptions(this.#writeOptions, lease, userPath, options),
         );
         if (outcome.written !== null) {
           await lease?.complete();
@@ -468,65 +467,11 @@ export class CatalogueStore<D> {
         maxBytes: this.#maxFileBytes,
         extensions: [...CATALOGUE_EXTENSIONS, ".mo"],
       });
-      const lease = await this.#takeLease(path, realPath, signal);
+      const lease = await takeLease(this.#writeLease, path, realPath, this.#maxFileBytes, signal);
       await lease.release();
     } catch (error) {
       throw mapSandboxError(error, realPath, this.roots);
     }
-  }
-
-  /**
-   * Takes the write lease of `path`, and settles a write of it that an earlier writer claimed and
-   * did not complete (killed, or its lease lost, between its claim and its record): recorded when
-   * the file holds its bytes, dropped once its writer can no longer rename (asked every 200 ms).
-   */
-  async #takeLease(
-    path: ResolvedCataloguePath,
-    userPath: string,
-    signal: AbortSignal | undefined,
-  ): Promise<HeldWriteLease> {
-    const lease = await this.#writeLease!(path.realPath, signal);
-    try {
-      while (lease.unfinished !== null) {
-        const current = await readRegularFile(path.lexicalPath, userPath, this.#maxFileBytes, {
-          followSymlinks: false,
-          directories: path.directories,
-          signal,
-        });
-        if (await lease.settle(current === null ? null : revisionOf(current.bytes))) break;
-        await new Promise((resolve) => setTimeout(resolve, 200));
-        signal?.throwIfAborted();
-      }
-    } catch (error) {
-      await lease.release();
-      throw error;
-    }
-    return lease;
-  }
-
-  /** The file-level options of a write: its signal, and the lease's claim right before the rename. */
-  #leasedOptions(
-    lease: HeldWriteLease | null,
-    userPath: string,
-    options: CatalogueCallOptions,
-  ): AtomicUpdateOptions {
-    const { signal, auditRecord } = options;
-    return {
-      ...this.#writeOptions,
-      ...(signal ? { signal } : {}),
-      ...(lease
-        ? {
-          beforeRename: (previous: CurrentFile | null, next: Bytes) => {
-            const write = {
-              path: userPath,
-              revisionBefore: previous === null ? null : revisionOf(previous.bytes),
-              revisionAfter: revisionOf(next),
-            };
-            return lease.claim({ ...write, record: auditRecord?.(write) ?? null });
-          },
-        }
-        : {}),
-    };
   }
 
   /**
